@@ -1,0 +1,130 @@
+"""The public API: ``presets``, ``rules``, ``simulate``, ``replay``.
+
+Scripts, notebooks, the CLI and the study layer all go through these four
+functions; nothing here knows the rules of any game.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from cardsim.core.records import Replay, frame
+from cardsim.core.rules import Rules
+from cardsim.games import spec
+
+ENGINES = ("vector", "reference")
+CHUNK = 20_000
+"""Games per vector-engine call: memory follows the chunk, not the study."""
+
+
+def presets(game: str) -> dict[str, Rules]:
+    """The named variants of ``game``, e.g. ``presets("moska")["turamoska"]``."""
+    return spec(game).rules.presets()
+
+
+def rules(game: str, preset: str | Rules | None = None, **knobs: Any) -> Rules:
+    """Rules of ``game`` from a preset name, a string form or a rules object, plus knobs.
+
+    ``rules("moska", "turamoska", attack_cap=None)`` and
+    ``rules("moska", "turamoska(attack_cap=None)")`` are the same rules.
+    """
+    cls = spec(game).rules
+    if preset is None:
+        base = cls.preset(cls.DEFAULT_PRESET)
+    elif isinstance(preset, Rules):
+        if not isinstance(preset, cls):
+            raise ValueError(f"rules for {preset.GAME} given where {game} rules are needed")
+        base = preset
+    elif isinstance(preset, str):
+        base = cls.parse(preset)
+    else:
+        raise ValueError(f"rules must be a preset name, a string form or a {cls.__name__}, not {preset!r}")
+    return base.replace(**knobs)
+
+
+def simulate(game: str, rules: str | Rules | None = None, /, *, players: int = 4, games: int = 1000,
+             seed: int = 0, policy: str | Sequence[str] = "random", engine: str = "vector",
+             first_game: int = 0, n_jobs: int = 1, progress: bool = False,
+             chunk_size: int = CHUNK) -> pd.DataFrame:
+    """Play games ``first_game .. first_game + games - 1``; one row per game.
+
+    The rows depend only on (game, rules, players, policy, seed, game index): not on
+    the engine, ``n_jobs`` or ``chunk_size``.
+    """
+    g, r, players, seats = _resolve(game, rules, players, policy)
+    for name, value in (("games", games), ("seed", seed), ("first_game", first_game)):
+        _check_count(name, value)
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; known engines: {', '.join(ENGINES)}")
+    if not isinstance(n_jobs, int) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), not {n_jobs!r}")
+    _check_count("chunk_size", chunk_size, minimum=1)
+    if engine == "vector" and g.vector is None:
+        engine = "reference"
+    size = chunk_size if engine == "vector" else max(1, min(chunk_size, 500))
+    starts = list(range(first_game, first_game + games, size))
+    chunks = [np.arange(s, min(s + size, first_game + games), dtype=np.int64) for s in starts]
+    parts = run_chunks(game, r, players, seed, seats, engine, chunks, n_jobs=n_jobs, progress=progress)
+    if not parts:
+        return frame({c.name: np.empty(0) for c in g.columns}, g.columns)
+    return pd.concat(parts, ignore_index=True)
+
+
+def run_chunk(game: str, rules: Rules, players: int, seed: int, seats: tuple[str, ...],
+              engine: str, games: np.ndarray) -> pd.DataFrame:
+    """One chunk of game indices on one engine, as a DataFrame (a joblib task)."""
+    g = spec(game)
+    if engine == "vector":
+        return frame(g.vector(rules, players, seed, games, seats), g.columns)
+    return frame((g.play(rules, players, seed, int(i), seats).record for i in games), g.columns)
+
+
+def run_chunks(game: str, rules: Rules, players: int, seed: int, seats: tuple[str, ...], engine: str,
+               chunks: list[np.ndarray], *, n_jobs: int = 1, progress: bool = False,
+               backend: str | None = None) -> list[pd.DataFrame]:
+    """Run chunks in order, in this process or with joblib, with a tqdm bar of games."""
+    from joblib import Parallel, delayed
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=sum(len(c) for c in chunks), disable=not progress, unit="game", unit_scale=True,
+               desc=f"{game} {players}p")
+    out = []
+    if n_jobs == 1 and backend is None:
+        for c in chunks:
+            out.append(run_chunk(game, rules, players, seed, seats, engine, c))
+            bar.update(len(c))
+    else:
+        tasks = (delayed(run_chunk)(game, rules, players, seed, seats, engine, c) for c in chunks)
+        with Parallel(n_jobs=n_jobs, backend=backend, return_as="generator") as parallel:
+            for df in parallel(tasks):
+                out.append(df)
+                bar.update(len(df))
+    bar.close()
+    return out
+
+
+def replay(name: str, rules: str | Rules | None = None, /, *, game: int, players: int = 4, seed: int = 0,
+           policy: str | Sequence[str] = "random") -> Replay:
+    """Replay game ``game`` of ``name`` with the reference engine; ``print()`` shows every move.
+
+    ``replay("moska", r, players=4, seed=7, game=812_339).record`` equals that game's
+    row of ``simulate`` with the same arguments.
+    """
+    g, r, players, seats = _resolve(name, rules, players, policy)
+    _check_count("seed", seed)
+    _check_count("game", game)
+    return g.play(r, players, seed, int(game), seats)
+
+
+def _resolve(game: str, rules_: str | Rules | None, players: int, policy: str | Sequence[str]):
+    g = spec(game)
+    r = rules(game, rules_)
+    players = g.check_players(r, players)
+    return g, r, players, g.seat_policies(policy, players)
+
+
+def _check_count(name: str, value: object, minimum: int = 0) -> None:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, not {value!r}")

@@ -1,0 +1,148 @@
+"""Rules objects: a frozen dataclass of knobs, named presets, validation, round trips.
+
+Each game declares ``class <Game>Rules(Rules)`` with one ``knob(...)`` field per knob
+of ``shared/rules/<game>.md`` and a ``PRESETS`` table of overrides. Everything else —
+validation at construction, ``preset``/``replace``/``to_dict``/``from_dict``, the string
+form ``"turamoska(attack_cap=None)"`` — lives here, once.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+
+@dataclass(frozen=True)
+class Knob:
+    """What a knob accepts: a type, optionally a set of choices, bounds, or None."""
+
+    type: type
+    doc: str
+    choices: tuple | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    allow_none: bool = False
+
+    def expectation(self) -> str:
+        if self.choices is not None:
+            text = "one of " + ", ".join(repr(c) for c in self.choices)
+        elif self.type is bool:
+            text = "True or False"
+        else:
+            lo = "" if self.minimum is None else f" >= {self.minimum}"
+            hi = "" if self.maximum is None else f" <= {self.maximum}"
+            text = f"{self.type.__name__}{lo}{hi}".replace("float", "a number")
+            text = text.replace("int", "an integer", 1) if text.startswith("int") else text
+        return text + (" or None" if self.allow_none else "")
+
+    def accepts(self, value: Any) -> bool:
+        if value is None:
+            return self.allow_none
+        if self.type is bool:
+            ok = isinstance(value, bool)
+        elif self.type is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif self.type is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, self.type)
+        if not ok:
+            return False
+        if self.choices is not None and value not in self.choices:
+            return False
+        if self.minimum is not None and value < self.minimum:
+            return False
+        return self.maximum is None or value <= self.maximum
+
+
+def knob(default: Any, doc: str, *, choices: tuple | None = None, minimum: int | None = None,
+         maximum: int | None = None, allow_none: bool = False, type: type | None = None) -> Any:
+    """A rules field: its default (the seed's), a one-line doc and what it accepts."""
+    kind = type or (default.__class__ if default is not None else int)
+    spec = Knob(kind, doc, choices, minimum, maximum, allow_none)
+    return field(default=default, metadata={"knob": spec})
+
+
+def parse_call(text: str) -> tuple[str, dict[str, Any]]:
+    """``"name(k=v, ...)"`` → ``("name", {k: v})``; values are Python literals."""
+    text = text.strip()
+    try:
+        node = ast.parse(text if "(" in text else text + "()", mode="eval").body
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
+            raise ValueError
+        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+        if None in kwargs:
+            raise ValueError
+    except (SyntaxError, ValueError):
+        raise ValueError(f"cannot read {text!r}: expected NAME or NAME(knob=value, ...)") from None
+    return node.func.id, kwargs
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Base of every game's rules: knobs are the dataclass fields."""
+
+    GAME: ClassVar[str]
+    PRESETS: ClassVar[dict[str, dict[str, Any]]]
+    DEFAULT_PRESET: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        for name, spec in self.knobs().items():
+            value = getattr(self, name)
+            if not spec.accepts(value):
+                raise ValueError(f"{self.GAME} knob {name}={value!r} is invalid: expected {spec.expectation()}")
+        self.check()
+
+    def check(self) -> None:
+        """Cross-knob constraints of a game; raise ``ValueError`` naming the knob."""
+
+    def check_players(self, players: int) -> None:
+        """Raise ``ValueError`` when these rules cannot be played by ``players``."""
+
+    @classmethod
+    def knobs(cls) -> dict[str, Knob]:
+        return {f.name: f.metadata["knob"] for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def preset(cls, name: str) -> Self:
+        if name not in cls.PRESETS:
+            raise ValueError(f"unknown {cls.GAME} preset {name!r}; known presets: {', '.join(cls.PRESETS)}")
+        return cls(**cls.PRESETS[name])
+
+    @classmethod
+    def presets(cls) -> dict[str, Self]:
+        return {name: cls.preset(name) for name in cls.PRESETS}
+
+    def replace(self, **knobs: Any) -> Self:
+        self._check_names(knobs)
+        return dataclasses.replace(self, **knobs)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.knobs()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        cls._check_names(data)
+        return cls(**data)
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Rules from ``"preset"`` or ``"preset(knob=value, ...)"``."""
+        name, knobs = parse_call(text)
+        return cls.preset(name).replace(**knobs)
+
+    @classmethod
+    def _check_names(cls, knobs: dict[str, Any]) -> None:
+        unknown = sorted(set(knobs) - set(cls.knobs()))
+        if unknown:
+            raise ValueError(f"unknown {cls.GAME} knob {unknown[0]!r}; known knobs: {', '.join(cls.knobs())}")
+
+    def describe(self) -> str:
+        """The string form: the nearest preset plus the knobs that differ from it."""
+        best = min(self.PRESETS, key=lambda p: len(self._diff(self.preset(p))))
+        diff = self._diff(self.preset(best))
+        return best + (f"({', '.join(f'{k}={v!r}' for k, v in diff.items())})" if diff else "")
+
+    def _diff(self, other: Rules) -> dict[str, Any]:
+        return {k: v for k, v in self.to_dict().items() if other.to_dict()[k] != v}
