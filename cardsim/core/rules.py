@@ -30,10 +30,9 @@ class Knob:
         elif self.type is bool:
             text = "True or False"
         else:
-            lo = "" if self.minimum is None else f" >= {self.minimum}"
-            hi = "" if self.maximum is None else f" <= {self.maximum}"
-            text = f"{self.type.__name__}{lo}{hi}".replace("float", "a number")
-            text = text.replace("int", "an integer", 1) if text.startswith("int") else text
+            text = {int: "an integer", float: "a number"}.get(self.type, self.type.__name__)
+            text += "" if self.minimum is None else f" >= {self.minimum}"
+            text += "" if self.maximum is None else f" <= {self.maximum}"
         return text + (" or None" if self.allow_none else "")
 
     def accepts(self, value: Any) -> bool:
