@@ -1,0 +1,48 @@
+"""Moska rules: the knobs of shared/rules/moska.md and the four presets of seed 000/001.
+
+This file only says which rules a table plays; how they are played is in
+``reference.py`` (one game) and ``vector.py`` (many games).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from cardsim.core.rules import Rules, knob
+
+DECK_SIZE = 52
+
+
+@dataclass(frozen=True)
+class MoskaRules(Rules):
+    """One Moska variant; defaults are plain Moska (seed 000)."""
+
+    GAME: ClassVar[str] = "moska"
+    DEFAULT_PRESET: ClassVar[str] = "moska"
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
+        "moska": {},
+        "turamoska": {"continuation": "attack_and_kill"},
+        "pyhaselka": {"continuation": "attack_and_kill", "attack_cap": None, "cap_to_defender_hand": False},
+        "taraki": {"trump_two_swap": False, "defender_self_attack": True},
+    }
+
+    continuation: str = knob("attack", "M-11: ranks allowed in additions: of attack cards, or of attack and kill cards",
+                             choices=("attack", "attack_and_kill"))
+    attack_cap: int | None = knob(6, "M-9: most attack cards at one defender (None = no cap)",
+                                  type=int, minimum=1, maximum=DECK_SIZE, allow_none=True)
+    cap_to_defender_hand: bool = knob(True, "M-9: the cap is also the defender's hand size")
+    cap_mode: str = knob("round", "M-9: count all attack cards of the round, or only the unkilled ones",
+                         choices=("round", "unkilled"))
+    trump_two_swap: bool = knob(True, "M-6: the trump 2 may be exchanged for the turned trump card")
+    defender_self_attack: bool = knob(False, "M-14: the defender may attack and kill their own cards (TARAKI)")
+    excess_return: str = knob("defender", "M-12: who decides which over-played cards go back",
+                              choices=("defender", "last"))
+    hand_size: int = knob(6, "M-3: cards dealt and refilled to", minimum=1, maximum=(DECK_SIZE - 1) // 2)
+    max_turns: int = knob(10_000, "M-21: decisions before a game is truncated", minimum=1)
+
+    def check_players(self, players: int) -> None:
+        # M-3: every hand is dealt and one card is left to turn for trump
+        if players * self.hand_size + 1 > DECK_SIZE:
+            raise ValueError(f"moska: {players} players x hand_size {self.hand_size} + 1 trump card exceeds "
+                             f"{DECK_SIZE} cards; allowed hand_size for {players} players: "
+                             f"at most {(DECK_SIZE - 1) // players}")
