@@ -1,0 +1,175 @@
+"""Molotow self-play policies, each specified once in words and implemented twice.
+
+The scalar twin (``choose``) serves the reference engine, the numpy twin
+(``np_choose``) the vector engine; both pick the same card from the same situation.
+A policy sees only its own hand, the cards already in the trick and the trump state
+(which it could see at a real table), plus the legal cards the rules leave it.
+
+``random``
+    Uniform over the legal cards: ``u = rng.draw(key, Stream.POLICY, turn, 0)``
+    (``turn`` = cards played before this one in the game), then the card of rank
+    ``rng.below(u, n)`` among the ``n`` legal card codes sorted ascending. One draw.
+
+``greedy``
+    Draws nothing. A card's *value* is its points under the trump state of the moment
+    (``cards.points``: trumpless values, 8s worth 8, while no trump is set); its
+    *cheapness* is the tuple (value, is a trump, power, card code), power = trump
+    order for trumps, plain rank otherwise; the *cheapest* of a set is its minimum.
+    1. Leading: play the cheapest legal card.
+    2. No trump set and unable to follow (the card will set trump, MJ-8): pick the suit
+       with the most trump points (MJ-3) in hand, then the most cards, then the lowest
+       suit index; play its cheapest card as if that suit were trump (keep the Buur
+       and the Nell for later).
+    3. Otherwise, if the cards in the trick are worth more than 0 and some legal card
+       beats the trick's best card (MJ-12), play the cheapest such card; else play the
+       cheapest legal card.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.core import rng
+from cardsim.core.cards import cards_of, count, np_bit_index, np_lowest_bit
+from cardsim.core.rules import parse_call
+from cardsim.games.molotow.cards import (BEATS, BYTES, DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, POINT_BYTES,
+                                         SUIT_MASK, TRUMP_POINTS, TRUMP_POWER, beats, byte_tables, is_trump,
+                                         np_mask_sum, points, rank, suit)
+
+POLICIES = ("random", "greedy")
+
+
+def check_policy(text: str) -> str:
+    """The policy's name; ``ValueError`` for parameters (no Molotow policy takes any)."""
+    name, params = parse_call(text)
+    if params:
+        raise ValueError(f"molotow policy {name!r} takes no parameters, got {', '.join(params)}")
+    return name
+
+
+# ----------------------------------------------------------------------------- scalar twin
+
+def cheapness(card: int, trump: int) -> tuple[int, bool, int, int]:
+    """The greedy order: (value, is a trump, power, card code)."""
+    trump_card = is_trump(card, trump)
+    power = TRUMP_POWER[rank(card)] if trump_card else rank(card)
+    return points(card, trump), trump_card, power, card
+
+
+def cheapest(mask: int, trump: int) -> int:
+    return min(cards_of(mask), key=lambda c: cheapness(c, trump))
+
+
+def random_card(legal: int, key: int, turn: int) -> int:
+    k = rng.below(rng.draw(key, rng.Stream.POLICY, turn, 0), count(legal))
+    return list(cards_of(legal))[k]
+
+
+def trump_choice(hand: int) -> int:
+    """Greedy step 2: the suit to make trump."""
+    def strength(s: int) -> tuple[int, int, int]:
+        held = [c for c in cards_of(hand) if suit(c) == s]
+        return sum(TRUMP_POINTS[rank(c)] for c in held), len(held), -s
+    return max(range(N_SUITS), key=strength)
+
+
+def greedy_card(hand: int, legal: int, trick: list[int], trump: int) -> int:
+    if not trick:                                                        # step 1
+        return cheapest(legal, trump)
+    if trump == NO_TRUMP and not hand & DECK.suit_mask(suit(trick[0])):  # step 2
+        s = trump_choice(hand)
+        return cheapest(hand & DECK.suit_mask(s), s)
+    best = trick[0]                                                      # step 3
+    for c in trick[1:]:
+        if beats(c, best, trump):
+            best = c
+    winning = sum(1 << c for c in cards_of(legal) if beats(c, best, trump))
+    if winning and sum(points(c, trump) for c in trick) > 0:
+        return cheapest(winning, trump)
+    return cheapest(legal, trump)
+
+
+def choose(policy: str, hand: int, legal: int, trick: list[int], trump: int, key: int, turn: int) -> int:
+    """The card ``policy`` plays (scalar twin)."""
+    if policy == "random":
+        return random_card(legal, key, turn)
+    return greedy_card(hand, legal, trick, trump)
+
+
+# ----------------------------------------------------------------------------- numpy twin
+
+def _make_cheap_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``CHEAP_BYTES[t, k, v]``: the cards of byte value v renumbered by cheapness under t
+    (bit j = the j-th cheapest card); ``CHEAP_CARD[t, j]``: the card of position j."""
+    order = np.array([sorted(range(N_CARDS), key=lambda c: cheapness(c, t)) for t in range(NO_TRUMP + 1)])
+    position = np.argsort(order, axis=1)
+    bit_of_card = np.left_shift(np.uint64(1), position.astype(np.uint64))
+    return byte_tables(bit_of_card), order
+
+
+def _make_select_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``POP8[v]`` set bits of a byte; ``SELECT8[v, j]`` index of its j-th lowest set bit."""
+    pop = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+    select = np.zeros((256, 8), dtype=np.int64)
+    for v in range(256):
+        for j, i in enumerate(i for i in range(8) if v >> i & 1):
+            select[v, j] = i
+    return pop, select
+
+
+def _make_trump_suit_value() -> np.ndarray:
+    """``TRUMP_SUIT_VALUE[m]``: trump points (MJ-3) of the 9-bit suit pattern m, times 16, plus its cards."""
+    return np.array([sum(TRUMP_POINTS[r] for r in range(N_RANKS) if m >> r & 1) * 16 + bin(m).count("1")
+                     for m in range(1 << N_RANKS)], dtype=np.int64)
+
+
+CHEAP_BYTES, CHEAP_CARD = _make_cheap_tables()
+POP8, SELECT8 = _make_select_tables()
+TRUMP_SUIT_VALUE = _make_trump_suit_value()
+_BYTE = np.uint64(255)
+
+
+def np_cheapest(masks: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The cheapest card of each non-empty mask under trump states ``t``."""
+    renumbered = np.zeros(masks.shape, dtype=np.uint64)
+    for k in range(5):
+        renumbered |= CHEAP_BYTES[t, k, ((masks >> BYTES[k]) & _BYTE).astype(np.intp)]
+    return CHEAP_CARD[t, np_bit_index(np_lowest_bit(renumbered))]
+
+
+def np_random_card(legal: np.ndarray, keys: np.ndarray, turn: int) -> np.ndarray:
+    k = rng.below(rng.draw(keys, rng.Stream.POLICY, turn, 0), np.bitwise_count(legal))
+    card = np.full(legal.shape, -1, dtype=np.int64)
+    for b in range(5):
+        byte = ((legal >> BYTES[b]) & _BYTE).astype(np.intp)
+        here = (card < 0) & (k < POP8[byte])
+        card = np.where(here, 8 * b + SELECT8[byte, np.clip(k, 0, 7)], card)
+        k = k - POP8[byte]
+    return card
+
+
+def np_trump_choice(hand: np.ndarray) -> np.ndarray:
+    value = np.stack([TRUMP_SUIT_VALUE[((hand >> np.uint64(N_RANKS * s)) & np.uint64(511)).astype(np.intp)]
+                      for s in range(N_SUITS)], axis=1)
+    return np.argmax(value, axis=1)
+
+
+def np_greedy_card(hand: np.ndarray, legal: np.ndarray, trick: np.ndarray, best: np.ndarray, led: np.ndarray,
+                   t: np.ndarray, leading: bool) -> np.ndarray:
+    """Greedy for a batch; ``trick`` is the mask of the cards in the trick, ``best`` its best card."""
+    if leading:
+        return np_cheapest(legal, t)
+    setting = (t == NO_TRUMP) & ((hand & SUIT_MASK[led]) == 0)
+    s = np_trump_choice(hand)
+    set_card = np_cheapest(hand & SUIT_MASK[s], s)
+    winning = legal & BEATS[best, t]
+    take = (winning != 0) & (np_mask_sum(trick, POINT_BYTES, t) > 0)
+    card = np_cheapest(np.where(take, winning, legal), t)
+    return np.where(setting, set_card, card)
+
+
+def np_choose(policy: str, hand: np.ndarray, legal: np.ndarray, trick: np.ndarray, best: np.ndarray,
+              led: np.ndarray, t: np.ndarray, leading: bool, keys: np.ndarray, turn: int) -> np.ndarray:
+    """The cards ``policy`` plays in each game of a batch (numpy twin of ``choose``)."""
+    if policy == "random":
+        return np_random_card(legal, keys, turn)
+    return np_greedy_card(hand, legal, trick, best, led, t, leading)

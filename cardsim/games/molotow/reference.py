@@ -1,0 +1,280 @@
+"""Molotow Jass, reference engine: one game in plain Python, rule IDs in comments, with a trace.
+
+This engine is the oracle the vector engine must match row for row; it is written to
+be read next to ``shared/rules/molotow.md``, not to be fast.
+
+Decision protocol (both engines follow it exactly):
+
+- The game key is ``rng.game_key(seed, game)``. A game is ``rules.hands`` hands
+  (MJ-19); seats are numbered from the first dealer (seat 0), counter-clockwise, so
+  seat 1 is the dealer's right (MJ-5).
+- Hand ``h`` (0-based): the dealer is seat ``h % n`` (the deal passes to the right).
+  The deck order is ``rng.permutation(key, Stream.DEAL, 36, counter=h)``: its i-th card
+  goes to seat ``(dealer + 1 + i // 3) % n`` (packets of three, counter-clockwise from
+  the dealer's right; 9 cards each with 4 players, 12 with 3).
+- The dealer's right leads the first trick, the winner of a trick leads the next
+  (MJ-6); seats play in the order leader, leader + 1, ... (mod n).
+- One *decision* is one card played; ``turn`` = cards played before it in the game
+  (``turns`` and ``max_turns`` count these). Before each card, if ``turns ==
+  max_turns`` the game stops: truncated, the unfinished hand is not scored, no winner.
+- The policy of the seat to play picks a card among ``legal_moves`` (see
+  ``policies.py`` for each policy's RNG draws: ``random`` one, ``greedy`` none).
+- A hand is valued when its last trick is taken (MJ-4), then scored (MJ-13…MJ-18).
+  A three-way-tie draw (MJ-15) uses attempt ``a = 0, 1, ...``: the deck order is the
+  stable sort of ``rng.draw(key, Stream.EXTRA, h, a, i)`` over cards i = 0..35; the tied
+  seats in ascending order take its first three cards; the single highest plain rank
+  (MJ-2) gets the potato; if the highest rank is drawn twice or more, all three draw again.
+
+The record is one row per game (columns in ``__init__.py``); ``hand_rows`` gives the
+per-hand table (points, trump, trick in which it was set).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cardsim.core import rng
+from cardsim.core.cards import cards_of
+from cardsim.core.records import Replay
+from cardsim.games.molotow.cards import (DECK, N_CARDS, NO_TRUMP, beats, buur, is_trump, points,
+                                         rank, suit, suit_mask)
+from cardsim.games.molotow.policies import check_policy, choose
+from cardsim.games.molotow.rules import MolotowRules
+
+SEATS = 4
+"""Record columns exist for seats 0..3; at a 3-player table seat 3's are 0."""
+
+
+# ----------------------------------------------------------------------------- the rules of play
+
+def deal(key: int, hand_no: int, players: int) -> list[int]:
+    """MJ-5: each seat's cards for hand ``hand_no`` (a bitmask per seat)."""
+    dealer = hand_no % players
+    hands = [0] * players
+    for i, card in enumerate(rng.permutation(key, rng.Stream.DEAL, N_CARDS, hand_no)):
+        hands[(dealer + 1 + i // 3) % players] |= 1 << card
+    return hands
+
+
+def best_card(trick: list[int], trump: int) -> int:
+    """MJ-12: the card that wins the trick so far (highest trump, else highest of the led suit)."""
+    best = trick[0]
+    for card in trick[1:]:
+        if beats(card, best, trump):
+            best = card
+    return best
+
+
+def sets_trump(card: int, trick: list[int], trump: int) -> bool:
+    """MJ-8: the first card of a hand played by a player who cannot follow sets trump."""
+    return trump == NO_TRUMP and bool(trick) and suit(card) != suit(trick[0])
+
+
+def legal_moves(hand: int, trick: list[int], trump: int, undertrump: str) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (MJ-6, MJ-7, MJ-9, MJ-10, MJ-11).
+
+    MJ-11: the Buur is never forced: the legal cards are those the player could play
+    if they did not hold it, plus the Buur itself (always playable once trump is set).
+    """
+    kept = buur(trump) & hand
+    rest = hand & ~kept
+    if not trick or not rest:                                   # MJ-6: any card may be led
+        return hand
+    return _legal_without_buur(rest, trick, trump, undertrump) | kept
+
+
+def _legal_without_buur(hand: int, trick: list[int], trump: int, undertrump: str) -> int:
+    led = suit(trick[0])
+    follow = hand & suit_mask(led)
+    trumps = hand & suit_mask(trump)
+    if trump == NO_TRUMP or led == trump:                       # MJ-7: follow suit if you can
+        return follow or hand
+    free = (follow | trumps) if follow else hand                # MJ-9: or play a trump
+    best = best_card(trick, trump)
+    if not is_trump(best, trump):                               # no trump in the trick yet
+        return free
+    higher = sum(1 << c for c in cards_of(trumps) if beats(c, best, trump))
+    lower = trumps & ~higher
+    if undertrump == "seed":                                    # MJ-10 "seed"
+        return (follow | higher) or lower or hand
+    if undertrump == "forbidden" and hand != trumps:            # MJ-10 "forbidden"
+        return free & ~lower
+    return free                                                 # MJ-10 "allowed"
+
+
+def hand_points(taken: list[int], trump: int, last_winner: int, bonus: int) -> list[int]:
+    """MJ-4: card points of each seat's tricks under the final trump state, plus the last trick."""
+    pts = [sum(points(c, trump) for c in cards_of(m)) for m in taken]
+    pts[last_winner] += bonus
+    return pts
+
+
+def tie_draw(key: int, hand_no: int, tied: list[int]) -> tuple[int, list[list[int]]]:
+    """MJ-15: the tied seat that draws the highest plain rank, and the cards of each attempt."""
+    attempts = []
+    while True:
+        u = [rng.draw(key, rng.Stream.EXTRA, hand_no, len(attempts), i) for i in range(N_CARDS)]
+        drawn = sorted(range(N_CARDS), key=lambda i: (u[i], i))[:len(tied)]
+        attempts.append(drawn)
+        ranks = [rank(c) for c in drawn]
+        if ranks.count(max(ranks)) == 1:
+            return tied[ranks.index(max(ranks))], attempts
+
+
+def score_hand(pts: list[int], rules: MolotowRules, potato_of_tie=None) -> tuple[list[int], list[int]]:
+    """Sticks and potatoes of each seat for one hand's points (MJ-13…MJ-18).
+
+    ``potato_of_tie(tied_seats) -> seat`` settles a three-way tie at a 4-player table
+    (MJ-15); the engine passes ``tie_draw``.
+    """
+    n = len(pts)
+    sticks, potatoes = [0] * n, [0] * n
+    others = 3 if rules.big_hand == "seed" else 1
+    for s, p in enumerate(pts):
+        if p == rules.total_points:                             # MJ-17: all the points
+            return [3 if t == s else 0 for t in range(n)], [0 if t == s else others for t in range(n)]
+        if p >= 100:                                            # MJ-16: 100 to 156 points
+            return [0 if t == s else others for t in range(n)], [3 if t == s else 0 for t in range(n)]
+    top = [s for s in range(n) if pts[s] == max(pts)]
+    bottom = [s for s in range(n) if pts[s] == min(pts)]
+    if n == 4 and 3 in (len(top), len(bottom)):                 # MJ-15: three-way tie
+        tied = top if len(top) == 3 else bottom
+        sticks[next(s for s in range(n) if s not in tied)] = 1
+        potatoes[potato_of_tie(tied)] = 1
+        return sticks, potatoes
+    for s in range(n):                                          # MJ-13, MJ-14, MJ-18
+        if s in top or s in bottom:
+            sticks[s] = int(len(top if s in top else bottom) == 1)
+        else:
+            potatoes[s] = 1
+    return sticks, potatoes
+
+
+# ----------------------------------------------------------------------------- a game
+
+@dataclass
+class Decision:
+    """One card played, for property tests: what the seat held and what it could play."""
+
+    turn: int
+    seat: int
+    hand: int
+    legal: int
+    card: int
+    held: tuple[int, ...]
+    out: int
+    """All cards not in a player's hand: the tricks taken plus the trick on the table."""
+
+
+@dataclass
+class Game:
+    """The result of one game: its record, the trace, the per-hand rows."""
+
+    record: dict
+    moves: list[str] = field(default_factory=list)
+    hands: list[dict] = field(default_factory=list)
+
+
+def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
+              log: list[Decision] | None = None) -> Game:
+    """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
+    names = [check_policy(p) for p in policies]
+    key = rng.game_key(seed, game)
+    out = Game({})
+    sticks, potatoes = [0] * players, [0] * players
+    counts = {"hands_trumpless": 0, "hands_100": 0, "hands_157": 0, "hands_tie3": 0}
+    turn = 0
+    truncated = False
+    for h in range(rules.hands):
+        dealer = h % players
+        held = deal(key, h, players)
+        out.moves.append(f"hand {h + 1}, dealer seat {dealer}: "
+                         + "; ".join(f"seat {s} {DECK.names(m)}" for s, m in enumerate(held)))
+        taken = [0] * players
+        trump, trump_trick, setter = NO_TRUMP, -1, -1
+        leader = (dealer + 1) % players                                       # MJ-6
+        for trick_no in range(N_CARDS // players):
+            trick: list[int] = []
+            seats: list[int] = []
+            for pos in range(players):
+                if turn == rules.max_turns:
+                    truncated = True
+                    break
+                seat = (leader + pos) % players
+                legal = legal_moves(held[seat], trick, trump, rules.undertrump)
+                card = choose(names[seat], held[seat], legal, trick, trump, key, turn)
+                if log is not None:
+                    log.append(Decision(turn, seat, held[seat], legal, card, tuple(held),
+                                        _or(taken) | sum(1 << c for c in trick)))
+                held[seat] &= ~(1 << card)
+                if sets_trump(card, trick, trump):                            # MJ-8
+                    trump, trump_trick, setter = suit(card), trick_no, seat
+                trick.append(card)
+                seats.append(seat)
+                turn += 1
+            if truncated:
+                break
+            winner = seats[trick.index(best_card(trick, trump))]              # MJ-12
+            taken[winner] |= sum(1 << c for c in trick)
+            out.moves.append(f"  trick {trick_no + 1}: " + ", ".join(
+                f"seat {s} {DECK.name(c)}" + (f" (sets trump {DECK.suits[trump]})" if s == setter and
+                                              trick_no == trump_trick and suit(c) == trump else "")
+                for s, c in zip(seats, trick)) + f" -> seat {winner}")
+            leader = winner
+        if truncated:
+            out.moves.append(f"  stopped after {turn} cards (max_turns): truncated")
+            break
+        pts = hand_points(taken, trump, leader, rules.last_trick_bonus)
+        draws: list[list[int]] = []
+
+        def potato_of_tie(tied: list[int]) -> int:
+            seat, attempts = tie_draw(key, h, tied)
+            draws.extend(attempts)
+            return seat
+
+        got, lost = score_hand(pts, rules, potato_of_tie)
+        for s in range(players):
+            sticks[s] += got[s]
+            potatoes[s] += lost[s]
+        counts["hands_trumpless"] += trump == NO_TRUMP
+        counts["hands_157"] += rules.total_points in pts
+        counts["hands_100"] += any(100 <= p < rules.total_points for p in pts)
+        counts["hands_tie3"] += bool(draws)
+        out.moves.append(f"  trump {'none' if trump == NO_TRUMP else DECK.suits[trump]}"
+                         + (f" set by seat {setter} in trick {trump_trick + 1}" if setter >= 0 else "")
+                         + f"; points {pts}; sticks {got}; potatoes {lost}"
+                         + "".join(f"; tie draw {DECK.names(sum(1 << c for c in d))}" for d in draws))
+        out.hands.append({"game": game, "hand": h, "dealer": dealer, "trump": -1 if trump == NO_TRUMP else trump,
+                          "trump_trick": trump_trick, "trump_setter": setter,
+                          **{f"points_{s}": pts[s] if s < players else 0 for s in range(SEATS)},
+                          **{f"sticks_{s}": got[s] if s < players else 0 for s in range(SEATS)},
+                          **{f"potatoes_{s}": lost[s] if s < players else 0 for s in range(SEATS)}})
+    out.record = _record(game, turn, truncated, sticks, potatoes, counts)
+    return out
+
+
+def _or(masks: list[int]) -> int:
+    total = 0
+    for m in masks:
+        total |= m
+    return total
+
+
+def _record(game: int, turns: int, truncated: bool, sticks: list[int], potatoes: list[int],
+            counts: dict[str, int]) -> dict:
+    """MJ-19: scores are sticks minus potatoes; the highest wins, a tie is a shared win (-1)."""
+    scores = [a - b for a, b in zip(sticks, potatoes)]
+    top = [s for s, x in enumerate(scores) if x == max(scores)]
+    winners = 0 if truncated else sum(1 << s for s in top)
+    rec = {"game": game, "turns": turns, "truncated": truncated,
+           "winner": top[0] if len(top) == 1 and not truncated else -1, "winners": winners}
+    pad = [0] * (SEATS - len(scores))
+    for name, values in (("score", scores), ("sticks", sticks), ("potatoes", potatoes)):
+        rec.update({f"{name}_{s}": v for s, v in enumerate(values + pad)})
+    rec.update(counts)
+    return rec
+
+
+def play(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
+    """The reference engine's entry point (``GameSpec.play``): the record and the trace."""
+    g = play_game(rules, players, seed, game, policies)
+    return Replay("molotow", g.record, g.moves)
