@@ -74,3 +74,446 @@ cards sent back), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs o
 M-14). What each policy does at each decision, and its draws ``k``, is specified in
 ``policies.py``.
 """
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from cardsim.core import rng
+from cardsim.core.cards import FRENCH52, cards_of, count
+from cardsim.core.records import Replay
+from cardsim.games.moska.policies import View, make_policy
+from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
+
+NO_CAP = DECK_SIZE
+"""Room when a limit is off (no cap, or not bound to the defender's hand)."""
+TRUMP_TWO_RANK = 0
+
+
+def _make_kill_table() -> list[list[int]]:
+    """``KILL[t][a]``: mask of the cards that kill card ``a`` when suit ``t`` is trump (M-10)."""
+    table = []
+    for trump in range(4):
+        row = []
+        for a in range(DECK_SIZE):
+            suit, rank = FRENCH52.suit(a), FRENCH52.rank(a)
+            higher = sum(1 << FRENCH52.card(suit, r) for r in range(rank + 1, FRENCH52.n_ranks))
+            row.append(higher | (FRENCH52.suit_mask(trump) if suit != trump else 0))
+        table.append(row)
+    return table
+
+
+KILL = _make_kill_table()
+RANK_MASK = [FRENCH52.rank_mask(r) for r in range(FRENCH52.n_ranks)]
+
+
+class IllegalMove(RuntimeError):
+    """A policy returned a move the rules forbid (a bug in the policy, never user input)."""
+
+
+class _Stop(Exception):
+    """The game ended (M-19/M-20) or was truncated (M-21)."""
+
+
+@dataclass
+class Table:
+    """The cards of the current round: attack cards, which are killed, and by what."""
+
+    start_hand: int = 0
+    attack: int = 0
+    unkilled: int = 0
+    kills: int = 0
+    pairs: list[tuple[int, int]] = field(default_factory=list)
+    gone: int = 0
+    """Defender's cards that left their hand this round (kills and M-14 cards)."""
+
+    @property
+    def cards(self) -> int:
+        return self.attack | self.kills
+
+
+@dataclass
+class State:
+    """One game in progress. Seats are dealer-relative (M-2)."""
+
+    rules: MoskaRules
+    hands: list[int]
+    stock: list[int]
+    trump: int
+    turned: int
+    key: int = 0
+    attacker: int = 1
+    defender: int = -1
+    discard: int = 0
+    table: Table = field(default_factory=Table)
+    out: list[bool] = field(default_factory=list)
+    finish_order: list[int] = field(default_factory=list)
+    turns: int = 0
+    rounds: int = 0
+    swaps: int = 0
+    overplays: int = 0
+    pickups: int = 0
+    self_attacks: int = 0
+    loser: int = -1
+    truncated: bool = False
+    moves: list[str] = field(default_factory=list)
+    on_move: Callable[[State], None] | None = None
+
+    def __post_init__(self) -> None:
+        self.out = self.out or [False] * len(self.hands)
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def say(self, text: str) -> None:
+        self.moves.append(text)
+        if self.on_move is not None:
+            self.on_move(self)
+
+
+# --- cards and the table ------------------------------------------------------------------
+
+def kills(attack: int, killer: int, trump: int) -> bool:
+    """M-10: same suit and higher, or a trump on a non-trump."""
+    return bool(KILL[trump][attack] >> killer & 1)
+
+
+def killers(attack: int, hand: int, trump: int) -> int:
+    """The cards of ``hand`` that kill ``attack`` (M-10)."""
+    return KILL[trump][attack] & hand
+
+
+def ranks_of(mask: int) -> int:
+    """Every card whose rank appears in ``mask`` (all four suits)."""
+    out = 0
+    for r in range(FRENCH52.n_ranks):
+        if mask & RANK_MASK[r]:
+            out |= RANK_MASK[r]
+    return out
+
+
+def allowed(s: State) -> int:
+    """M-11: cards of the ranks that may be added now (``continuation``)."""
+    seen = s.table.cards if s.rules.continuation == "attack_and_kill" else s.table.attack
+    return ranks_of(seen)
+
+
+def room(s: State) -> int:
+    """M-9: how many more attack cards the cap allows now (``cap_mode``, ``cap_to_defender_hand``)."""
+    r = s.rules
+    cap = NO_CAP if r.attack_cap is None else r.attack_cap
+    if r.cap_mode == "round":
+        hand, used = s.table.start_hand, count(s.table.attack)
+    else:
+        hand, used = count(s.hands[s.defender]), count(s.table.unkilled)
+    limit = min(cap, hand if r.cap_to_defender_hand else NO_CAP)
+    return max(0, limit - used)
+
+
+def is_legal_opening(cards: int, hand: int, room_: int) -> bool:
+    """M-8: one card, or a union of same-rank groups of at least two cards; M-9: within the room."""
+    if not cards or cards & ~hand or count(cards) > room_:
+        return False
+    return count(cards) == 1 or all(count(cards & m) != 1 for m in RANK_MASK)
+
+
+def is_legal_addition(cards: int, hand: int, allowed_: int, room_: int) -> bool:
+    """M-11: own cards of allowed ranks, any shape; M-9: alone within the room."""
+    return not cards & ~hand and not cards & ~allowed_ and count(cards) <= room_
+
+
+def self_attack_killers(s: State, card: int) -> int:
+    """M-14: the killers with which the defender may self-attack ``card`` now (0: not legal)."""
+    r, hand = s.rules, s.hands[s.defender]
+    if not r.defender_self_attack or not hand >> card & 1 or not allowed(s) >> card & 1:
+        return 0
+    if room(s) < 1 or (r.attack_cap is not None and s.table.gone + 2 > r.attack_cap):
+        return 0  # no room: "virpiminen" (M-14, TARAKI 3.5.3)
+    return killers(card, hand & ~(1 << card), s.trump)
+
+
+def next_active(s: State, seat: int) -> int:
+    """The next seat clockwise after ``seat`` that is not out (M-7, M-16)."""
+    for step in range(1, s.players + 1):
+        nxt = (seat + step) % s.players
+        if not s.out[nxt]:
+            return nxt
+    return seat
+
+
+def clockwise_from(s: State, seat: int) -> list[int]:
+    return [(seat + i) % s.players for i in range(s.players)]
+
+
+def next_dealer(loser: int) -> int:
+    """M-22: the loser deals the next game (dealer-relative seat); no loser: the same dealer."""
+    return loser if loser >= 0 else 0
+
+
+# --- deal, stock, swap ---------------------------------------------------------------------
+
+def deal(rules: MoskaRules, players: int, key: int) -> State:
+    """M-4, M-5: the deal of the DECISION PROTOCOL from ``permutation(key, DEAL, 52)``."""
+    perm = rng.permutation(key, rng.Stream.DEAL, DECK_SIZE)
+    n = players * rules.hand_size
+    hands = [0] * players
+    for j in range(n):
+        hands[(1 + j) % players] |= 1 << perm[j]
+    turned = perm[n]
+    return State(rules, hands, stock=list(perm[n + 1:]) + [turned], trump=FRENCH52.suit(turned),
+                 turned=turned, key=key)
+
+
+def refill(s: State, seat: int) -> None:
+    """M-13, M-18: draw up to ``hand_size`` from the stock front; no cards and no stock = out."""
+    drawn = 0
+    while s.stock and count(s.hands[seat]) < s.rules.hand_size:
+        s.hands[seat] |= 1 << s.stock.pop(0)
+        drawn += 1
+    if drawn:
+        s.say(f"  seat {seat} draws {drawn}, stock {len(s.stock)}")
+    if not s.stock and not s.hands[seat] and not s.out[seat]:
+        s.out[seat] = True
+        s.finish_order.append(seat)
+        s.say(f"  seat {seat} is out")
+
+
+def can_swap(s: State, seat: int) -> bool:
+    """M-6: the trump 2 may replace the turned card while that card is still under the stock."""
+    two = FRENCH52.card(s.trump, TRUMP_TWO_RANK)
+    return (s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned and s.turned != two
+            and bool(s.hands[seat] >> two & 1))
+
+
+def swap_trump_two(s: State, seat: int) -> None:
+    """M-6: the holder's trump 2 goes under the stock, the turned card to their hand."""
+    two = FRENCH52.card(s.trump, TRUMP_TWO_RANK)
+    s.hands[seat] ^= (1 << two) | (1 << s.turned)
+    s.stock[-1] = two
+    s.swaps += 1
+    s.say(f"  seat {seat} swaps {FRENCH52.name(two)} for the turned {FRENCH52.name(s.turned)}")
+
+
+# --- decisions -----------------------------------------------------------------------------
+
+def decide(s: State, seat: int) -> int:
+    """Start one decision of ``seat``: M-21 truncation, the automatic M-6 swap; its turn."""
+    if s.turns == s.rules.max_turns:
+        s.truncated = True
+        s.say(f"-- truncated after {s.turns} decisions (M-21)")
+        raise _Stop
+    if can_swap(s, seat):
+        swap_trump_two(s, seat)
+    s.turns += 1
+    return s.turns - 1
+
+
+def view(s: State, seat: int, turn: int, room_: int) -> View:
+    return View(s.key, turn, seat, s.hands[seat], s.trump, len(s.stock), room_)
+
+
+def check_end(s: State) -> None:
+    """M-19, M-20: with the stock empty and at most one seat holding cards, the game is over."""
+    if s.stock:
+        return
+    holders = [p for p in range(s.players) if s.hands[p]]
+    if len(holders) <= 1:
+        s.loser = holders[0] if holders else -1
+        s.say(f"-- seat {s.loser} loses (M-19)" if holders else "-- everyone is out at once: no loser (M-20)")
+        raise _Stop
+
+
+def opening_step(s: State, policy) -> None:
+    """M-8: the attacker opens; M-13: refills; then the end check."""
+    a = s.attacker
+    turn = decide(s, a)
+    cards = policy.open(view(s, a, turn, room(s)))
+    if not is_legal_opening(cards, s.hands[a], room(s)):
+        raise IllegalMove(f"seat {a} opened {FRENCH52.names(cards)} from {FRENCH52.names(s.hands[a])}")
+    s.hands[a] &= ~cards
+    s.table.attack |= cards
+    s.table.unkilled |= cards
+    s.say(f"  seat {a} opens {FRENCH52.names(cards)}")
+    refill(s, a)
+    check_end(s)
+
+
+def kill(s: State, attack: int, killer: int) -> None:
+    """M-10: the defender kills ``attack`` with ``killer`` from hand."""
+    d = s.defender
+    if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)):
+        raise IllegalMove(f"seat {d} cannot kill {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
+    s.hands[d] &= ~(1 << killer)
+    s.table.unkilled &= ~(1 << attack)
+    s.table.kills |= 1 << killer
+    s.table.pairs.append((attack, killer))
+    s.table.gone += 1
+    s.say(f"  seat {d} kills {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
+
+
+def self_attack(s: State, card: int, killer: int) -> None:
+    """M-14: the defender puts ``card`` on the table as an attack card and kills it with ``killer``."""
+    d = s.defender
+    if not self_attack_killers(s, card) >> killer & 1:
+        raise IllegalMove(f"seat {d} cannot self-attack {FRENCH52.name(card)} with {FRENCH52.name(killer)}")
+    s.hands[d] &= ~((1 << card) | (1 << killer))
+    s.table.attack |= 1 << card
+    s.table.kills |= 1 << killer
+    s.table.pairs.append((card, killer))
+    s.table.gone += 2
+    s.self_attacks += 1
+    s.say(f"  seat {d} attacks own {FRENCH52.name(card)} and kills it with {FRENCH52.name(killer)} (M-14)")
+
+
+def defence_step(s: State, policy) -> None:
+    """M-15: the defender kills any subset of the unkilled cards, then (M-14) self-attacks."""
+    d = s.defender
+    turn = decide(s, d)
+    for a in cards_of(s.table.unkilled):
+        ks = killers(a, s.hands[d], s.trump)
+        if ks:
+            k = policy.kill(view(s, d, turn, room(s)), a, ks)
+            if k >= 0:
+                kill(s, a, k)
+    if not s.rules.defender_self_attack:
+        return
+    for c in range(DECK_SIZE):
+        ks = self_attack_killers(s, c)
+        if ks:
+            k = policy.self_attack(view(s, d, turn, room(s)), c, ks)
+            if k >= 0:
+                self_attack(s, c, k)
+
+
+def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -> dict[int, int]:
+    """M-12: the cards over the room go back to their owners (``excess_return``); what stays."""
+    excess = sum(count(m) for m in added.values()) - room_
+    if excess <= 0:
+        return added
+    s.overplays += 1
+    stays = dict(added)
+    if s.rules.excess_return == "defender":
+        d = s.defender
+        turn = decide(s, d)
+        pool = 0
+        for m in added.values():
+            pool |= m
+        back = policies[d].give_back(view(s, d, turn, room_), pool, excess)
+        if count(back) != excess or back & ~pool:
+            raise IllegalMove(f"seat {d} sent back {FRENCH52.names(back)}, not {excess} added cards")
+        stays = {p: m & ~back for p, m in added.items()}
+    else:
+        for p in reversed(list(added)):  # the last over-players take theirs back first
+            if excess == 0:
+                break
+            back = added[p]
+            if count(back) > excess:
+                turn = decide(s, p)
+                back = policies[p].give_back(view(s, p, turn, room_), added[p], excess)
+                if count(back) != excess or back & ~added[p]:
+                    raise IllegalMove(f"seat {p} took back {FRENCH52.names(back)}, not {excess} own cards")
+            stays[p] = added[p] & ~back
+            excess -= count(back)
+    for p in added:
+        if added[p] != stays[p]:
+            s.say(f"  seat {p} takes back {FRENCH52.names(added[p] & ~stays[p])} (M-12)")
+    return stays
+
+
+def addition_step(s: State, policies: Sequence) -> bool:
+    """M-11, M-12, M-13: every non-defender adds at once; over-play goes back; adders refill.
+
+    Returns whether any card stayed on the table.
+    """
+    room_, ok = room(s), allowed(s)
+    d = s.defender
+    order = [p for p in clockwise_from(s, s.attacker) if p != d and not s.out[p]]
+    added: dict[int, int] = {}
+    for p in order:
+        if room_ < 1 or not s.hands[p] & ok:
+            continue
+        turn = decide(s, p)
+        cards = policies[p].add(view(s, p, turn, room_), s.hands[p] & ok, room_)
+        if not is_legal_addition(cards, s.hands[p], ok, room_):
+            raise IllegalMove(f"seat {p} added {FRENCH52.names(cards)} (allowed {FRENCH52.names(ok & s.hands[p])},"
+                              f" room {room_})")
+        added[p] = cards
+    stays = give_back(s, added, room_, policies)
+    stayed = False
+    for p, cards in stays.items():
+        if cards:
+            s.hands[p] &= ~cards
+            s.table.attack |= cards
+            s.table.unkilled |= cards
+            s.say(f"  seat {p} adds {FRENCH52.names(cards)}")
+            stayed = True
+    for p, cards in stays.items():
+        if cards:
+            refill(s, p)
+    check_end(s)
+    return stayed
+
+
+def end_round(s: State) -> None:
+    """M-16 (all killed: discard, the defender attacks next) or M-17 (pick up, attack passes on)."""
+    d, t = s.defender, s.table
+    s.table = Table()
+    s.discard |= t.cards & ~t.unkilled
+    s.hands[d] |= t.unkilled
+    if t.unkilled:
+        s.pickups += 1
+        s.say(f"  seat {d} picks up {FRENCH52.names(t.unkilled)} (M-17)")
+    else:
+        s.say(f"  seat {d} killed everything (M-16)")
+    refill(s, d)
+    s.attacker = next_active(s, d) if t.unkilled or s.out[d] else d
+    check_end(s)
+
+
+def play_round(s: State, policies: Sequence) -> None:
+    """M-15: opening, then defence and addition steps until nothing is added; then the round ends."""
+    s.rounds += 1
+    s.defender = next_active(s, s.attacker)
+    s.table = Table(start_hand=count(s.hands[s.defender]))
+    s.say(f"Round {s.rounds}: seat {s.attacker} attacks seat {s.defender} "
+          f"(hands {' '.join(str(count(h)) for h in s.hands)}, stock {len(s.stock)})")
+    opening_step(s, policies[s.attacker])
+    while True:
+        defence_step(s, policies[s.defender])
+        if not s.hands[s.defender]:
+            break  # [decision] a defender without cards is not attacked further
+        if not addition_step(s, policies):
+            break
+    end_round(s)
+
+
+def run(s: State, policies: Sequence) -> State:
+    """Play rounds from ``s`` until the game ends or is truncated."""
+    try:
+        while True:
+            play_round(s, policies)
+    except _Stop:
+        pass
+    return s
+
+
+def record(s: State, game: int) -> dict:
+    """The record row of a finished game (columns of ``GAME.columns``)."""
+    return {
+        "game": game, "turns": s.turns, "truncated": s.truncated, "loser": s.loser, "rounds": s.rounds,
+        "first_out": s.finish_order[0] if s.finish_order else -1,
+        "finish_order": ",".join(map(str, s.finish_order)), "trump_suit": s.trump, "swaps": s.swaps,
+        "overplays": s.overplays, "pickups": s.pickups, "self_attacks": s.self_attacks,
+    }
+
+
+def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequence[str],
+         on_move: Callable[[State], None] | None = None) -> Replay:
+    """Play game ``game`` of a study with ``seed``: its record and its moves in words."""
+    s = deal(rules, players, rng.game_key(seed, game))
+    s.on_move = on_move
+    s.say(f"Deal {game}: trump {FRENCH52.suits[s.trump]} (turned {FRENCH52.name(s.turned)}); "
+          + "; ".join(f"seat {p}: {FRENCH52.names(h)}" for p, h in enumerate(s.hands)))
+    run(s, [make_policy(p) for p in policies])
+    return Replay("moska", record(s, game), s.moves)
