@@ -10,6 +10,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from cardsim.core.game import GameSpec
 from cardsim.core.records import Replay, frame
 from cardsim.core.rules import Rules
 from cardsim.games import spec
@@ -72,10 +73,14 @@ def simulate(game: str, rules: str | Rules | None = None, /, *, players: int = 4
     return pd.concat(parts, ignore_index=True)
 
 
-def run_chunk(game: str, rules: Rules, players: int, seed: int, seats: tuple[str, ...],
+def run_chunk(game: str | GameSpec, rules: Rules, players: int, seed: int, seats: tuple[str, ...],
               engine: str, games: np.ndarray) -> pd.DataFrame:
-    """One chunk of game indices on one engine, as a DataFrame (a joblib task)."""
-    g = spec(game)
+    """One chunk of game indices on one engine, as a DataFrame (a joblib task).
+
+    ``game`` is a registered name or a ``GameSpec`` itself, which a worker process
+    then needs not look up (a game outside the registry, e.g. a test double).
+    """
+    g = game if isinstance(game, GameSpec) else spec(game)
     if engine == "vector":
         return frame(g.vector(rules, players, seed, games, seats), g.columns)
     return frame((g.play(rules, players, seed, int(i), seats).record for i in games), g.columns)

@@ -1,0 +1,140 @@
+"""The study's PNG plots, drawn from ``summary.csv`` rows and the games' records.
+
+Three figures per policy, one panel per player count: the outcome rate by seat with
+Wilson intervals (variants side by side), the game-length distributions per variant,
+and the paired differences against the baseline with their intervals. Matplotlib
+with the Agg backend; nothing here computes a statistic that ``stats`` does not.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from cardsim.study.stats import measures  # noqa: E402
+from cardsim.study.storage import atomic_write  # noqa: E402
+
+PANEL = (4.2, 3.4)
+"""Inches per panel (width, height)."""
+
+
+def render(summary: pd.DataFrame, games: pd.DataFrame, baseline: str, folder: Path) -> list[str]:
+    """Write every plot of the study into ``folder``; return the file names."""
+    m = measures(list(games.columns))
+    colors = {v: f"C{i % 10}" for i, v in enumerate(summary.variant.unique())}  # one colour per variant
+    written = []
+    for policy, rows in summary.groupby("policy", sort=False):
+        tag = f"{rows.game.iloc[0]}, policy {policy}, {int(rows.games.max()):,} games per cell"
+        figures = {f"{m.outcome}_by_seat": _outcome_by_seat(rows, m.outcome, tag, colors),
+                   "length": _lengths(games.loc[games.policy == policy], m.lengths, tag, colors)}
+        if rows.variant.nunique() > 1:
+            figures["paired"] = _paired(rows.loc[rows.variant != baseline], m, baseline, tag, colors)
+        for name, fig in figures.items():
+            file = f"{name}_{_slug(policy)}.png"
+            atomic_write(folder / file, lambda p: fig.savefig(p, format="png", dpi=100))
+            plt.close(fig)
+            written.append(file)
+    return written
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")
+
+
+def _panels(rows: int, players: list[int], title: str):
+    fig, axes = plt.subplots(rows, len(players), squeeze=False, sharey="row",
+                             figsize=(PANEL[0] * len(players), PANEL[1] * rows + 0.6), layout="constrained")
+    fig.suptitle(title)
+    return fig, axes
+
+
+def _legend(fig, axes) -> None:
+    """One legend for the figure, with every variant that any panel drew."""
+    seen = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(label, handle)
+    fig.legend(seen.values(), seen.keys(), title="variant", loc="outside right upper", fontsize="small")
+
+
+def _integer_bins(x: pd.Series, most: int = 40) -> np.ndarray:
+    """Histogram edges between integers, at most ``most`` bins."""
+    lo, hi = int(x.min()), int(x.max())
+    step = max(1, -(-(hi - lo + 1) // most))
+    return np.arange(lo, hi + step + 1, step) - 0.5
+
+
+def _side_by_side(ax, x: np.ndarray, i: int, k: int, mean, lo, hi, label: str, color: str, bars: bool) -> None:
+    """Series ``i`` of ``k`` at positions ``x``: bars or points with interval whiskers."""
+    width = 0.8 / k
+    pos = x - 0.4 + width * (i + 0.5)
+    mean = np.asarray(mean, dtype=float)
+    err = np.clip([mean - np.asarray(lo, dtype=float), np.asarray(hi, dtype=float) - mean], 0, None)  # rounding
+    if bars:
+        ax.bar(pos, mean, width, yerr=err, capsize=2, label=label, color=color)
+    else:
+        ax.errorbar(pos, mean, yerr=err, fmt="o", capsize=3, label=label, color=color)
+
+
+def _outcome_by_seat(rows: pd.DataFrame, outcome: str, tag: str, colors: dict[str, str]):
+    players = sorted(rows.players.unique())
+    variants = list(rows.variant.unique())
+    fig, axes = _panels(1, players, f"{outcome} rate by seat (Wilson 95% intervals) — {tag}")
+    for ax, n in zip(axes[0], players):
+        seats = np.arange(n)
+        for i, v in enumerate(variants):
+            r = rows.loc[(rows.variant == v) & (rows.players == n)].iloc[0]
+            _side_by_side(ax, seats, i, len(variants), *([r[f"{outcome}_{s}_{j}"] for j in seats]
+                                                         for s in ("rate", "lo", "hi")), v, colors[v], bars=True)
+        ax.axhline(1 / n, color="grey", lw=0.8, ls=":")
+        ax.set(title=f"{n} players", xlabel="seat (0 = dealer)", xticks=seats)
+    axes[0, 0].set_ylabel(f"{outcome} rate")
+    _legend(fig, axes)
+    return fig
+
+
+def _lengths(games: pd.DataFrame, lengths: tuple[str, ...], tag: str, colors: dict[str, str]):
+    players = sorted(games.players.unique())
+    finished = games.loc[~games.truncated]
+    fig, axes = _panels(len(lengths), players, f"game length of finished games — {tag}")
+    for row, c in zip(axes, lengths):
+        for ax, n in zip(row, players):
+            here = finished.loc[finished.players == n]
+            if here.empty:
+                continue
+            bins = _integer_bins(here[c])
+            for v, part in here.groupby("variant", sort=False):
+                ax.hist(part[c], bins=bins, histtype="step", density=True, label=v, color=colors[v])
+            ax.set(title=f"{n} players", xlabel=c, ylabel="density")
+    _legend(fig, axes)
+    return fig
+
+
+def _paired(rows: pd.DataFrame, m, baseline: str, tag: str, colors: dict[str, str]):
+    players = sorted(rows.players.unique())
+    variants = list(rows.variant.unique())
+    fig, axes = _panels(2, players, f"paired difference against {baseline} (95% intervals) — {tag}")
+    for col, n in enumerate(players):
+        seats = np.arange(n)
+        top, bottom = axes[0, col], axes[1, col]
+        for i, v in enumerate(variants):
+            r = rows.loc[(rows.variant == v) & (rows.players == n)].iloc[0]
+            _side_by_side(top, seats, i, len(variants), *([r[f"{m.outcome}_diff{s}_{j}"] for j in seats]
+                                                          for s in ("", "_lo", "_hi")), v, colors[v], bars=False)
+            _side_by_side(bottom, np.arange(len(m.lengths)), i, len(variants),
+                          *([r[f"{c}_diff{s}"] for c in m.lengths] for s in ("", "_lo", "_hi")), v, colors[v],
+                          bars=False)
+        for ax in (top, bottom):
+            ax.axhline(0, color="grey", lw=0.8)
+        top.set(title=f"{n} players", xlabel="seat (0 = dealer)", xticks=seats)
+        bottom.set(xlabel="mean game length", xticks=np.arange(len(m.lengths)), xticklabels=m.lengths)
+    axes[0, 0].set_ylabel(f"{m.outcome} rate − {baseline}")
+    axes[1, 0].set_ylabel(f"mean length − {baseline}")
+    _legend(fig, axes)
+    return fig

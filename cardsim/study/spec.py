@@ -1,0 +1,249 @@
+"""The study file: what a study is, read from TOML and validated before anything runs.
+
+A study names one game, a seed, a number of games, player counts, policies, named
+variants (a preset plus knob overrides) and the baseline variant the others are
+compared with. ``load(path)`` reads and checks a TOML file; ``Study.to_dict`` /
+``Study.from_dict`` round-trip through the manifest. This module runs nothing and
+writes nothing. TOML has no null: the string ``"None"`` spells Python's ``None`` in a
+knob override (``attack_cap = "None"``).
+
+Example (the full format; only ``baseline``, ``engine`` and ``description`` may be left out)::
+
+    name = "moska_variants"            # folder name under results/
+    description = "Moska house rules"  # free text
+    game = "moska"
+    seed = 20261129
+    games = 20000                      # per cell (variant x players x policy)
+    players = [2, 3, 4]                # or one integer
+    policies = ["random", "greedy", ["greedy", "random", "random"]]  # a list = one per seat
+    baseline = "moska"                 # default: the first variant
+    engine = "vector"                  # or "reference"; a game without a vector engine uses reference
+
+    [variants.moska]
+    preset = "moska"
+
+    [variants.turamoska_nocap]
+    preset = "turamoska"
+    attack_cap = "None"                # knob overrides sit beside the preset
+"""
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from cardsim import games as registry
+from cardsim.core.rules import Rules
+
+NONE = "None"
+"""How a study file spells ``None`` (TOML has no null)."""
+
+ENGINES = ("vector", "reference")
+REQUIRED = ("name", "game", "seed", "games", "players", "policies", "variants")
+OPTIONAL = ("description", "baseline", "engine")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+
+Policy = str | tuple[str, ...]
+"""A policy entry: one name for every seat (self-play) or one name per seat."""
+
+
+class StudyError(ValueError):
+    """A study that cannot run; the message is one line naming file, key and what was expected."""
+
+    def __init__(self, where: str, key: str | None, message: str) -> None:
+        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One group of games: a variant at a player count under one seat assignment of policies."""
+
+    variant: str
+    players: int
+    policy: str
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    game: str
+    seed: int
+    games: int
+    players: tuple[int, ...]
+    policies: tuple[Policy, ...]
+    variants: dict[str, Rules]
+    baseline: str
+    engine: str = "vector"
+    description: str = ""
+
+    def cells(self) -> list[Cell]:
+        """Every cell in file order: variant, then player count, then policy.
+
+        A per-seat policy list joins only the player count of its length.
+        """
+        return [Cell(v, n, policy_label(p), seats)
+                for v in self.variants for n in self.players for p in self.policies
+                if (seats := seat_policies(p, n)) is not None]
+
+    def with_games(self, games: int) -> Study:
+        _check_int("command line", "--games", games, minimum=1)
+        return replace(self, games=games)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready): every variant's rules in full, not just its overrides."""
+        return {"name": self.name, "description": self.description, "game": self.game, "seed": self.seed,
+                "games": self.games, "players": list(self.players),
+                "policies": [p if isinstance(p, str) else list(p) for p in self.policies],
+                "variants": {v: r.to_dict() for v, r in self.variants.items()},
+                "baseline": self.baseline, "engine": self.engine}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
+        """The study of ``to_dict`` (full rules per variant), checked like a study file."""
+        data = dict(data)
+        variants = _table(where, "variants", data.pop("variants", None))
+        g = _game(where, data.get("game"))
+        full = {v: {"rules": r} for v, r in variants.items()}
+        return _build(where, data | {"variants": full}, g)
+
+
+def load(path: str | Path) -> Study:
+    """Read and check a study file; any problem raises ``StudyError`` (one line)."""
+    where = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise StudyError(where, None, "no such study file") from None
+    except OSError as err:
+        raise StudyError(where, None, f"cannot read the study file ({err.strerror})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise StudyError(where, None, f"not valid TOML ({err})") from None
+    g = _game(where, data.get("game"))
+    variants = _table(where, "variants", data.get("variants"))
+    data["variants"] = {v: {"spec": _table(where, f"variants.{v}", t)} for v, t in variants.items()}
+    return _build(where, data, g)
+
+
+def policy_label(policy: Policy) -> str:
+    """The policy column of a cell: the name, or the seats' names joined by commas (seat 0 first)."""
+    return policy if isinstance(policy, str) else ",".join(policy)
+
+
+def seat_policies(policy: Policy, players: int) -> tuple[str, ...] | None:
+    """One policy per seat, or None when a per-seat list is for another player count."""
+    if isinstance(policy, str):
+        return (policy,) * players
+    return tuple(policy) if len(policy) == players else None
+
+
+def _build(where: str, data: dict[str, Any], g) -> Study:
+    unknown = [k for k in data if k not in REQUIRED + OPTIONAL]
+    if unknown:
+        raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(REQUIRED + OPTIONAL)}")
+    for key in REQUIRED:
+        if key not in data:
+            raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED))
+    name = data["name"]
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise StudyError(where, "name", f"expected a folder-safe name (letters, digits, _ . -), not {name!r}")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise StudyError(where, "description", f"expected a string, not {description!r}")
+    _check_int(where, "seed", data["seed"], minimum=0)
+    _check_int(where, "games", data["games"], minimum=1)
+    engine = data.get("engine", "vector")
+    if engine not in ENGINES:
+        raise StudyError(where, "engine", f"expected one of {', '.join(ENGINES)}, not {engine!r}")
+    variants = {v: _variant(where, g.rules, v, entry) for v, entry in data["variants"].items()}
+    if not variants:
+        raise StudyError(where, "variants", "expected at least one variant")
+    baseline = data.get("baseline", next(iter(variants)))
+    if baseline not in variants:
+        raise StudyError(where, "baseline", f"{baseline!r} is not a variant; variants: {', '.join(variants)}")
+    players = _players(where, g, data["players"], variants)
+    policies = _policies(where, g, data["policies"], players)
+    return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
+                 description)
+
+
+def _game(where: str, name: object):
+    if not isinstance(name, str):
+        raise StudyError(where, "game", f"expected one of {', '.join(registry.GAMES)}, not {name!r}")
+    try:
+        return registry.spec(name)
+    except ValueError as err:
+        raise StudyError(where, "game", str(err)) from None
+
+
+def _table(where: str, key: str, value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise StudyError(where, key, f"expected a table, not {value!r}")
+    return value
+
+
+def _check_int(where: str, key: str, value: object, minimum: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise StudyError(where, key, f"expected an integer >= {minimum}, not {value!r}")
+
+
+def _variant(where: str, cls: type[Rules], name: str, entry: dict[str, Any]) -> Rules:
+    """Rules of one variant: full rules (from a manifest) or a preset plus overrides (a study file)."""
+    key = f"variants.{name}"
+    try:
+        if "rules" in entry:
+            return cls.from_dict(_table(where, key, entry["rules"]))
+        spec = dict(entry["spec"])
+        preset = spec.pop("preset", None)
+        if not isinstance(preset, str):
+            raise StudyError(where, f"{key}.preset", f"expected a preset name; known presets: {', '.join(cls.PRESETS)}")
+        overrides = {k: None if v == NONE else v for k, v in spec.items()}
+        try:
+            base = cls.parse(preset)
+        except ValueError as err:
+            raise StudyError(where, f"{key}.preset", str(err)) from None
+        return base.replace(**overrides)
+    except StudyError:
+        raise
+    except (ValueError, TypeError) as err:
+        raise StudyError(where, key, str(err)) from None
+
+
+def _players(where: str, g, value: object, variants: dict[str, Rules]) -> tuple[int, ...]:
+    counts = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    if not isinstance(counts, list) or not counts:
+        raise StudyError(where, "players", f"expected an integer or a list of integers, not {value!r}")
+    if len(set(counts)) != len(counts):
+        raise StudyError(where, "players", f"expected distinct player counts, not {value!r}")
+    for v, r in variants.items():
+        for n in counts:
+            try:
+                g.check_players(r, n)
+            except ValueError as err:
+                raise StudyError(where, "players", f"variant {v}: {err}") from None
+    return tuple(counts)
+
+
+def _policies(where: str, g, value: object, players: tuple[int, ...]) -> tuple[Policy, ...]:
+    entries = [value] if isinstance(value, str) else value
+    if not isinstance(entries, list) or not entries:
+        raise StudyError(where, "policies", f"expected a list of policies, not {value!r}")
+    out: list[Policy] = []
+    for i, p in enumerate(entries):
+        key = f"policies[{i}]"
+        if not isinstance(p, (str, list)):
+            raise StudyError(where, key, f"expected a policy name or a list of one per seat, not {p!r}")
+        if isinstance(p, list) and len(p) not in players:
+            raise StudyError(where, key, f"{len(p)} seat policies match no player count of {list(players)}")
+        n = len(p) if isinstance(p, list) else players[0]
+        try:
+            seats = g.seat_policies(p, n)
+        except ValueError as err:
+            raise StudyError(where, key, str(err)) from None
+        out.append(p if isinstance(p, str) else seats)
+    if len(set(out)) != len(out):
+        raise StudyError(where, "policies", "expected distinct policies")
+    return tuple(out)

@@ -1,0 +1,113 @@
+"""The statistics of a study: what to measure in a record, intervals, and ``summary.csv``.
+
+Game-agnostic: the outcome and length columns are found by column name
+(``OUTCOMES``, ``LENGTHS``), never by game name. Nothing here simulates, reads or
+writes files.
+
+Definitions (also in the README):
+- outcome rate of seat s: games whose outcome seat is s / all games of the cell
+  (truncated games and games without an outcome seat count in the denominator), with a
+  Wilson 95% interval;
+- game lengths: mean, median and 95th percentile over the games that were not truncated;
+- paired difference against the baseline: game i deals the same cards in every variant,
+  so for each seat the per-game difference of indicators ``[v_i = s] - [b_i = s]`` is
+  averaged with a Student t 95% interval; lengths likewise, over the games finished in
+  both cells.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+OUTCOMES = ("loser", "winner")
+"""Outcome-seat columns, first present wins: a dealer-relative seat, -1 for none (or shared)."""
+LENGTHS = ("turns", "rounds", "hands", "tricks")
+"""Columns that measure how long a game lasted, summarised where present."""
+CELL = ("variant", "players", "policy")
+"""The columns that identify a cell in ``games.parquet``."""
+LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class Measures:
+    outcome: str
+    lengths: tuple[str, ...]
+
+
+def measures(columns: Sequence[str]) -> Measures:
+    """The outcome column and the length columns of a record with these columns."""
+    outcome = next((c for c in OUTCOMES if c in columns), None)
+    if outcome is None:
+        raise ValueError(f"the records have no outcome column; expected one of {', '.join(OUTCOMES)}")
+    return Measures(outcome, tuple(c for c in LENGTHS if c in columns))
+
+
+def wilson(k: np.ndarray | int, n: np.ndarray | int, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a proportion ``k / n``: (low, high)."""
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    z = sps.norm.ppf(0.5 + level / 2)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)  # exact 0 and 1 despite rounding
+
+
+def paired_mean(d: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
+    """Mean of per-game differences with a Student t interval: (mean, low, high)."""
+    d = np.asarray(d, dtype=float)
+    if len(d) == 0:
+        return np.nan, np.nan, np.nan
+    mean = float(d.mean())
+    if len(d) < 2:
+        return mean, np.nan, np.nan
+    half = sps.t.ppf(0.5 + level / 2, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    return mean, mean - half, mean + half
+
+
+def summarize(games: pd.DataFrame, game: str, baseline: str) -> pd.DataFrame:
+    """``summary.csv``: one row per cell, in the order of ``games``."""
+    m = measures(list(games.columns))
+    seats = range(int(games.players.max()))
+    cells = games.groupby(list(CELL), sort=False)
+    rows = []
+    for (variant, players, policy), cell in cells:
+        base = cells.get_group((baseline, players, policy))
+        rows.append({"game": game, "variant": variant, "players": players, "policy": policy,
+                     **_cell_stats(cell, m, seats, players), **_paired_stats(cell, base, m, seats, players)})
+    return pd.DataFrame(rows)
+
+
+def _cell_stats(cell: pd.DataFrame, m: Measures, seats: range, players: int) -> dict[str, float]:
+    n, outcome = len(cell), cell[m.outcome].to_numpy()
+    out: dict[str, float] = {"games": n, "truncated": int(cell.truncated.sum()),
+                             f"{m.outcome}_none": int(((outcome < 0) & ~cell.truncated.to_numpy()).sum())}
+    for s in seats:
+        k = int((outcome == s).sum()) if s < players else np.nan
+        lo, hi = wilson(k, n)
+        out |= {f"{m.outcome}_rate_{s}": k / n, f"{m.outcome}_lo_{s}": float(lo), f"{m.outcome}_hi_{s}": float(hi)}
+    finished = cell.loc[~cell.truncated]
+    for c in m.lengths:
+        x = finished[c].to_numpy(dtype=float)
+        empty = len(x) == 0
+        out |= {f"{c}_mean": np.nan if empty else x.mean(), f"{c}_median": np.nan if empty else np.median(x),
+                f"{c}_p95": np.nan if empty else np.percentile(x, 95)}
+    return out
+
+
+def _paired_stats(cell: pd.DataFrame, base: pd.DataFrame, m: Measures, seats: range,
+                  players: int) -> dict[str, float]:
+    pair = cell.merge(base, on="game", suffixes=("", "_base"), validate="one_to_one")
+    out: dict[str, float] = {}
+    for s in seats:
+        d = (pair[m.outcome] == s).astype(int) - (pair[f"{m.outcome}_base"] == s).astype(int)
+        mean, lo, hi = paired_mean(d) if s < players else (np.nan,) * 3
+        out |= {f"{m.outcome}_diff_{s}": mean, f"{m.outcome}_diff_lo_{s}": lo, f"{m.outcome}_diff_hi_{s}": hi}
+    both = pair.loc[~pair.truncated & ~pair.truncated_base]
+    for c in m.lengths:
+        mean, lo, hi = paired_mean(both[c] - both[f"{c}_base"])
+        out |= {f"{c}_diff": mean, f"{c}_diff_lo": lo, f"{c}_diff_hi": hi}
+    return out

@@ -1,0 +1,62 @@
+"""Fixtures of the study-layer tests: the fake game, study files, a Dask cluster."""
+from pathlib import Path
+
+import pytest
+
+import fakegame
+
+STUDY = """\
+name = "fake_study"
+description = "the fake game under three variants"
+game = "fakegame"
+seed = 11
+games = 40
+players = [2, 3]
+policies = ["random", "greedy", ["greedy", "random", "random"]]
+baseline = "plain"
+engine = "vector"
+
+[variants.plain]
+preset = "plain"
+
+[variants.sturdy]
+preset = "sturdy_dealer"
+
+[variants.unlimited_short]
+preset = "short"
+max_turns = "None"
+"""
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """The fake game, registered for this test only."""
+    fakegame.install(monkeypatch)
+    return fakegame.GAME
+
+
+@pytest.fixture
+def write_study(tmp_path, fake):
+    """``write_study(text=STUDY, old=new, ...)`` → path of a study file, with text replacements."""
+    def write(text: str = STUDY, name: str = "study.toml", **edits: str) -> Path:
+        path = tmp_path / name
+        path.write_text(edit(text, **edits))
+        return path
+    return write
+
+
+def edit(text: str = STUDY, **edits: str) -> str:
+    """``text`` with the first occurrence of each ``old`` replaced by ``new``; fails when absent."""
+    for old, new in edits.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+@pytest.fixture(scope="module")
+def dask_scheduler():
+    """The address of a local Dask cluster of 2 worker processes, closed after the module."""
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        yield cluster.scheduler_address
