@@ -1,0 +1,485 @@
+"""Uno reference engine: one game in plain Python, rule IDs of ``shared/rules/uno.md`` in
+comments, a trace a person can follow. It is the oracle ``vector.py`` must equal; it is
+not meant to be fast.
+
+DECISION PROTOCOL (both engines follow it to the letter)
+========================================================
+State. Players are indexed by their seat in the first hand (seat 0 = first dealer).
+A hand is a count per card kind (``cards.py``). The draw pile is a list, ``pile[0]``
+drawn first. The discard pile is its top card ``top`` (with the current ``colour``)
+plus a count per kind of the cards under it.
+
+Deal (U-4). Hand ``h`` of a game (``h = 0`` unless ``target_score``) is dealt by player
+``h mod P``. The canonical deck (kinds ascending, copies adjacent) is ordered by
+``rng.permutation(key, Stream.DEAL, n_cards, counter=h)``: card ``j < hand_size * P`` goes
+to player ``(dealer + 1 + j) mod P``, the next card is turned as starting card, the rest
+is the draw pile. A Wild Draw Four turned (U-5) goes back on top of the pile, the pile
+is put in *keyed order* with words ``(Stream.EXTRA, 1, h, attempt)`` (attempt = 0, 1, ..),
+and the new top card is turned.
+
+Keyed order of a list of ``m`` cards with words ``w``: position ``i`` gets
+``u_i = rng.draw(key, *w, i)``; the new list is the cards sorted by ``(u_i, i)``.
+
+Reshuffle (U-8): when a card must be drawn from an empty pile and cards lie under the
+top of the discard pile, those cards in canonical order (kinds ascending) are put in
+keyed order with words ``(Stream.RESHUFFLE, r)``, ``r`` = reshuffles so far in the game,
+and become the pile. With nothing to reshuffle the draw stops short.
+
+Shuffle Hands (U-15): every hand's cards, merged in canonical order, in keyed order with
+words ``(Stream.EXTRA, 0, t)`` (``t`` = the decision counter of the play); card ``j`` goes
+to player ``(p + d * (j + 1)) mod P`` (``p`` the player, ``d`` the direction).
+
+Decisions. A *decision* is one turn of one player who has a choice; it is the unit of
+``turns`` (whole game) and of ``max_turns`` (per hand, U-21: a hand that has made
+``max_turns`` decisions without a winner stops, truncated). Forced penalties (Draw
+Two without stacking, Wild Draw Four without challenge) are applied as part of the
+play that causes them and cost no decision. Policy draws are
+``u_k = rng.draw(key, Stream.POLICY, t, k)``, ``t`` = decisions made before this one in
+the game. In one decision of player ``p``, in this order:
+
+1. only in a hand's first decision after a wild starting card: ``p`` names the colour
+   (``u_5``);
+2. a stacked Draw Two is pending (U-11, ``stack_draw_two``): ``p`` stacks a Draw Two
+   (``u_0``), which is a play (step 5), or draws the total and the turn passes;
+3. a Wild Draw Four hit ``p`` (U-14, ``wd4_challenge``): ``p`` challenges or not
+   (``u_0``). Not: ``p`` draws 4, the turn passes. Challenged and legal: ``p`` draws 6, the
+   turn passes. Challenged and illegal: its player draws 4 and ``p`` goes on to step 4;
+4. a normal turn (U-6, U-7): bluff (``u_1``) or choose a legal card (``u_2``). With none,
+   draw one (``draw_rule="one"``) or until a playable card comes or the cards run out
+   (``"until_playable"``); a playable drawn card is played;
+5. a play: the card goes on the discard pile; a wild's colour is named (``u_3``) after
+   its effect; a swap target is chosen with ``u_4``. If the hand is now empty the player
+   wins the hand (U-18) after the next player draws for a Draw Two (with any stacked
+   total) or a Wild Draw Four, or everyone else draws one for that custom wild.
+
+Effects: Skip passes over one player (U-9), Reverse turns the direction and with two
+players passes over one (U-10), Draw Two makes the next player draw two and passes
+over them (or, stacking, hands them a pending total), Wild Draw Four makes the next
+player draw four and passes over them (or, with challenges, hands them a pending
+challenge), every other card passes the turn to the next player.
+
+Record. ``winner`` is the winner of the game (the hand, or the match with
+``target_score``), ``points`` what they scored (U-19; their match total with
+``target_score``), ``hands`` hands played; counters cover the whole game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cardsim.core import rng
+from cardsim.core.records import Replay
+from cardsim.games.uno import policies as pol
+from cardsim.games.uno.cards import (CUSTOM, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP, WD4,
+                                     WILD, colour_of, counts_of, deck_cards, name, names, parse, symbol_of)
+from cardsim.games.uno.policies import Policy, parse_policy
+from cardsim.games.uno.rules import UnoRules
+
+SHUFFLE_HANDS_TAG, STARTER_TAG = 0, 1
+"""First word after ``Stream.EXTRA``: Shuffle Hands deals, Wild Draw Four starters."""
+START_COLOUR_SLOT, ANSWER_SLOT, BLUFF_SLOT, CARD_SLOT, COLOUR_SLOT, TARGET_SLOT = 5, 0, 1, 2, 3, 4
+
+
+@dataclass
+class State:
+    """One game in progress: the current hand and the game's counters."""
+
+    rules: UnoRules
+    players: int
+    policies: tuple[Policy, ...]
+    key: int
+    hands: list[list[int]] = field(default_factory=list)
+    pile: list[int] = field(default_factory=list)
+    discard: list[int] = field(default_factory=lambda: [0] * K)
+    top: int = -1
+    colour: int = -1
+    direction: int = 1
+    current: int = 0
+    pending_draw: int = 0
+    challenge_open: bool = False
+    wd4_bluffed: bool = False
+    wd4_player: int = -1
+    hand_winner: int = -1
+    hand_no: int = 0
+    hand_turns: int = 0
+    turns: int = 0
+    reshuffles: int = 0
+    cards_drawn: int = 0
+    challenges: int = 0
+    successful_challenges: int = 0
+    moves: list[str] = field(default_factory=list)
+
+    def seat(self, steps: int, player: int | None = None) -> int:
+        """The player ``steps`` places from ``player`` (default: the current one) in the direction of play."""
+        return ((self.current if player is None else player) + steps * self.direction) % self.players
+
+    def log(self, text: str) -> None:
+        self.moves.append(text)
+
+    def u(self, slot: int) -> int:
+        """Policy draw ``slot`` of the decision being made (``self.turns`` is already counted)."""
+        return rng.draw(self.key, rng.Stream.POLICY, self.turns - 1, slot)
+
+
+def make_state(players: int, hands: list[str], top: str, *, colour: str | None = None, pile: str = "",
+               discard: str = "", rules: UnoRules | None = None, policy: str = "random",
+               current: int = 1, direction: int = 1, key: int = 0) -> State:
+    """A hand position built by hand (for scenario tests): card names as in ``cards.parse``."""
+    s = State(rules or UnoRules(), players, (parse_policy(policy),) * players, key,
+              hands=[counts_of(h) for h in hands], pile=[parse(c) for c in pile.split()],
+              discard=counts_of(discard), top=parse(top), current=current, direction=direction)
+    s.colour = "RYGB".index(colour) if colour else colour_of(s.top)
+    return s
+
+
+# ---------------------------------------------------------------- cards moving
+
+def keyed_order(key: int, words: tuple[int, ...], cards: list[int]) -> list[int]:
+    """``cards`` sorted by ``(rng.draw(key, *words, i), i)``: the keyed order of the protocol."""
+    u = [rng.draw(key, *words, i) for i in range(len(cards))]
+    return [cards[i] for i in sorted(range(len(cards)), key=lambda i: (u[i], i))]
+
+
+def reshuffle(s: State) -> None:
+    """U-8: the discard pile except its top card becomes the new draw pile."""
+    under = [k for k in range(K) for _ in range(s.discard[k])]
+    s.pile = keyed_order(s.key, (rng.Stream.RESHUFFLE, s.reshuffles), under)
+    s.discard = [0] * K
+    s.reshuffles += 1
+    s.log(f"  reshuffle #{s.reshuffles}: {len(s.pile)} cards under {name(s.top)} become the draw pile")
+
+
+def draw_cards(s: State, player: int, n: int) -> list[int]:
+    """``player`` draws ``n`` cards, reshuffling when needed (U-8); fewer if the cards run out."""
+    drawn = []
+    for _ in range(n):
+        if not s.pile:
+            if not any(s.discard):
+                break
+            reshuffle(s)
+        card = s.pile.pop(0)
+        s.hands[player][card] += 1
+        drawn.append(card)
+    s.cards_drawn += len(drawn)
+    if n:
+        s.log(f"  P{player} draws {len(drawn)}" + (f" (of {n})" if len(drawn) < n else ""))
+    return drawn
+
+
+# ---------------------------------------------------------------- legality (U-6, U-12, U-13)
+
+def holds_colour(hand: list[int], colour: int) -> bool:
+    return any(hand[colour * 13:(colour + 1) * 13])
+
+
+def wd4_is_legal(s: State, player: int) -> bool:
+    """U-13: a Wild Draw Four is legal only without a card of the current colour."""
+    return not holds_colour(s.hands[player], s.colour)
+
+
+def playable(s: State, player: int, kind: int) -> bool:
+    """May ``player`` legally play ``kind`` now (whether held or not)?"""
+    return bool(LEGAL[s.colour, s.top, kind]) and (kind != WD4 or wd4_is_legal(s, player))
+
+
+def legal_cards(s: State, player: int) -> list[bool]:
+    """Per kind: held by ``player`` and legal on the discard pile."""
+    hand = s.hands[player]
+    return [hand[k] > 0 and playable(s, player, k) for k in range(K)]
+
+
+def hand_points(s: State, winner: int) -> int:
+    """U-19: the cards left in the other hands."""
+    return sum(int(POINTS[k]) * s.hands[p][k] for p in range(s.players) if p != winner for k in range(K))
+
+
+# ---------------------------------------------------------------- playing a card
+
+class Chooser:
+    """The choices a play may need after the card is chosen: the colour and a swap target."""
+
+    def __init__(self, s: State, policy: Policy) -> None:
+        self.s, self.policy = s, policy
+
+    def colour(self, player: int) -> int:
+        if self.policy.greedy:
+            return pol.greedy_colour(self.s.hands[player])
+        return pol.random_colour(self.s.u(COLOUR_SLOT))
+
+    def target(self, player: int) -> int:
+        if self.policy.greedy:
+            return pol.greedy_target(player, [sum(h) for h in self.s.hands])
+        return pol.random_target(player, self.s.players, self.s.u(TARGET_SLOT))
+
+
+class Fixed(Chooser):
+    """Choices given in advance (scenario tests)."""
+
+    def __init__(self, colour: str = "R", target: int = 0) -> None:
+        self._colour, self._target = "RYGB".index(colour), target
+
+    def colour(self, player: int) -> int:
+        return self._colour
+
+    def target(self, player: int) -> int:
+        return self._target
+
+
+def play_card(s: State, kind: int, choose: Chooser) -> None:
+    """The current player plays ``kind`` (U-6..U-18): discard, effects, colour, next player."""
+    p = s.current
+    bluff = kind == WD4 and not wd4_is_legal(s, p)
+    s.hands[p][kind] -= 1
+    s.discard[s.top] += 1
+    s.top = kind
+    if kind < WILD:
+        s.colour = colour_of(kind)
+    s.log(f"P{p} plays {name(kind)}" + (" (bluff)" if bluff else ""))
+    if sum(s.hands[p]) == 0:
+        finish_with_last_card(s, kind)
+        return
+    symbol = symbol_of(kind)
+    if symbol == SKIP:
+        s.current = s.seat(2)  # U-9: with two players this is the player again
+    elif symbol == REVERSE:
+        s.direction = -s.direction  # U-10
+        s.current = s.seat(1 if s.players > 2 else 2)
+    elif symbol == DRAW_TWO:
+        play_draw_two(s)
+    elif kind == WD4:
+        name_colour(s, choose)
+        play_wild_draw_four(s, bluff)
+    else:
+        if kind == SHUFFLE:
+            shuffle_hands(s)
+        elif kind == CUSTOM:
+            play_custom_wild(s, choose)
+        if kind >= WILD:
+            name_colour(s, choose)  # U-12, U-15, U-16: the colour is named after the effect
+        s.current = s.seat(1)
+
+
+def name_colour(s: State, choose: Chooser) -> None:
+    s.colour = choose.colour(s.current)
+    s.log(f"  P{s.current} names {'RYGB'[s.colour]}")
+
+
+def play_draw_two(s: State) -> None:
+    """U-11: the next player draws two and loses the turn; stacking hands them the total."""
+    if s.rules.stack_draw_two:
+        s.pending_draw += 2
+        s.current = s.seat(1)
+    else:
+        draw_cards(s, s.seat(1), 2)
+        s.current = s.seat(2)
+
+
+def play_wild_draw_four(s: State, bluff: bool) -> None:
+    """U-13: the next player draws four and loses the turn, unless they may challenge (U-14)."""
+    if s.rules.wd4_challenge:
+        s.challenge_open, s.wd4_bluffed, s.wd4_player = True, bluff, s.current
+        s.current = s.seat(1)
+    else:
+        draw_cards(s, s.seat(1), 4)
+        s.current = s.seat(2)
+
+
+def shuffle_hands(s: State) -> None:
+    """U-15: all hands merged, shuffled, dealt one at a time from the next player on."""
+    merged = [k for k in range(K) for p in range(s.players) for _ in range(s.hands[p][k])]
+    cards = keyed_order(s.key, (rng.Stream.EXTRA, SHUFFLE_HANDS_TAG, s.turns - 1), merged)
+    s.hands = [[0] * K for _ in range(s.players)]
+    for j, card in enumerate(cards):
+        s.hands[s.seat(j + 1)][card] += 1
+    s.log("  hands shuffled and dealt: " + ", ".join(f"P{p} {sum(h)}" for p, h in enumerate(s.hands)))
+
+
+def play_custom_wild(s: State, choose: Chooser) -> None:
+    """U-16: the table's rule on the blank wilds."""
+    if s.rules.custom_wild == "swap_hands":
+        other = choose.target(s.current)
+        s.hands[s.current], s.hands[other] = s.hands[other], s.hands[s.current]
+        s.log(f"  P{s.current} swaps hands with P{other}")
+    elif s.rules.custom_wild == "everyone_draws_one":
+        for i in range(1, s.players):
+            draw_cards(s, s.seat(i), 1)
+
+
+def finish_with_last_card(s: State, kind: int) -> None:
+    """U-18: the player is out and wins the hand; a draw card still makes the others draw."""
+    if symbol_of(kind) == DRAW_TWO:
+        draw_cards(s, s.seat(1), s.pending_draw + 2)
+    elif kind == WD4:
+        draw_cards(s, s.seat(1), 4)
+    elif kind == CUSTOM and s.rules.custom_wild == "everyone_draws_one":
+        for i in range(1, s.players):
+            draw_cards(s, s.seat(i), 1)
+    s.pending_draw = 0
+    s.hand_winner = s.current
+    s.log(f"P{s.current} is out and wins the hand")
+
+
+# ---------------------------------------------------------------- one decision
+
+def decide(s: State) -> None:
+    """One decision of the current player, steps 1-5 of the protocol."""
+    p = s.current
+    policy = s.policies[p]
+    hand = s.hands[p]
+    s.turns += 1
+    s.hand_turns += 1
+    if s.colour < 0:  # U-5: a wild starter, seat 1 names the colour and plays
+        s.colour = pol.greedy_colour(hand) if policy.greedy else pol.random_colour(s.u(START_COLOUR_SLOT))
+        s.log(f"P{p} names {'RYGB'[s.colour]} for the starting card")
+    if s.pending_draw:
+        answer_draw_two(s, policy)
+        return
+    if s.challenge_open and not answer_wild_draw_four(s, policy):
+        return
+    normal_turn(s, policy)
+
+
+def answer_draw_two(s: State, policy: Policy) -> None:
+    """U-11 stacking: stack a Draw Two or draw the total and lose the turn."""
+    hand = s.hands[s.current]
+    kind = pol.greedy_stack(hand) if policy.greedy else pol.random_stack(hand, s.u(ANSWER_SLOT))
+    if kind >= 0:
+        play_card(s, kind, Chooser(s, policy))
+        return
+    draw_cards(s, s.current, s.pending_draw)
+    s.pending_draw = 0
+    s.current = s.seat(1)
+
+
+def answer_wild_draw_four(s: State, policy: Policy) -> bool:
+    """U-14: challenge or not; True when the player then takes their turn normally."""
+    s.challenge_open = False
+    p = s.current
+    if not pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut):
+        draw_cards(s, p, 4)
+        s.current = s.seat(1)
+        return False
+    s.challenges += 1
+    if s.wd4_bluffed:
+        s.successful_challenges += 1
+        s.log(f"P{p} challenges: P{s.wd4_player} bluffed and draws 4")
+        draw_cards(s, s.wd4_player, 4)
+        return True
+    s.log(f"P{p} challenges and loses: draws 6")
+    draw_cards(s, p, 6)
+    s.current = s.seat(1)
+    return False
+
+
+def choose_card(s: State, policy: Policy) -> int:
+    """Step 4: a bluffed Wild Draw Four (U-13) or the policy's legal card, -1 for none."""
+    p = s.current
+    hand = s.hands[p]
+    if hand[WD4] and not wd4_is_legal(s, p) and pol.chance(s.u(BLUFF_SLOT), policy.bluff_cut):
+        return WD4
+    legal = legal_cards(s, p)
+    if policy.greedy:
+        return pol.greedy_card(hand, legal, s.colour, s.top)
+    return pol.random_card(hand, legal, s.u(CARD_SLOT))
+
+
+def normal_turn(s: State, policy: Policy) -> None:
+    """U-6, U-7: play a card, or draw and play the drawn card if it is playable."""
+    p = s.current
+    kind = choose_card(s, policy)
+    if kind < 0:
+        kind = draw_for_turn(s, p)
+    if kind < 0:
+        s.current = s.seat(1)
+        return
+    play_card(s, kind, Chooser(s, policy))
+
+
+def draw_for_turn(s: State, p: int) -> int:
+    """U-7: draw one card (or until a playable one); the playable drawn card or -1."""
+    while True:
+        drawn = draw_cards(s, p, 1)
+        if not drawn:
+            return -1
+        if playable(s, p, drawn[0]):
+            return drawn[0]
+        if s.rules.draw_rule == "one":
+            return -1
+
+
+# ---------------------------------------------------------------- hands and games
+
+def deal(s: State, hand_no: int) -> None:
+    """U-4, U-5: shuffle, deal, turn the starting card and apply it."""
+    r, players = s.rules, s.players
+    dealer = hand_no % players
+    cards = deck_cards(r.deck)
+    order = [cards[i] for i in rng.permutation(s.key, rng.Stream.DEAL, len(cards), counter=hand_no)]
+    s.hands = [[0] * K for _ in range(players)]
+    for j in range(r.hand_size * players):
+        s.hands[(dealer + 1 + j) % players][order[j]] += 1
+    s.pile = order[r.hand_size * players:]
+    s.discard = [0] * K
+    s.hand_no, s.hand_turns, s.hand_winner = hand_no, 0, -1
+    s.direction, s.pending_draw, s.challenge_open = 1, 0, False
+    s.top = s.pile.pop(0)
+    attempt = 0
+    while s.top == WD4:  # U-5: the only forbidden starter goes back into the pile
+        s.pile = keyed_order(s.key, (rng.Stream.EXTRA, STARTER_TAG, hand_no, attempt), [WD4, *s.pile])
+        s.top = s.pile.pop(0)
+        attempt += 1
+    s.log(f"hand {hand_no}: dealer P{dealer}; " + "; ".join(f"P{p} {names(h)}" for p, h in enumerate(s.hands)))
+    s.log(f"starting card {name(s.top)}")
+    start_with_card(s, dealer)
+
+
+def start_with_card(s: State, dealer: int) -> None:
+    """U-5: the starting card counts as if the dealer had played it."""
+    s.colour = colour_of(s.top)
+    s.current = dealer
+    symbol = symbol_of(s.top)
+    if symbol == SKIP:
+        s.current = s.seat(2)
+    elif symbol == REVERSE:
+        s.direction = -1  # the dealer plays first, then to the dealer's right
+    elif symbol == DRAW_TWO:
+        play_draw_two(s)  # seat 1 draws two (or, stacking, may stack) [decision]
+    else:
+        s.current = s.seat(1)  # a wild leaves colour -1: seat 1 names it in its first decision
+
+
+def play_hand(s: State, hand_no: int) -> bool:
+    """Deal and play one hand; False when it was truncated (U-21)."""
+    deal(s, hand_no)
+    while s.hand_winner < 0:
+        if s.hand_turns >= s.rules.max_turns:
+            s.log(f"hand {hand_no} truncated after {s.hand_turns} decisions")
+            return False
+        decide(s)
+    return True
+
+
+def new_state(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> State:
+    return State(rules, players, tuple(parse_policy(p) for p in policies), rng.game_key(seed, game))
+
+
+def play(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
+    """Play game ``game``: one hand, or hands until someone reaches ``target_score`` (U-20)."""
+    s = new_state(rules, players, seed, game, policies)
+    scores = [0] * players
+    winner, points, truncated, hand_no = -1, 0, False, 0
+    while True:
+        if not play_hand(s, hand_no):
+            truncated = True
+            break
+        w = s.hand_winner
+        gained = hand_points(s, w)
+        scores[w] += gained
+        s.log(f"P{w} scores {gained} (total {scores[w]})")
+        hand_no += 1
+        if rules.target_score is None or scores[w] >= rules.target_score:
+            winner, points = w, (gained if rules.target_score is None else scores[w])
+            break
+    record = {"game": game, "turns": s.turns, "truncated": truncated, "winner": winner, "points": points,
+              "hands": hand_no + truncated, "cards_drawn": s.cards_drawn, "reshuffles": s.reshuffles,
+              "challenges": s.challenges, "successful_challenges": s.successful_challenges}
+    return Replay("uno", record, s.moves)

@@ -1,0 +1,46 @@
+"""``UnoRules``: the knobs of ``shared/rules/uno.md`` and its named presets (not the play)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from cardsim.core.rules import Rules, knob
+from cardsim.games.uno.cards import DECK_SIZES
+
+
+@dataclass(frozen=True)
+class UnoRules(Rules):
+    """Uno rules knobs; defaults are the official rules of the seed (preset ``official``)."""
+
+    GAME: ClassVar[str] = "uno"
+    DEFAULT_PRESET: ClassVar[str] = "official"
+    PRESETS: ClassVar[dict] = {
+        "official": {},
+        "stacking": {"stack_draw_two": True},
+        "deck_2018": {"deck": "2018"},
+        "draw_until_playable": {"draw_rule": "until_playable"},
+    }
+
+    deck: str = knob("classic", "U-2: 'classic' 108 cards, '2018' adds Shuffle Hands and 3 custom wilds",
+                     choices=("classic", "2018"))
+    hand_size: int = knob(7, "U-4: cards dealt to each player", minimum=1, maximum=50)
+    draw_rule: str = knob("one", "U-7: a player who does not play draws 'one' card or 'until_playable'",
+                          choices=("one", "until_playable"))
+    stack_draw_two: bool = knob(False, "U-11: a Draw Two may be answered with a Draw Two (house rule)")
+    wd4_challenge: bool = knob(True, "U-14: the player hit by a Wild Draw Four may challenge it")
+    custom_wild: str = knob("wild", "U-16: rule of the 3 blank wilds of the 2018 deck",
+                            choices=("wild", "swap_hands", "everyone_draws_one"))
+    target_score: int | None = knob(None, "U-20: None = one hand per game; N = hands until someone has N points",
+                                    minimum=1, allow_none=True, type=int)
+    max_turns: int = knob(5000, "U-21: decisions per hand before it is stopped as truncated", minimum=1)
+
+    def check(self) -> None:
+        if self.custom_wild != "wild" and self.deck != "2018":
+            raise ValueError(f"uno knob custom_wild={self.custom_wild!r} needs deck='2018' "
+                             "(the classic deck has no customizable wilds)")
+
+    def check_players(self, players: int) -> None:
+        cards = DECK_SIZES[self.deck]
+        if self.hand_size * players + 1 > cards:
+            raise ValueError(f"uno: hand_size={self.hand_size} for {players} players needs "
+                             f"{self.hand_size * players + 1} cards, the {self.deck} deck has {cards}")

@@ -1,0 +1,505 @@
+"""Uno vector engine: many games in numpy lockstep, one decision per game per step.
+
+It follows the DECISION PROTOCOL of ``reference.py`` to the letter and returns the same
+records; it is not meant to be read as the rules (read ``reference.py`` for that).
+
+Representation, chosen for speed:
+- hands are counts, ``hands[game, player, kind]`` (int8, 56 kinds), because Uno has
+  duplicate cards: legality is one table lookup ``LEGAL[colour, top]`` and'ed with
+  ``hands > 0``, a random card is a cumulative sum over 56 kinds, a hand's points a dot
+  product;
+- the draw pile is the deal's permutation itself, ``pile[game, i]`` (int8 kinds) with a
+  read pointer ``ptr`` and an end ``end``: drawing is a gather and a pointer bump,
+  never a copy. Only a reshuffle (rare) rewrites a row, from the discard counts;
+- the discard pile is ``top`` plus counts per kind of the cards under it: a reshuffle
+  needs only which cards they are, not their order.
+Every phase of a decision works on index arrays of the games it concerns (no per-game
+Python loop); finished games are compacted out of the batch after each step.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardsim.core import rng
+from cardsim.games.uno import policies as pol
+from cardsim.games.uno.cards import (CUSTOM, DRAW_TWO, IS_WILD, K, KIND_COLOUR, LEGAL, POINTS, REVERSE,
+                                     SHUFFLE, SKIP, WD4, WILD, deck_cards, symbol_of)
+from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD_SLOT, COLOUR_SLOT, SHUFFLE_HANDS_TAG,
+                                         START_COLOUR_SLOT, STARTER_TAG, TARGET_SLOT)
+from cardsim.games.uno.rules import UnoRules
+
+_MAX_U64 = np.uint64(2**64 - 1)
+
+
+def _make_kind_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``SYMBOL[kind]`` (symbol or the wild kind itself) and ``COLOUR[kind]`` (-1 for wilds)."""
+    symbol = np.array([symbol_of(k) for k in range(K)], dtype=np.int64)
+    colour = np.where(IS_WILD, -1, KIND_COLOUR)
+    return symbol, colour
+
+
+SYMBOL, COLOUR = _make_kind_tables()
+
+
+@dataclass
+class Batch:
+    """The state of the games still running, one row per game (fields documented in reference.State)."""
+
+    slot: np.ndarray
+    key: np.ndarray
+    pkey: np.ndarray
+    hands: np.ndarray
+    pile: np.ndarray
+    ptr: np.ndarray
+    end: np.ndarray
+    discard: np.ndarray
+    top: np.ndarray
+    colour: np.ndarray
+    direction: np.ndarray
+    current: np.ndarray
+    pending: np.ndarray
+    challenge_open: np.ndarray
+    wd4_bluffed: np.ndarray
+    wd4_player: np.ndarray
+    hand_winner: np.ndarray
+    hand_no: np.ndarray
+    hand_turns: np.ndarray
+    turns: np.ndarray
+    reshuffles: np.ndarray
+    cards_drawn: np.ndarray
+    challenges: np.ndarray
+    successes: np.ndarray
+    scores: np.ndarray
+
+    def keep(self, rows: np.ndarray) -> Batch:
+        return Batch(**{f.name: getattr(self, f.name)[rows] for f in dataclasses.fields(self)})
+
+
+@dataclass(frozen=True)
+class Table:
+    """What is the same for every game of a call: rules, players, seat policies, the deck."""
+
+    rules: UnoRules
+    players: int
+    greedy: np.ndarray
+    bluff_cut: np.ndarray
+    challenge_cut: np.ndarray
+    deck: np.ndarray
+
+    @property
+    def mixed(self) -> bool:
+        return bool(self.greedy.any() and not self.greedy.all())
+
+
+def _new_batch(t: Table, seed: int, games: np.ndarray) -> Batch:
+    n, p = len(games), t.players
+    key = rng.game_key(np.uint64(seed), games.astype(np.uint64))
+    zeros = lambda: np.zeros(n, dtype=np.int64)  # noqa: E731
+    return Batch(slot=np.arange(n), key=key, pkey=rng.mix(key, rng.Stream.POLICY),
+                 hands=np.zeros((n, p, K), dtype=np.int8), pile=np.zeros((n, len(t.deck)), dtype=np.int8),
+                 ptr=zeros(), end=zeros(), discard=np.zeros((n, K), dtype=np.int16), top=zeros(),
+                 colour=zeros(), direction=np.ones(n, dtype=np.int64), current=zeros(), pending=zeros(),
+                 challenge_open=np.zeros(n, dtype=bool), wd4_bluffed=np.zeros(n, dtype=bool),
+                 wd4_player=zeros(), hand_winner=zeros(), hand_no=zeros(), hand_turns=zeros(), turns=zeros(),
+                 reshuffles=zeros(), cards_drawn=zeros(), challenges=zeros(), successes=zeros(),
+                 scores=np.zeros((n, p), dtype=np.int64))
+
+
+# ---------------------------------------------------------------- keyed orders and card moves
+
+def _keyed_order(key: np.ndarray, words: tuple, cards: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Rows of ``cards`` (first ``m`` entries valid) sorted by ``(draw(key, *words, i), i)``."""
+    j = np.arange(cards.shape[1], dtype=np.uint64)[None, :]
+    u = rng.draw(key[:, None], *words, j)
+    u = np.where(j < m[:, None].astype(np.uint64), u, _MAX_U64)
+    return np.take_along_axis(cards, np.argsort(u, axis=1, kind="stable"), axis=1)
+
+
+def _expand(counts: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Counts per kind -> the cards in canonical order (kinds ascending), padded to ``width``."""
+    cum = np.cumsum(counts, axis=1, dtype=np.int64)
+    j = np.arange(width)
+    cards = (j[None, :, None] >= cum[:, None, :]).sum(axis=2)
+    return np.minimum(cards, K - 1).astype(np.int8), cum[:, -1]
+
+
+def _reshuffle(b: Batch, idx: np.ndarray) -> None:
+    """U-8: the cards under the top of the discard pile, in keyed order, become the draw pile."""
+    cards, m = _expand(b.discard[idx], b.pile.shape[1])
+    b.pile[idx] = _keyed_order(b.key[idx], (rng.Stream.RESHUFFLE, b.reshuffles[idx][:, None]), cards, m)
+    b.ptr[idx], b.end[idx] = 0, m
+    b.discard[idx] = 0
+    b.reshuffles[idx] += 1
+
+
+def _take(b: Batch, idx: np.ndarray, player: np.ndarray, n: np.ndarray) -> None:
+    """Move the next ``n`` cards of each pile into ``player``'s hand (``n`` <= cards left)."""
+    for j in range(int(n.max(initial=0))):
+        sel = n > j
+        g = idx[sel]
+        b.hands[g, player[sel], b.pile[g, b.ptr[g]]] += 1
+        b.ptr[g] += 1
+    b.cards_drawn[idx] += n
+
+
+def _draw(b: Batch, idx: np.ndarray, player: np.ndarray, n) -> None:
+    """``player`` draws ``n`` cards in each game of ``idx``, reshuffling once if needed (U-8)."""
+    n = np.broadcast_to(np.asarray(n, dtype=np.int64), idx.shape)
+    first = np.minimum(n, b.end[idx] - b.ptr[idx])
+    _take(b, idx, player, first)
+    short = n - first
+    again = (short > 0) & b.discard[idx].any(axis=1)
+    if again.any():
+        g = idx[again]
+        _reshuffle(b, g)
+        _take(b, g, player[again], np.minimum(short[again], b.end[g]))
+
+
+# ---------------------------------------------------------------- deal and starting card (U-4, U-5)
+
+def _deal(b: Batch, t: Table, idx: np.ndarray) -> None:
+    players, hs = t.players, t.rules.hand_size
+    m = len(idx)
+    order = t.deck[rng.permutation(b.key[idx], rng.Stream.DEAL, len(t.deck), counter=b.hand_no[idx][:, None])]
+    dealer = b.hand_no[idx] % players
+    j = np.arange(hs * players)
+    seat = (dealer[:, None] + 1 + j[None, :]) % players
+    flat = (np.arange(m)[:, None] * players + seat) * K + order[:, :hs * players]
+    b.hands[idx] = np.bincount(flat.ravel(), minlength=m * players * K).reshape(m, players, K)
+    b.pile[idx] = order
+    b.ptr[idx], b.end[idx] = hs * players + 1, len(t.deck)
+    b.top[idx] = order[:, hs * players]
+    b.discard[idx] = 0
+    b.hand_turns[idx], b.hand_winner[idx], b.direction[idx], b.pending[idx] = 0, -1, 1, 0
+    b.challenge_open[idx] = False
+    attempt = 0
+    bad = idx[b.top[idx] == WD4]
+    while len(bad):  # the forbidden starter goes back on top and the pile is put in keyed order
+        start = b.ptr[bad] - 1
+        width = int((b.end[bad] - start).max())
+        pos = np.minimum(start[:, None] + np.arange(width)[None, :], b.pile.shape[1] - 1)
+        cards = b.pile[bad[:, None], pos]
+        m_left = b.end[bad] - start
+        words = (rng.Stream.EXTRA, STARTER_TAG, b.hand_no[bad][:, None], attempt)
+        new = _keyed_order(b.key[bad], words, cards, m_left)
+        valid = np.arange(width)[None, :] < m_left[:, None]
+        b.pile[np.broadcast_to(bad[:, None], pos.shape)[valid], pos[valid]] = new[valid]
+        b.top[bad] = b.pile[bad, start]
+        attempt += 1
+        bad = bad[b.top[bad] == WD4]
+    _start_with_card(b, t, idx, dealer)
+
+
+def _start_with_card(b: Batch, t: Table, idx: np.ndarray, dealer: np.ndarray) -> None:
+    top = b.top[idx]
+    symbol = SYMBOL[top]
+    b.colour[idx] = COLOUR[top]
+    b.current[idx] = (dealer + np.where(symbol == SKIP, 2, np.where(symbol == REVERSE, 0, 1))) % t.players
+    b.direction[idx] = np.where(symbol == REVERSE, -1, 1)
+    two = idx[symbol == DRAW_TWO]
+    if len(two):
+        b.current[two] = dealer[symbol == DRAW_TWO]
+        _play_draw_two(b, t, two)
+
+
+# ---------------------------------------------------------------- effects of a play
+
+def _seat(b: Batch, idx: np.ndarray, steps, players: int) -> np.ndarray:
+    return (b.current[idx] + steps * b.direction[idx]) % players
+
+
+def _play_draw_two(b: Batch, t: Table, idx: np.ndarray) -> None:
+    if t.rules.stack_draw_two:
+        b.pending[idx] += 2
+        b.current[idx] = _seat(b, idx, 1, t.players)
+    else:
+        _draw(b, idx, _seat(b, idx, 1, t.players), 2)
+        b.current[idx] = _seat(b, idx, 2, t.players)
+
+
+def _name_colour(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> None:
+    greedy = t.greedy[b.current[idx]]
+    colour = np.empty(len(idx), dtype=np.int64)
+    if greedy.any():
+        g = idx[greedy]
+        colour[greedy] = pol.np_greedy_colour(b.hands[g, b.current[g]])
+    if not greedy.all():
+        colour[~greedy] = pol.np_random_colour(rng.mix(tk[idx[~greedy]], COLOUR_SLOT))
+    b.colour[idx] = colour
+
+
+def _shuffle_hands(b: Batch, t: Table, idx: np.ndarray) -> None:
+    """U-15: all hands merged in canonical order, keyed order, dealt from the next player on."""
+    players = t.players
+    merged = b.hands[idx].sum(axis=1, dtype=np.int64)
+    width = int(merged.sum(axis=1).max())
+    cards, m = _expand(merged, width)
+    words = (rng.Stream.EXTRA, SHUFFLE_HANDS_TAG, (b.turns[idx] - 1)[:, None])
+    cards = _keyed_order(b.key[idx], words, cards, m)
+    j = np.arange(width)
+    seat = (b.current[idx][:, None] + b.direction[idx][:, None] * (j[None, :] + 1)) % players
+    valid = j[None, :] < m[:, None]
+    flat = (np.arange(len(idx))[:, None] * players + seat) * K + cards
+    counts = np.bincount(flat[valid], minlength=len(idx) * players * K)
+    b.hands[idx] = counts.reshape(len(idx), players, K)
+
+
+def _custom_wild(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> None:
+    """U-16: swap hands with a chosen player, or everyone else draws one."""
+    if t.rules.custom_wild == "swap_hands":
+        cur = b.current[idx]
+        greedy = t.greedy[cur]
+        other = np.empty(len(idx), dtype=np.int64)
+        if greedy.any():
+            sizes = b.hands[idx[greedy]].sum(axis=2, dtype=np.int64)
+            other[greedy] = pol.np_greedy_target(cur[greedy], sizes)
+        if not greedy.all():
+            other[~greedy] = pol.np_random_target(cur[~greedy], t.players, rng.mix(tk[idx[~greedy]], TARGET_SLOT))
+        mine = b.hands[idx, cur].copy()
+        b.hands[idx, cur] = b.hands[idx, other]
+        b.hands[idx, other] = mine
+    elif t.rules.custom_wild == "everyone_draws_one":
+        for i in range(1, t.players):
+            _draw(b, idx, _seat(b, idx, i, t.players), 1)
+
+
+def _play(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray, tk: np.ndarray) -> None:
+    """The current players of ``idx`` play ``kind``: discard, effects, colour, next player."""
+    players = t.players
+    cur = b.current[idx]
+    colour_now = b.colour[idx]
+    held = b.hands[idx, cur]
+    bluff = (kind == WD4) & (pol.np_colour_counts(held)[np.arange(len(idx)), colour_now] > 0)
+    b.hands[idx, cur, kind] -= 1
+    b.discard[idx, b.top[idx]] += 1
+    b.top[idx] = kind
+    b.colour[idx] = np.where(kind < WILD, COLOUR[kind], colour_now)
+    out = held.sum(axis=1, dtype=np.int64) == 1
+    if out.any():
+        _finish_with_last_card(b, t, idx[out], kind[out])
+    idx, kind = idx[~out], kind[~out]
+    symbol, bluff = SYMBOL[kind], bluff[~out]
+    g = idx[symbol == SKIP]
+    b.current[g] = _seat(b, g, 2, players)
+    g = idx[symbol == REVERSE]
+    b.direction[g] *= -1
+    b.current[g] = _seat(b, g, 1 if players > 2 else 2, players)
+    _play_draw_two(b, t, idx[symbol == DRAW_TWO])
+    _custom_wild(b, t, idx[kind == CUSTOM], tk)
+    g = idx[kind == SHUFFLE]
+    if len(g):
+        _shuffle_hands(b, t, g)
+    _name_colour(b, t, idx[kind >= WILD], tk)
+    four = kind == WD4
+    g = idx[four]
+    if t.rules.wd4_challenge:
+        b.challenge_open[g], b.wd4_bluffed[g], b.wd4_player[g] = True, bluff[four], b.current[g]
+        b.current[g] = _seat(b, g, 1, players)
+    else:
+        _draw(b, g, _seat(b, g, 1, players), 4)
+        b.current[g] = _seat(b, g, 2, players)
+    plain = (symbol < SKIP) | ((kind >= WILD) & (kind != WD4))
+    g = idx[plain]
+    b.current[g] = _seat(b, g, 1, players)
+
+
+def _finish_with_last_card(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray) -> None:
+    """U-18: out; a Draw Two (with any stacked total) or W+4 still makes the next draw."""
+    players = t.players
+    two = SYMBOL[kind] == DRAW_TWO
+    _draw(b, idx[two], _seat(b, idx[two], 1, players), b.pending[idx[two]] + 2)
+    four = kind == WD4
+    _draw(b, idx[four], _seat(b, idx[four], 1, players), 4)
+    if t.rules.custom_wild == "everyone_draws_one":
+        g = idx[kind == CUSTOM]
+        for i in range(1, players):
+            _draw(b, g, _seat(b, g, i, players), 1)
+    b.pending[idx] = 0
+    b.hand_winner[idx] = b.current[idx]
+
+
+# ---------------------------------------------------------------- one decision per game
+
+def _split(t: Table, idx: np.ndarray, cur: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    greedy = t.greedy[cur]
+    return greedy, ~greedy
+
+
+def _answer_draw_two(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """U-11 stacking: returns the games that stack and their Draw Two; the others take the total."""
+    cur = b.current[idx]
+    hands = b.hands[idx, cur]
+    kind = np.empty(len(idx), dtype=np.int64)
+    greedy, rand = _split(t, idx, cur)
+    if greedy.any():
+        kind[greedy] = pol.np_greedy_stack(hands[greedy])
+    if rand.any():
+        kind[rand] = pol.np_random_stack(hands[rand], rng.mix(tk[idx[rand]], ANSWER_SLOT))
+    take = kind < 0
+    g = idx[take]
+    _draw(b, g, b.current[g], b.pending[g])
+    b.pending[g] = 0
+    b.current[g] = _seat(b, g, 1, t.players)
+    return idx[~take], kind[~take]
+
+
+def _answer_wild_draw_four(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> np.ndarray:
+    """U-14: returns the games whose player caught a bluff and now takes a normal turn."""
+    b.challenge_open[idx] = False
+    cur = b.current[idx]
+    challenge = pol.chance(rng.mix(tk[idx], ANSWER_SLOT), t.challenge_cut[cur])
+    b.challenges[idx[challenge]] += 1
+    caught = challenge & b.wd4_bluffed[idx]
+    g = idx[caught]
+    b.successes[g] += 1
+    _draw(b, g, b.wd4_player[g], 4)
+    lose = ~caught
+    g = idx[lose]
+    _draw(b, g, cur[lose], np.where(challenge[lose], 6, 4))
+    b.current[g] = _seat(b, g, 1, t.players)
+    return idx[caught]
+
+
+def _choose_cards(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Step 4: the card each player of ``idx`` plays (-1 to draw) and whether they hold the colour."""
+    cur = b.current[idx]
+    colour, top = b.colour[idx], b.top[idx]
+    hands = b.hands[idx, cur]
+    has_colour = pol.np_colour_counts(hands)[np.arange(len(idx)), colour] > 0
+    legal = (hands > 0) & LEGAL[colour, top]
+    legal[:, WD4] &= ~has_colour
+    kind = np.empty(len(idx), dtype=np.int64)
+    greedy, rand = _split(t, idx, cur)
+    if greedy.any():
+        kind[greedy] = pol.np_greedy_card(hands[greedy], legal[greedy], colour[greedy], top[greedy])
+    if rand.any():
+        kind[rand] = pol.np_random_card(hands[rand], legal[rand], rng.mix(tk[idx[rand]], CARD_SLOT))
+    may_bluff = (hands[:, WD4] > 0) & has_colour
+    if may_bluff.any():
+        g = np.flatnonzero(may_bluff)
+        bluff = pol.chance(rng.mix(tk[idx[g]], BLUFF_SLOT), t.bluff_cut[cur[g]])
+        kind[g[bluff]] = WD4
+    return kind, has_colour
+
+
+def _draw_for_turn(b: Batch, t: Table, idx: np.ndarray, has_colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """U-7: draw one (or until playable); returns the games that play the drawn card and the card."""
+    play_idx, play_kind = [], []
+    while len(idx):
+        cur = b.current[idx]
+        before = b.cards_drawn[idx].copy()
+        _draw(b, idx, cur, 1)
+        drew = b.cards_drawn[idx] > before
+        card = b.pile[idx, np.maximum(b.ptr[idx] - 1, 0)].astype(np.int64)
+        ok = drew & LEGAL[b.colour[idx], b.top[idx], card] & ((card != WD4) | ~has_colour)
+        play_idx.append(idx[ok])
+        play_kind.append(card[ok])
+        more = drew & ~ok & (t.rules.draw_rule == "until_playable")
+        idx, has_colour = idx[more], has_colour[more]
+    return np.concatenate(play_idx), np.concatenate(play_kind)
+
+
+def _step(b: Batch, t: Table) -> None:
+    """One decision in every game of the batch (protocol steps 1-5)."""
+    n = len(b.slot)
+    tk = rng.mix(b.pkey, b.turns)
+    b.turns += 1
+    b.hand_turns += 1
+    g = np.flatnonzero(b.colour < 0)
+    if len(g):  # U-5: a wild starter, the first player names the colour
+        cur = b.current[g]
+        greedy = t.greedy[cur]
+        colour = pol.np_random_colour(rng.mix(tk[g], START_COLOUR_SLOT))
+        colour[greedy] = pol.np_greedy_colour(b.hands[g[greedy], cur[greedy]])
+        b.colour[g] = colour
+    stacking = b.pending > 0
+    answering = b.challenge_open.copy()
+    play_idx, play_kind = [], []
+    if stacking.any():
+        i, k = _answer_draw_two(b, t, np.flatnonzero(stacking), tk)
+        play_idx.append(i)
+        play_kind.append(k)
+    normal = ~(stacking | answering)
+    if answering.any():
+        normal[_answer_wild_draw_four(b, t, np.flatnonzero(answering), tk)] = True
+    idx = np.flatnonzero(normal) if not normal.all() else np.arange(n)
+    kind, has_colour = _choose_cards(b, t, idx, tk)
+    play_idx.append(idx[kind >= 0])
+    play_kind.append(kind[kind >= 0])
+    none = kind < 0
+    if none.any():
+        i, k = _draw_for_turn(b, t, idx[none], has_colour[none])
+        play_idx.append(i)
+        play_kind.append(k)
+        passing = np.setdiff1d(idx[none], i, assume_unique=True)
+        b.current[passing] = _seat(b, passing, 1, t.players)
+    idx, kind = np.concatenate(play_idx), np.concatenate(play_kind)
+    _play(b, t, idx, kind, tk)
+
+
+# ---------------------------------------------------------------- hands, games, records
+
+def _end_hands(b: Batch, t: Table, out: dict[str, np.ndarray]) -> np.ndarray:
+    """Score finished hands (U-19, U-20), deal the next hand of unfinished matches,
+    write finished games to ``out``; returns the rows to keep."""
+    done = np.zeros(len(b.slot), dtype=bool)
+    won = np.flatnonzero(b.hand_winner >= 0)
+    if len(won):
+        w = b.hand_winner[won]
+        left = b.hands[won].astype(np.int64) @ POINTS
+        gained = left.sum(axis=1) - left[np.arange(len(won)), w]
+        b.scores[won, w] += gained
+        target = t.rules.target_score
+        over = np.ones(len(won), dtype=bool) if target is None else b.scores[won, w] >= target
+        b.hand_no[won] += 1
+        g = won[over]
+        _record(b, out, g, winner=w[over],
+                points=gained[over] if target is None else b.scores[g, w[over]], truncated=False)
+        done[g] = True
+        if not over.all():
+            _deal(b, t, won[~over])
+    cut = np.flatnonzero((b.hand_winner < 0) & (b.hand_turns >= t.rules.max_turns))
+    if len(cut):  # U-21
+        b.hand_no[cut] += 1
+        _record(b, out, cut, winner=-1, points=0, truncated=True)
+        done[cut] = True
+    return np.flatnonzero(~done)
+
+
+def _record(b: Batch, out: dict[str, np.ndarray], idx: np.ndarray, *, winner, points, truncated: bool) -> None:
+    s = b.slot[idx]
+    out["winner"][s], out["points"][s], out["truncated"][s] = winner, points, truncated
+    for col, field in (("turns", "turns"), ("hands", "hand_no"), ("cards_drawn", "cards_drawn"),
+                       ("reshuffles", "reshuffles"), ("challenges", "challenges"),
+                       ("successful_challenges", "successes")):
+        out[col][s] = getattr(b, field)[idx]
+
+
+def _table(rules: UnoRules, players: int, policies: tuple[str, ...]) -> Table:
+    parsed = [pol.parse_policy(p) for p in policies]
+    return Table(rules, players, greedy=np.array([p.greedy for p in parsed]),
+                 bluff_cut=np.array([p.bluff_cut for p in parsed], dtype=np.uint64),
+                 challenge_cut=np.array([p.challenge_cut for p in parsed], dtype=np.uint64),
+                 deck=np.array(deck_cards(rules.deck), dtype=np.int8))
+
+
+def vector(rules: UnoRules, players: int, seed: int, games: np.ndarray, policies: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Play ``games`` (int64 game indices) in lockstep; one array per record column."""
+    games = np.asarray(games, dtype=np.int64)
+    t = _table(rules, players, policies)
+    n = len(games)
+    out = {"game": games.copy(), "truncated": np.zeros(n, dtype=bool)}
+    for col in ("turns", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
+                "successful_challenges"):
+        out[col] = np.zeros(n, dtype=np.int64)
+    b = _new_batch(t, seed, games)
+    _deal(b, t, np.arange(n))
+    while len(b.slot):
+        _step(b, t)
+        keep = _end_hands(b, t, out)
+        if len(keep) < len(b.slot):
+            b = b.keep(keep)
+    return out
