@@ -111,7 +111,7 @@ class IllegalMove(RuntimeError):
     """A policy returned a move the rules forbid (a bug in the policy, never user input)."""
 
 
-class _Stop(Exception):
+class GameOver(Exception):
     """The game ended (M-19/M-20) or was truncated (M-21)."""
 
 
@@ -282,8 +282,7 @@ def refill(s: State, seat: int) -> None:
 def can_swap(s: State, seat: int) -> bool:
     """M-6: the trump 2 may replace the turned card while that card is still under the stock."""
     two = FRENCH52.card(s.trump, TRUMP_TWO_RANK)
-    return (s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned and s.turned != two
-            and bool(s.hands[seat] >> two & 1))
+    return s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned and bool(s.hands[seat] >> two & 1)
 
 
 def swap_trump_two(s: State, seat: int) -> None:
@@ -302,7 +301,7 @@ def decide(s: State, seat: int) -> int:
     if s.turns == s.rules.max_turns:
         s.truncated = True
         s.say(f"-- truncated after {s.turns} decisions (M-21)")
-        raise _Stop
+        raise GameOver
     if can_swap(s, seat):
         swap_trump_two(s, seat)
     s.turns += 1
@@ -321,7 +320,7 @@ def check_end(s: State) -> None:
     if len(holders) <= 1:
         s.loser = holders[0] if holders else -1
         s.say(f"-- seat {s.loser} loses (M-19)" if holders else "-- everyone is out at once: no loser (M-20)")
-        raise _Stop
+        raise GameOver
 
 
 def opening_step(s: State, policy) -> None:
@@ -493,7 +492,7 @@ def run(s: State, policies: Sequence) -> State:
     try:
         while True:
             play_round(s, policies)
-    except _Stop:
+    except GameOver:
         pass
     return s
 
