@@ -1,0 +1,122 @@
+"""Property tests of the Moska reference engine over random knobs, 2-8 players, policies and seeds.
+
+Card conservation after every move, only legal moves (the engine raises ``IllegalMove``
+on any other), exactly one loser per finished game, determinism (twice, in a batch,
+with ``first_game`` shifted, with the global RNGs disturbed), common random numbers.
+"""
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import cardsim
+from cardsim.core.cards import FRENCH52, cards_of
+from cardsim.games.moska import reference as R
+from cardsim.games.moska.rules import MoskaRules
+
+POLICY = st.sampled_from(["random", "greedy"])
+RULES = st.builds(
+    MoskaRules,
+    continuation=st.sampled_from(["attack", "attack_and_kill"]),
+    attack_cap=st.one_of(st.none(), st.integers(1, 8)),
+    cap_to_defender_hand=st.booleans(),
+    cap_mode=st.sampled_from(["round", "unkilled"]),
+    trump_two_swap=st.booleans(),
+    defender_self_attack=st.booleans(),
+    excess_return=st.sampled_from(["defender", "last"]),
+    hand_size=st.integers(1, 9),
+    max_turns=st.sampled_from([10_000, 10_000, 10_000, 40]),
+)
+
+
+@st.composite
+def setups(draw):
+    """(rules, players, seat policies, seed, game) with M-3 respected."""
+    rules = draw(RULES)
+    players = draw(st.integers(2, min(8, 51 // rules.hand_size)))
+    policy = draw(st.one_of(POLICY, st.lists(POLICY, min_size=players, max_size=players)))
+    seats = (policy,) * players if isinstance(policy, str) else tuple(policy)
+    return rules, players, seats, draw(st.integers(0, 2**32)), draw(st.integers(0, 10**6))
+
+
+def where_cards_are(s: R.State) -> list[int]:
+    """Every card's places: hands, stock, table, discard (each card must be in exactly one)."""
+    places = [c for h in s.hands for c in cards_of(h)] + list(s.stock)
+    return places + list(cards_of(s.table.cards)) + list(cards_of(s.discard))
+
+
+def check_move(s: R.State) -> None:
+    assert sorted(where_cards_are(s)) == list(range(FRENCH52.size)), s.moves[-1]
+    assert s.table.unkilled & ~s.table.attack == 0
+    assert all(not (s.out[p] and s.hands[p]) for p in range(s.players))
+
+
+@given(setups())
+def test_cards_are_conserved_and_each_finished_game_has_one_loser(setup):
+    rules, players, seats, seed, game = setup
+    t = R.play(rules, players, seed, game, seats, on_move=check_move)  # IllegalMove = an illegal move
+    rec = t.record
+    order = [int(p) for p in rec["finish_order"].split(",")] if rec["finish_order"] else []
+    assert len(set(order)) == len(order) and rec["first_out"] == (order[0] if order else -1)
+    if rec["truncated"]:
+        assert rec["loser"] == -1 and rec["turns"] == rules.max_turns
+    else:
+        assert rec["loser"] in range(players) and sorted(order + [rec["loser"]]) == list(range(players))
+        assert rec["turns"] <= rules.max_turns
+    assert rec["swaps"] <= int(rules.trump_two_swap)  # M-6: at most once, never in TARAKI
+    assert rec["self_attacks"] == 0 or rules.defender_self_attack
+
+
+@given(setups())
+def test_the_same_game_alone_twice_or_in_a_batch_is_the_same(setup):
+    rules, players, seats, seed, game = setup
+    random.seed(game)
+    np.random.seed(game % 2**32)
+    a = R.play(rules, players, seed, game, seats)
+    random.seed(game + 1)
+    np.random.seed((game + 1) % 2**32)
+    b = R.play(rules, players, seed, game, seats)
+    assert a.record == b.record and a.moves == b.moves
+    first = max(0, game - 2)
+    df = cardsim.simulate("moska", rules, players=players, games=3, seed=seed, policy=list(seats),
+                          engine="reference", first_game=first)
+    assert df.loc[df.game == game].iloc[0].to_dict() == a.record
+    shifted = cardsim.simulate("moska", rules, players=players, games=1, seed=seed, policy=list(seats),
+                               engine="reference", first_game=game)
+    assert shifted.iloc[0].to_dict() == a.record
+
+
+@given(RULES, st.integers(0, 2**32), st.integers(0, 10**6), st.data())
+def test_game_i_deals_the_same_cards_under_every_variant(rules, seed, game, data):
+    players = data.draw(st.integers(2, min(8, 51 // rules.hand_size)))
+    deals = [R.play(r.replace(hand_size=rules.hand_size, max_turns=1), players, seed, game, ("greedy",) * players)
+             for r in [rules, *MoskaRules.presets().values()]]
+    assert len({t.moves[0] for t in deals}) == 1
+    assert len({t.record["trump_suit"] for t in deals}) == 1
+
+
+def test_an_illegal_policy_move_is_refused():
+    class Cheat(R.make_policy("greedy").__class__):
+        def kill(self, v, attack, killers):
+            return attack  # a card cannot kill itself
+    with pytest.raises(R.IllegalMove):
+        R.run(R.deal(MoskaRules(), 3, 1), [Cheat()] * 3)
+
+
+@pytest.mark.slow
+def test_slow_many_reference_games_finish_with_one_loser(scaled):
+    n = scaled(10_000)
+    configs = [(preset, players, policy) for preset in MoskaRules.PRESETS for players in (2, 4, 6)
+               for policy in ("random", "greedy")]
+    per = max(1, n // len(configs))
+    total = 0
+    for preset, players, policy in configs:
+        df = cardsim.simulate("moska", preset, players=players, games=per, seed=2026, policy=policy,
+                              engine="reference")
+        done = df[~df.truncated]
+        assert done.loser.between(0, players - 1).all(), (preset, players, policy)
+        assert (df.truncated.sum() / len(df)) < 0.01
+        total += len(df)
+    assert total >= per * len(configs)
