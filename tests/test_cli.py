@@ -1,0 +1,73 @@
+"""The command line: `cardsim list [GAME]`, `cardsim replay`, and one stderr line + exit 2 on bad input."""
+import subprocess
+import sys
+
+import pytest
+
+import cardsim
+from cardsim.cli import main
+
+REPLAY = ["replay", "moska", "taraki", "--players", "4", "--seed", "1", "--game", "0"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_names_every_game(capsys):
+    code, out, err = run(capsys, "list")
+    assert code == 0 and not err
+    assert [line.split()[0] for line in out.splitlines()] == list(cardsim.GAMES)
+
+
+def test_list_moska_shows_presets_knobs_and_policies(capsys):
+    code, out, err = run(capsys, "list", "moska")
+    assert code == 0 and not err
+    assert out.startswith("moska: 2-8 players")
+    for word in ("turamoska", "pyhaselka", "taraki", "attack_cap", "excess_return", "max_turns",
+                 "policies: random, greedy"):
+        assert word in out
+
+
+def test_replay_prints_the_game_move_by_move(capsys):
+    code, out, err = run(capsys, *REPLAY)
+    assert code == 0 and not err
+    assert out.splitlines()[1] == "Round 1: seat 1 attacks seat 2 (hands 6 6 6 6, stock 28)"
+    assert out.strip() == str(cardsim.replay("moska", "taraki", players=4, seed=1, game=0))
+    code, mixed, _ = run(capsys, *REPLAY, "--policy", "greedy,random,greedy,random")
+    assert code == 0 and mixed != out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["list", "durak"], "unknown game 'durak'; known games: moska, musta_maija, uno, molotow"),
+    (["replay", "durak", "moska", "--game", "0"], "unknown game 'durak'"),
+    (["replay", "moska", "tarakii", "--game", "0"], "unknown moska preset 'tarakii'; known presets: moska"),
+    (["replay", "moska", "moska(no_such_knob=1)", "--game", "0"], "unknown moska knob 'no_such_knob'"),
+    (["replay", "moska", "moska(attack_cap=0)", "--game", "0"], "moska knob attack_cap=0 is invalid"),
+    (["replay", "moska", "moska(attack_cap='six')", "--game", "0"], "moska knob attack_cap='six' is invalid"),
+    (["replay", "moska", "moska(attack_cap=", "--game", "0"], "cannot read"),
+    (["replay", "moska", "moska", "--players", "1", "--game", "0"], "moska is played by 2 to 8 players, not 1"),
+    (["replay", "moska", "moska", "--players", "9", "--game", "0"], "moska is played by 2 to 8 players, not 9"),
+    (["replay", "moska", "moska(hand_size=7)", "--players", "8", "--game", "0"], "8 players x hand_size 7"),
+    (["replay", "moska", "moska", "--game", "-1"], "game must be an integer >= 0, not -1"),
+    (["replay", "moska", "moska", "--seed", "-3", "--game", "0"], "seed must be an integer >= 0, not -3"),
+    (["replay", "moska", "moska", "--policy", "smart", "--game", "0"], "unknown moska policy 'smart'"),
+    (["replay", "moska", "moska", "--players", "two", "--game", "0"], "invalid int value: 'two'"),
+    (["replay", "moska", "moska"], "the following arguments are required: --game"),
+])
+def test_bad_input_is_one_line_on_stderr_and_exit_2(capsys, argv, message):
+    try:
+        code = main(argv)
+    except SystemExit as stop:  # argparse errors
+        code = stop.code
+    out, err = capsys.readouterr()
+    assert code == 2 and not out
+    assert err.count("\n") == 1 and err.startswith("cardsim: error: ") and message in err
+
+
+def test_the_installed_command_exits_2_with_one_line():
+    done = subprocess.run([sys.executable, "-m", "cardsim.cli", "list", "durak"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "cardsim: error: unknown game 'durak'; known games: moska, musta_maija, uno, molotow\n"
