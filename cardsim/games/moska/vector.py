@@ -1,0 +1,484 @@
+"""Moska vector engine: many games in numpy lockstep, record for record equal to ``reference.py``.
+
+It follows the DECISION PROTOCOL of ``reference.py`` (deal, decisions, draws) on a
+struct of arrays, one row per game. It is written to be fast, not to be read next to
+the rules: read ``reference.py`` for that; rule IDs are cited where they are applied.
+It does not trace moves (``cardsim.replay`` does, with the reference engine).
+
+Layout. A batch (``Batch``) holds up to ``capacity`` live games. Hands are ``uint64``
+card masks (card ``c`` = bit ``c``, see core/cards.py), shape (n, players). The stock
+is the front of the deal's permutation, kept as prefix masks ``cum[slot, j]`` = the
+first ``j`` stock cards, plus ``bottom``, the card under the stock (the turned card, or
+the trump 2 after an M-6 swap); ``drawn`` counts cards taken from the stock. The round
+on the table is three masks: ``att`` (every attack card of the round), ``unk`` (the
+unkilled ones), ``kil`` (kill cards).
+
+Lockstep. Every game is in one of three phases: ``OPEN`` (a round starts), ``DEFEND``
+(one defence decision) or ``ADD`` (one addition step: every adder's decision, the
+give-back of M-12, the refills). Each tick runs the three phase functions, in that
+order, on the games in that phase, so a game advances by up to three phases per tick.
+Finished games leave the batch (compaction) and new deals take their places, so the
+slow tail of a study does not hold a nearly empty batch.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from cardsim.core import rng
+from cardsim.core.cards import BIT, FRENCH52, np_count, np_lowest_bit
+from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
+from cardsim.games.moska.vector_policies import (ZERO, RANKS, SUIT_MASK, Views, index, make_twin, rank_cards,
+                                                 rank_set)
+
+CAPACITY = 8192
+"""Live games per batch: large enough to amortise numpy's call overhead, small enough for the cache."""
+OPEN, DEFEND, ADD = 0, 1, 2
+NO_CAP = DECK_SIZE
+TRUMP_TWO_RANK = 0
+
+
+def _make_kill_table() -> np.ndarray:
+    """``KILL[t * 52 + a]``: mask of the cards that kill card ``a`` when suit ``t`` is trump (M-10).
+
+    Row ``t * 52 + a``; bits are card codes. Same suit and higher rank, or any trump
+    when ``a`` is not a trump.
+    """
+    table = np.zeros(4 * DECK_SIZE, dtype=np.uint64)
+    for trump in range(4):
+        for a in range(DECK_SIZE):
+            suit, rank = divmod(a, RANKS)
+            higher = sum(1 << (suit * RANKS + r) for r in range(rank + 1, RANKS))
+            table[trump * DECK_SIZE + a] = higher | (FRENCH52.suit_mask(trump) if suit != trump else 0)
+    return table
+
+
+KILL = _make_kill_table()
+
+
+@dataclass
+class Batch:
+    """Live games as arrays (one row per game); ``slot`` indexes the engine's stock table ``cum``."""
+
+    row: np.ndarray
+    slot: np.ndarray
+    key: np.ndarray
+    hands: np.ndarray
+    out: np.ndarray
+    finish: np.ndarray
+    n_out: np.ndarray
+    trump: np.ndarray
+    turned: np.ndarray
+    bottom: np.ndarray
+    drawn: np.ndarray
+    attacker: np.ndarray
+    defender: np.ndarray
+    start_hand: np.ndarray
+    att: np.ndarray
+    unk: np.ndarray
+    kil: np.ndarray
+    gone: np.ndarray
+    phase: np.ndarray
+    live: np.ndarray
+    truncated: np.ndarray
+    loser: np.ndarray
+    turns: np.ndarray
+    rounds: np.ndarray
+    swaps: np.ndarray
+    overplays: np.ndarray
+    pickups: np.ndarray
+    self_attacks: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.row)
+
+    def take(self, idx: np.ndarray) -> Batch:
+        return Batch(**{f.name: getattr(self, f.name)[idx] for f in dataclasses.fields(self)})
+
+    def put(self, idx: np.ndarray, part: Batch) -> None:
+        for f in dataclasses.fields(self):
+            getattr(self, f.name)[idx] = getattr(part, f.name)
+
+    @staticmethod
+    def concat(parts: Sequence[Batch]) -> Batch:
+        return Batch(**{f.name: np.concatenate([getattr(p, f.name) for p in parts])
+                        for f in dataclasses.fields(Batch)})
+
+
+RECORD_FIELDS = ("turns", "truncated", "loser", "rounds", "trump", "swaps", "overplays", "pickups", "self_attacks")
+
+
+class Engine:
+    """One study cell (rules, players, seed, seat policies) played on batches of games."""
+
+    def __init__(self, rules: MoskaRules, players: int, seed: int, policies: Sequence[str],
+                 capacity: int = CAPACITY) -> None:
+        rules.check_players(players)
+        self.rules, self.players, self.seed = rules, players, seed
+        self.capacity = capacity
+        self.hand_size = rules.hand_size
+        self.dealt = players * rules.hand_size
+        self.front = DECK_SIZE - self.dealt - 1
+        """Stock cards above the turned card."""
+        self.cap = NO_CAP if rules.attack_cap is None else rules.attack_cap
+        twins = [make_twin(p) for p in policies]
+        kinds = sorted({type(t) for t in twins}, key=lambda t: t.__name__)
+        self.twins = [k() for k in kinds]
+        self.seat_twin = np.array([kinds.index(type(t)) for t in twins], dtype=np.int64)
+        self.cum = np.zeros((capacity, self.front + 1), dtype=np.uint64)
+        self.free = list(range(capacity))[::-1]
+
+    # --- deal (M-4, M-5) ------------------------------------------------------------------
+
+    def deal(self, rows: np.ndarray, games: np.ndarray) -> Batch:
+        """New games at ``rows`` of the output: the deal of the DECISION PROTOCOL."""
+        n, P, H = len(rows), self.players, self.hand_size
+        key = rng.game_key(self.seed, games.astype(np.uint64))
+        perm = rng.permutation(key, rng.Stream.DEAL, DECK_SIZE)
+        by_seat = np.bitwise_or.reduce(BIT[perm[:, :self.dealt]].reshape(n, H, P), axis=1)
+        hands = np.roll(by_seat, 1, axis=1)  # card j goes to seat (1 + j) % P
+        turned = perm[:, self.dealt]
+        slot = np.array([self.free.pop() for _ in range(n)], dtype=np.int64)
+        self.cum[slot, 0] = 0
+        self.cum[slot, 1:] = np.bitwise_or.accumulate(BIT[perm[:, self.dealt + 1:]], axis=1)
+        zeros = np.zeros(n, dtype=np.int64)
+        empty = np.zeros(n, dtype=np.uint64)
+        return Batch(
+            row=rows, slot=slot, key=key, hands=hands, out=np.zeros((n, P), dtype=bool),
+            finish=np.full((n, P), -1, dtype=np.int64), n_out=zeros.copy(), trump=turned // RANKS,
+            turned=BIT[turned], bottom=BIT[turned], drawn=zeros.copy(), attacker=np.full(n, 1 % P, dtype=np.int64),
+            defender=zeros.copy(), start_hand=zeros.copy(), att=empty.copy(), unk=empty.copy(), kil=empty.copy(),
+            gone=zeros.copy(), phase=np.full(n, OPEN, dtype=np.int8), live=np.ones(n, dtype=bool),
+            truncated=np.zeros(n, dtype=bool), loser=np.full(n, -1, dtype=np.int64), turns=zeros.copy(),
+            rounds=zeros.copy(), swaps=zeros.copy(), overplays=zeros.copy(), pickups=zeros.copy(),
+            self_attacks=zeros.copy())
+
+    # --- small pieces ---------------------------------------------------------------------
+
+    def stock_left(self, b: Batch) -> np.ndarray:
+        return self.front + 1 - b.drawn
+
+    def hand(self, b: Batch, seat: np.ndarray) -> np.ndarray:
+        return b.hands[np.arange(len(b)), seat]
+
+    def set_hand(self, b: Batch, seat: np.ndarray, value: np.ndarray, m: np.ndarray) -> None:
+        rows = np.flatnonzero(m)
+        b.hands[rows, seat[rows]] = value[rows]
+
+    def next_active(self, b: Batch, seat: np.ndarray) -> np.ndarray:
+        """M-7, M-16: the next seat clockwise after ``seat`` that is not out (``seat`` if none)."""
+        rows = np.arange(len(b))
+        found = np.zeros(len(b), dtype=bool)
+        nxt = seat.copy()
+        for step in range(1, self.players + 1):
+            cand = (seat + step) % self.players
+            hit = ~found & ~b.out[rows, cand]
+            nxt = np.where(hit, cand, nxt)
+            found |= hit
+        return nxt
+
+    def allowed(self, b: Batch) -> np.ndarray:
+        """M-11: cards of the ranks that may be added now (``continuation``)."""
+        seen = b.att | b.kil if self.rules.continuation == "attack_and_kill" else b.att
+        return rank_cards(rank_set(seen))
+
+    def room(self, b: Batch, defender_hand: np.ndarray) -> np.ndarray:
+        """M-9: attack cards the cap still allows (``cap_mode``, ``cap_to_defender_hand``)."""
+        if self.rules.cap_mode == "round":
+            hand, used = b.start_hand, np_count(b.att)
+        else:
+            hand, used = np_count(defender_hand), np_count(b.unk)
+        limit = np.minimum(self.cap, hand) if self.rules.cap_to_defender_hand else np.full(len(b), self.cap)
+        return np.maximum(0, limit - used)
+
+    def views(self, b: Batch, turn: np.ndarray, hand: np.ndarray, room: np.ndarray) -> Views:
+        return Views(b.key, turn, hand, b.trump, self.stock_left(b), room)
+
+    def choose(self, seat: np.ndarray, method: str, *args) -> np.ndarray:
+        """The move of each game's deciding seat: one twin, or per seat for mixed policies."""
+        if len(self.twins) == 1:
+            return getattr(self.twins[0], method)(*args)
+        which = self.seat_twin[seat]
+        moves = [getattr(t, method)(*args) for t in self.twins]
+        out = moves[0]
+        for k in range(1, len(moves)):
+            out = np.where(which == k, moves[k], out)
+        return out
+
+    # --- decisions, stock, end --------------------------------------------------------------
+
+    def decide(self, b: Batch, m: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Start a decision of ``seat`` where ``m``: M-21 truncation, then the M-6 swap; its turn."""
+        stop = m & (b.turns == self.rules.max_turns)
+        if stop.any():
+            b.truncated |= stop
+            b.live &= ~stop
+            m = m & ~stop
+        if self.rules.trump_two_swap:
+            self.swap_trump_two(b, m, seat)
+        turn = b.turns.copy()
+        b.turns += m
+        return m, turn
+
+    def swap_trump_two(self, b: Batch, m: np.ndarray, seat: np.ndarray) -> None:
+        """M-6: the holder of the trump 2 swaps it for the turned card while that is under the stock."""
+        two = BIT[b.trump * RANKS + TRUMP_TWO_RANK]
+        hand = self.hand(b, seat)
+        can = m & (self.stock_left(b) > 0) & (b.bottom == b.turned) & (hand & two != ZERO)
+        if can.any():
+            self.set_hand(b, seat, hand ^ (two | b.turned), can)
+            b.bottom = np.where(can, two, b.bottom)
+            b.swaps += can
+
+    def refill(self, b: Batch, m: np.ndarray, seat: np.ndarray) -> None:
+        """M-13: draw up to ``hand_size`` from the stock front; M-18: no cards and no stock = out."""
+        rows = np.arange(len(b))
+        hand = self.hand(b, seat)
+        left = self.stock_left(b)
+        n = np.where(m, np.minimum(np.maximum(self.hand_size - np_count(hand), 0), left), 0)
+        start, end = b.drawn, b.drawn + n
+        got = self.cum[b.slot, np.minimum(end, self.front)] & ~self.cum[b.slot, np.minimum(start, self.front)]
+        got |= np.where((n > 0) & (end == self.front + 1), b.bottom, ZERO)  # the card under the stock comes last
+        hand |= got
+        b.drawn = end
+        self.set_hand(b, seat, hand, m)
+        gone_out = m & (left == n) & (hand == ZERO) & ~b.out[rows, seat]
+        if gone_out.any():
+            r = np.flatnonzero(gone_out)
+            b.out[r, seat[r]] = True
+            b.finish[r, b.n_out[r]] = seat[r]
+            b.n_out[r] += 1
+
+    def check_end(self, b: Batch, m: np.ndarray) -> None:
+        """M-19, M-20: stock empty and at most one seat holding cards: that seat loses (-1: nobody)."""
+        holders = b.hands != ZERO
+        n = holders.sum(axis=1)
+        end = m & (self.stock_left(b) == 0) & (n <= 1)
+        if end.any():
+            b.loser = np.where(end, np.where(n == 1, holders.argmax(axis=1), -1), b.loser)
+            b.live &= ~end
+
+    # --- the phases of a round (M-15) -------------------------------------------------------
+
+    def opening(self, b: Batch) -> None:
+        """A round starts (M-7); M-8: the attacker opens; M-13: refills; then the end check."""
+        b.rounds += 1
+        A = b.attacker
+        D = b.defender = self.next_active(b, A)
+        b.start_hand = np_count(self.hand(b, D))
+        b.att[:] = b.unk[:] = b.kil[:] = ZERO
+        b.gone[:] = 0
+        m, turn = self.decide(b, b.live.copy(), A)
+        hand = self.hand(b, A)
+        cards = self.choose(A, "open", self.views(b, turn, hand, self.room(b, self.hand(b, D))))
+        cards = np.where(m, cards, ZERO)
+        self.set_hand(b, A, hand & ~cards, m)
+        b.att = cards
+        b.unk = cards.copy()
+        self.refill(b, m, A)
+        self.check_end(b, m)
+        b.phase[:] = DEFEND
+
+    def defence(self, b: Batch) -> None:
+        """M-15 defence step: kills in ascending attack-card order (M-10), then M-14 self-attacks."""
+        D = b.defender
+        m, turn = self.decide(b, b.live.copy(), D)
+        hand = self.hand(b, D)
+        rest = np.where(m, b.unk, ZERO)
+        while rest.any():
+            low = np_lowest_bit(rest)
+            a = index(low)
+            killers = KILL[b.trump * DECK_SIZE + np.maximum(a, 0)] & hand
+            asked = (low != ZERO) & (killers != ZERO)
+            if asked.any():
+                v = self.views(b, turn, hand, self.room(b, hand))
+                k = self.choose(D, "kill", v, a, killers)
+                do = asked & (k >= 0)
+                kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
+                hand &= ~kb
+                b.unk &= ~np.where(do, low, ZERO)
+                b.kil |= kb
+                b.gone += do
+            rest ^= low
+        if self.rules.defender_self_attack:
+            hand = self.self_attacks(b, m, turn, D, hand)
+        self.set_hand(b, D, hand, m)
+        emptied = m & (hand == ZERO)
+        b.phase[:] = ADD
+        if emptied.any():  # [decision] a defender without cards is not attacked further
+            self.end_round(b, emptied)
+
+    def self_attacks(self, b: Batch, m: np.ndarray, turn: np.ndarray, D: np.ndarray,
+                     hand: np.ndarray) -> np.ndarray:
+        """M-14: for each card ``c`` ascending that may be self-attacked now, the policy may do it."""
+        above = np.where(m, ~ZERO, ZERO)  # cards not yet looked at
+        while True:
+            fits = self.room(b, hand) >= 1
+            if self.rules.attack_cap is not None:
+                fits &= b.gone + 2 <= self.rules.attack_cap  # "virpiminen" (M-14, TARAKI 3.5.3)
+            above = np.where(fits, above, ZERO)
+            low = np_lowest_bit(hand & self.allowed(b) & above)
+            if not low.any():
+                return hand
+            c = index(low)
+            killers = KILL[b.trump * DECK_SIZE + np.maximum(c, 0)] & hand & ~low
+            asked = (low != ZERO) & (killers != ZERO)
+            if asked.any():
+                k = self.choose(D, "self_attack", self.views(b, turn, hand, self.room(b, hand)), c, killers)
+                do = asked & (k >= 0)
+                kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
+                cb = np.where(do, low, ZERO)
+                hand &= ~(kb | cb)
+                b.att |= cb
+                b.kil |= kb
+                b.gone += 2 * do
+                b.self_attacks += do
+            above &= ~(low | (low - np.uint64(1)))
+
+    def addition(self, b: Batch) -> None:
+        """M-11 addition step: every non-defender adds at once; M-12 over-play; M-13 refills."""
+        P, n = self.players, len(b)
+        rows = np.arange(n)
+        D, A = b.defender, b.attacker
+        room, ok = self.room(b, self.hand(b, D)), self.allowed(b)
+        seats = [(A + o) % P for o in range(P)]
+        added = np.zeros((n, P), dtype=np.uint64)
+        made = np.zeros((n, P), dtype=bool)
+        for o, p in enumerate(seats):
+            asked = b.live & (p != D) & ~b.out[rows, p] & (room >= 1) & (self.hand(b, p) & ok != ZERO)
+            if not asked.any():
+                continue
+            asked, turn = self.decide(b, asked, p)
+            hand = self.hand(b, p)
+            cards = self.choose(p, "add", self.views(b, turn, hand, room), hand & ok, room)
+            added[:, o] = np.where(asked, cards, ZERO)
+            made[:, o] = asked
+        excess = np_count(added).sum(axis=1) - room
+        over = b.live & (excess > 0)
+        stays = added
+        if over.any():
+            b.overplays += over
+            stays = self.give_back(b, over, excess, added, made, seats, room)
+        m = b.live.copy()
+        stays = np.where(m[:, None], stays, ZERO)
+        for o, p in enumerate(seats):
+            if stays[:, o].any():
+                self.set_hand(b, p, self.hand(b, p) & ~stays[:, o], m)
+                b.att |= stays[:, o]
+                b.unk |= stays[:, o]
+        for o, p in enumerate(seats):
+            if stays[:, o].any():
+                self.refill(b, m & (stays[:, o] != ZERO), p)
+        self.check_end(b, m)
+        b.phase[:] = DEFEND
+        ended = b.live & (stays == ZERO).all(axis=1)
+        if ended.any():
+            self.end_round(b, ended)
+
+    def give_back(self, b: Batch, over: np.ndarray, excess: np.ndarray, added: np.ndarray, made: np.ndarray,
+                  seats: list[np.ndarray], room: np.ndarray) -> np.ndarray:
+        """M-12: the excess goes back (``excess_return``); returns the cards that stay, per adder."""
+        if self.rules.excess_return == "defender":
+            D = b.defender
+            m, turn = self.decide(b, over, D)
+            pool = np.bitwise_or.reduce(added, axis=1)
+            back = self.choose(D, "give_back", self.views(b, turn, self.hand(b, D), room), pool, excess)
+            return added & ~np.where(m, back, ZERO)[:, None]
+        stays = added.copy()
+        excess = np.where(over, excess, 0)
+        for o in range(self.players - 1, -1, -1):  # the last over-players take theirs back first
+            p = seats[o]
+            mine = added[:, o]
+            asked = b.live & made[:, o] & (excess > 0)
+            if not asked.any():
+                continue
+            part = asked & (np_count(mine) > excess)
+            back = mine
+            if part.any():
+                part, turn = self.decide(b, part, p)
+                chosen = self.choose(p, "give_back", self.views(b, turn, self.hand(b, p), room), mine, excess)
+                back = np.where(part, chosen, mine)
+            back = np.where(asked, back, ZERO)
+            stays[:, o] = mine & ~back
+            excess -= np_count(back)
+        return stays
+
+    def end_round(self, b: Batch, m: np.ndarray) -> None:
+        """M-16 (all killed: the defender attacks next) or M-17 (pick up, the attack passes on)."""
+        D = b.defender
+        rows = np.arange(len(b))
+        pick = np.where(m, b.unk, ZERO)
+        self.set_hand(b, D, self.hand(b, D) | pick, m)
+        b.pickups += pick != ZERO
+        self.refill(b, m, D)
+        passes = (pick != ZERO) | b.out[rows, D]
+        b.attacker = np.where(m, np.where(passes, self.next_active(b, D), D), b.attacker)
+        b.phase[m] = OPEN
+        self.check_end(b, m)
+
+    # --- the lockstep loop ----------------------------------------------------------------
+
+    def tick(self, b: Batch) -> None:
+        """Advance every live game by its phase functions (OPEN, then DEFEND, then ADD)."""
+        for phase, step in ((OPEN, self.opening), (DEFEND, self.defence), (ADD, self.addition)):
+            m = b.live & (b.phase == phase)
+            if m.all():
+                step(b)
+            elif m.any():
+                idx = np.flatnonzero(m)
+                part = b.take(idx)
+                step(part)
+                b.put(idx, part)
+
+    def run(self, games: np.ndarray) -> Iterator[tuple[Batch, int]]:
+        """Play ``games``; yields finished games (a ``Batch``) as they leave the batch."""
+        queue = 0
+        b: Batch | None = None
+        while True:
+            if b is not None:
+                done = ~b.live
+                if done.any() and (done.sum() * 8 >= len(b) or queue == len(games)):
+                    finished = b.take(np.flatnonzero(done))
+                    self.free.extend(finished.slot.tolist())
+                    yield finished
+                    b = b.take(np.flatnonzero(~done))
+            size = 0 if b is None else len(b)
+            room = min(self.capacity - size, len(games) - queue)
+            if room > 0 and (size == 0 or room * 4 >= self.capacity):
+                new = self.deal(np.arange(queue, queue + room), games[queue:queue + room])
+                b = new if b is None or size == 0 else Batch.concat([b, new])
+                queue += room
+            if b is None or len(b) == 0:
+                return
+            self.tick(b)
+
+
+def simulate(rules: MoskaRules, players: int, seed: int, games: np.ndarray,
+             policies: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
+    games = np.asarray(games, dtype=np.int64)
+    n = len(games)
+    engine = Engine(rules, players, seed, policies, capacity=max(1, min(CAPACITY, n)))
+    cols = {f: np.zeros(n, dtype=bool if f == "truncated" else np.int64) for f in RECORD_FIELDS}
+    finish = np.full((n, players), -1, dtype=np.int64)
+    for done in engine.run(games):
+        for f in RECORD_FIELDS:
+            cols[f][done.row] = getattr(done, f)
+        finish[done.row] = done.finish
+    cols["game"] = games
+    cols["trump_suit"] = cols.pop("trump")
+    cols["first_out"] = finish[:, 0]
+    cols["finish_order"] = finish_strings(finish)
+    return cols
+
+
+def finish_strings(finish: np.ndarray) -> np.ndarray:
+    """``"2,0,3"`` per game from an (n, players) array of seats padded with -1 (M-18)."""
+    text = np.where(finish[:, 0] >= 0, finish[:, 0].astype(str), "")
+    for j in range(1, finish.shape[1]):
+        more = finish[:, j] >= 0
+        text = np.where(more, np.strings.add(np.strings.add(text, ","), finish[:, j].astype(str)), text)
+    return text.astype(object)

@@ -1,0 +1,240 @@
+"""Moska self-play policies, numpy twins of ``policies.py`` for the vector engine.
+
+Each twin implements, on arrays of games, exactly the words of its scalar class's
+docstring in ``policies.py`` (that docstring is the specification; it is not repeated
+here) and draws the same keyed numbers, so both twins choose the same move. This file
+does not decide what is legal: ``vector.py`` hands every method legal candidates only,
+and computes the methods on every game of its arrays; the engine keeps the results of
+the games that actually decide. Methods therefore accept any input (an empty mask
+gives an empty move or ``-1``) without raising.
+
+Mask helpers for ``uint64`` arrays that the scalar side spells with Python loops
+(``ith_lowest``, ``n_lowest``, ``part``, the rank folds) live here too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cardsim.core import rng
+from cardsim.core.cards import BIT, FRENCH52, np_bit_index, np_count, np_highest, np_lowest_bit
+from cardsim.games.moska.policies import LOW_RANKS, GreedyPolicy, RandomPolicy, make_policy
+
+RANKS = FRENCH52.n_ranks
+SUITS = len(FRENCH52.suits)
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+RANK_BITS = np.uint64((1 << RANKS) - 1)
+
+
+def _make_select_table() -> tuple[np.ndarray, np.ndarray]:
+    """``POP8[v]``: set bits of byte ``v``; ``SELECT8[v, i]``: index of the ``i``-th lowest of them."""
+    pop = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+    select = np.zeros((256, 8), dtype=np.int64)
+    for v in range(256):
+        bits = [b for b in range(8) if v >> b & 1]
+        select[v, :len(bits)] = bits
+    return pop, select
+
+
+POP8, SELECT8 = _make_select_table()
+RANK_MASK = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
+SUIT_MASK = np.array([FRENCH52.suit_mask(s) for s in range(SUITS)], dtype=np.uint64)
+LOW_MASK = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(LOW_RANKS + 1)))
+ALL_CARDS = np.uint64(FRENCH52.full)
+_CODES = np.arange(FRENCH52.size, dtype=np.uint64)
+
+
+def ith_lowest(masks: np.ndarray, i: np.ndarray) -> np.ndarray:
+    """Bit of the card of index ``i`` (from 0, ascending code) of each mask; 0 if there is none."""
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    i = np.asarray(i, dtype=np.int64)
+    b = masks.view(np.uint8).reshape(-1, 8)  # byte j holds cards 8j..8j+7 (little-endian)
+    c = POP8[b].cumsum(axis=1)
+    j = np.minimum((c <= i[:, None]).sum(axis=1), 7)
+    rows = np.arange(len(masks))
+    byte = b[rows, j]
+    within = i - (c[rows, j] - POP8[byte])
+    ok = (i >= 0) & (i < c[:, -1])
+    bit = BIT[8 * j + SELECT8[byte, np.clip(within, 0, 7)]]
+    return np.where(ok, bit, ZERO)
+
+
+def n_lowest(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The ``n`` lowest-code cards of each mask (all of them if it has fewer)."""
+    many = np_count(masks) > n
+    cut = ith_lowest(masks, np.where(many, n, 0))
+    return np.where(many, masks & (cut - ONE), masks)
+
+
+def part(masks: np.ndarray, rank_mask: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """``part(X, r, m)``: the group of rank ``r`` if it has <= ``m`` cards, else its ``m`` lowest if ``m >= 2``."""
+    group = masks & rank_mask
+    size = np_count(group)
+    return np.where(size <= m, group, np.where(m >= 2, n_lowest(group, m), ZERO))
+
+
+def rank_set(masks: np.ndarray) -> np.ndarray:
+    """Bit ``r`` set when some card of rank ``r`` is in the mask."""
+    r = masks | masks >> np.uint64(RANKS) | masks >> np.uint64(2 * RANKS) | masks >> np.uint64(3 * RANKS)
+    return r & RANK_BITS
+
+
+def rank_cards(ranks: np.ndarray) -> np.ndarray:
+    """Every card (all four suits) of the ranks in a rank set."""
+    return ranks | ranks << np.uint64(RANKS) | ranks << np.uint64(2 * RANKS) | ranks << np.uint64(3 * RANKS)
+
+
+def index(bits: np.ndarray) -> np.ndarray:
+    """Card code of single-bit masks, ``-1`` for 0."""
+    return np_bit_index(bits)
+
+
+def highest_bit(masks: np.ndarray) -> np.ndarray:
+    top = np_highest(masks)
+    return np.where(top >= 0, BIT[np.maximum(top, 0)], ZERO)
+
+
+def _below(u: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``rng.below`` guarded against ``n = 0`` (games that do not decide)."""
+    return rng.below(u, np.maximum(n, 1))
+
+
+@dataclass
+class Views:
+    """What the deciding seat of each game sees (the arrays of ``policies.View``)."""
+
+    key: np.ndarray
+    turn: np.ndarray
+    hand: np.ndarray
+    trump: np.ndarray
+    stock_left: np.ndarray
+    room: np.ndarray
+    _head: np.ndarray | None = field(default=None, repr=False)
+
+    def d(self, k) -> np.ndarray:
+        """``rng.draw(key, POLICY, turn, k)``: the decision's prefix is hashed once."""
+        if self._head is None:
+            self._head = rng.mix(self.key, int(rng.Stream.POLICY), self.turn)
+        return rng.mix(self._head, k)
+
+    def d_all(self) -> np.ndarray:
+        """``d(c)`` for every card code ``c``: an (n, 52) array."""
+        self.d(0)
+        return rng.mix(self._head[:, None], _CODES[None, :])
+
+    def plain(self, masks: np.ndarray) -> np.ndarray:
+        """The non-trump cards of ``masks``."""
+        return masks & ~SUIT_MASK[self.trump]
+
+    def is_trump(self, cards: np.ndarray) -> np.ndarray:
+        return cards // RANKS == self.trump
+
+
+def group_ranks(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(G, is_group)``: rank-set of ranks with >= 2 cards, and the same as an (n, 13) bool array."""
+    is_group = np.stack([np_count(hand & RANK_MASK[r]) >= 2 for r in range(RANKS)], axis=1)
+    bits = (is_group.astype(np.uint64) << np.arange(RANKS, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+    return bits, is_group
+
+
+class RandomTwin:
+    """numpy twin of ``policies.RandomPolicy`` (its docstring is the specification)."""
+
+    def open(self, v: Views) -> np.ndarray:
+        groups, is_group = group_ranks(v.hand)
+        n_groups = np_count(groups)
+        grouped = (n_groups > 0) & (v.room >= 2) & (v.d(0) & ONE == ZERO)
+        first = index(ith_lowest(groups, _below(v.d(1), n_groups)))
+        chosen = part(v.hand, RANK_MASK[np.maximum(first, 0)], v.room)
+        for r in range(RANKS):
+            other = grouped & is_group[:, r] & (first != r)
+            if other.any():
+                more = other & (v.d(2 + r) & ONE == ZERO)
+                chosen |= np.where(more, part(v.hand, RANK_MASK[r], v.room - np_count(chosen)), ZERO)
+        single = ith_lowest(v.hand, _below(v.d(1), np_count(v.hand)))
+        return np.where(grouped, chosen, single)
+
+    def kill(self, v: Views, attack: np.ndarray, killers: np.ndarray) -> np.ndarray:
+        k = ith_lowest(killers, _below(v.d(64 + attack), np_count(killers)))
+        return np.where(v.d(attack) & np.uint64(3) != ZERO, index(k), -1)
+
+    def self_attack(self, v: Views, card: np.ndarray, killers: np.ndarray) -> np.ndarray:
+        k = ith_lowest(killers, _below(v.d(192 + card), np_count(killers)))
+        return np.where(v.d(128 + card) & ONE == ZERO, index(k), -1)
+
+    def add(self, v: Views, cands: np.ndarray, room: np.ndarray) -> np.ndarray:
+        chosen = np.zeros_like(cands)
+        n = np.zeros(len(cands), dtype=np.int64)
+        rest = cands.copy()
+        while rest.any():
+            low = np_lowest_bit(rest)
+            take = (low != ZERO) & (n < room) & (v.d(index(low)) & ONE == ZERO)
+            chosen |= np.where(take, low, ZERO)
+            n += take
+            rest ^= low
+        return chosen
+
+    def give_back(self, v: Views, cards: np.ndarray, e: np.ndarray) -> np.ndarray:
+        draws = v.d_all()
+        member = (cards[:, None] >> _CODES[None, :]) & ONE == ONE
+        codes = np.broadcast_to(np.arange(FRENCH52.size), draws.shape)
+        order = np.lexsort((codes, draws, ~member), axis=-1)
+        place = np.empty_like(order)
+        np.put_along_axis(place, order, np.broadcast_to(np.arange(FRENCH52.size), order.shape), axis=-1)
+        back = member & (place < e[:, None])
+        return (back.astype(np.uint64) << _CODES[None, :]).sum(axis=1, dtype=np.uint64)
+
+
+class GreedyTwin:
+    """numpy twin of ``policies.GreedyPolicy`` (its docstring is the specification); no draws."""
+
+    def open(self, v: Views) -> np.ndarray:
+        plain = v.plain(v.hand)
+        chosen = np.zeros_like(plain)
+        for r in range(LOW_RANKS + 1):
+            group = plain & RANK_MASK[r]
+            chosen |= np.where(np_count(group) >= 2, part(group, RANK_MASK[r], v.room - np_count(chosen)), ZERO)
+        low_rank = index(np_lowest_bit(rank_set(plain)))
+        cheapest = np_lowest_bit(plain & RANK_MASK[np.maximum(low_rank, 0)])
+        single = np.where(plain != ZERO, cheapest, np_lowest_bit(v.hand))
+        return np.where(chosen != ZERO, chosen, single)
+
+    def kill(self, v: Views, attack: np.ndarray, killers: np.ndarray) -> np.ndarray:
+        plain = v.plain(killers)
+        k = index(np_lowest_bit(killers))
+        keep = ~v.is_trump(attack) & (k % RANKS > LOW_RANKS) & (v.stock_left > 0)
+        return np.where(plain != ZERO, index(np_lowest_bit(plain)), np.where(keep, -1, k))
+
+    def self_attack(self, v: Views, card: np.ndarray, killers: np.ndarray) -> np.ndarray:
+        plain = v.plain(killers)
+        return np.where((plain != ZERO) & ~v.is_trump(card), index(np_lowest_bit(plain)), -1)
+
+    def add(self, v: Views, cands: np.ndarray, room: np.ndarray) -> np.ndarray:
+        plain = v.plain(cands) & np.where(v.stock_left > 0, LOW_MASK, ALL_CARDS)
+        return n_lowest(plain, room)
+
+    def give_back(self, v: Views, cards: np.ndarray, e: np.ndarray) -> np.ndarray:
+        back = np.zeros_like(cards)
+        left = cards.copy()
+        e = e.copy()
+        trumps = SUIT_MASK[v.trump]
+        while (e > 0).any():
+            plain = left & ~trumps
+            top_rank = np_highest(rank_set(plain))
+            top_plain = highest_bit(plain & RANK_MASK[np.maximum(top_rank, 0)])
+            pick = np.where(left & trumps != ZERO, highest_bit(left & trumps), top_plain)
+            pick = np.where(e > 0, pick, ZERO)
+            back |= pick
+            left &= ~pick
+            e -= pick != ZERO
+        return back
+
+
+TWINS = {RandomPolicy: RandomTwin, GreedyPolicy: GreedyTwin}
+
+
+def make_twin(text: str) -> RandomTwin | GreedyTwin:
+    """The numpy twin of the policy named by ``text`` (validated by ``policies.make_policy``)."""
+    return TWINS[type(make_policy(text))]()
