@@ -33,8 +33,9 @@ defender's own cards of M-14. Allowed ranks (M-11): ranks of the attack cards on
 table this round, plus ranks of kill cards with ``continuation="attack_and_kill"``.
 
 A decision is one call of a seat's policy; ``turn`` counts decisions from 0 and is
-the ``turn`` of ``rng.draw(key, Stream.POLICY, turn, k)``. Before each decision, if
-``turn == max_turns`` the game stops: ``truncated=True``, ``loser=-1`` (M-21).
+the ``turn`` of ``rng.draw(key, Stream.POLICY, turn, k)``. Before each decision, in
+this order: if ``turn == max_turns`` the game stops: ``truncated=True``, ``loser=-1``
+(M-21); then the deciding seat's automatic trump-two swap, if possible (M-6).
 
 A round (M-7, M-15). Attacker A (seat 1 in round 1), defender D = next seat
 clockwise (+1) after A that is not out.
@@ -49,8 +50,10 @@ clockwise (+1) after A that is not out.
    If D's hand is now empty the round ends at once [decision] (go to 4).
 3. Addition step (M-11, M-12): room R and allowed ranks are fixed at the start of the
    step. The adders are the seats other than D that are not out, holding a card of
-   an allowed rank, when R >= 1, taken clockwise starting at A. Each adder makes one
-   decision: a set of their cards of allowed ranks, at most R cards (may be empty).
+   an allowed rank, when R >= 1, taken clockwise starting at A (A first if not out).
+   Each adder makes one decision: a set of their cards of allowed ranks (looked at
+   after their swap, if any), at most R cards (may be empty). Cards go on the table
+   only after every adder has chosen.
    If the total T exceeds R, e = T - R cards go back (M-12), one more decision:
    ``"defender"``: D chooses e of the cards added in this step; ``"last"``: adders
    latest in clockwise order from A take all theirs back first; the one adder who
@@ -68,7 +71,8 @@ seat right after its refill (in refill order), appended to ``finish_order``.
 (E) End check (M-19, M-20): if the stock is empty and at most one seat holds cards,
 the game ends: that seat loses; nobody holding cards = no loser (-1).
 
-Record: ``turns`` = decisions made; ``rounds`` = openings; ``first_out``,
+Record: ``turns`` = decisions made; ``rounds`` = rounds begun (a round begins just
+before its opening decision, so a game truncated there counts it); ``first_out``,
 ``finish_order``, ``trump_suit``, ``swaps``, ``overplays`` (addition steps with
 cards sent back), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs of
 M-14). What each policy does at each decision, and its draws ``k``, is specified in
