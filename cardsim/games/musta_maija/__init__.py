@@ -1,0 +1,25 @@
+"""Musta-Maija (shared/rules/musta_maija.md): rules, reference and vector engines, policies."""
+from cardsim.core.game import GameSpec
+from cardsim.core.records import COMMON, SHEDDING, Column
+from cardsim.games.musta_maija.policies import POLICIES
+from cardsim.games.musta_maija.reference import play
+from cardsim.games.musta_maija.rules import MustaMaijaRules
+from cardsim.games.musta_maija.vector import vector
+
+COLUMNS = COMMON + SHEDDING + (
+    Column("black_maria_holder", "int64", "seat holding the queen of spades at the end, -1 if no hand holds it "
+           "(discarded under black_maria='highest_trump', or on the table when truncated)"),
+    Column("trump_suit", "int64", "trump suit at the end: 0 ♣, 1 ♦, 2 ♥ (spades are never trump), -1 if none"),
+    Column("trump_declared_turn", "int64", "decision at which a marriage declared the trump, -1 if never"),
+)
+
+GAME = GameSpec(
+    name="musta_maija",
+    rules=MustaMaijaRules,
+    min_players=2,
+    max_players=8,
+    policies=POLICIES,
+    columns=COLUMNS,
+    play=play,
+    vector=vector,
+)

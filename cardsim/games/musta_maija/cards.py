@@ -1,0 +1,132 @@
+"""Musta-Maija's card layout: one 52-card deck, or two decks less one queen of spades.
+
+Not a deck of its own: every card is a ``FRENCH52`` card plus a deck copy. The code of
+a card is ``copy * 52 + FRENCH52 code`` (copy 0 or 1); a hand is an ``int`` with bit
+``code`` set (reference engine) or two ``uint64`` words, one per copy (vector engine)::
+
+    code  0..51   copy 0: ♣2..♣A ♦2..♦A ♥2..♥A ♠2..♠A   (the Black Maria ♠Q is code 49)
+    code 52..103  copy 1: the same cards, but code 101 (a second ♠Q) never exists (MM-1)
+
+Within one suit, "lower" means lower rank, then copy 0 before copy 1: ``order_key``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.core.cards import FRENCH52
+
+SUITS = 4
+RANKS = FRENCH52.n_ranks
+SPADES = FRENCH52.suits.index("♠")
+DIAMONDS = FRENCH52.suits.index("♦")
+QUEEN = FRENCH52.ranks.index("Q")
+KING = FRENCH52.ranks.index("K")
+JACK = FRENCH52.ranks.index("J")
+BLACK_MARIA = FRENCH52.card(SPADES, QUEEN)
+"""Code of the one queen of spades (copy 0): the Black Maria (MM-1)."""
+ONE_DECK_MAX_PLAYERS = 5
+
+
+def two_decks(players: int) -> bool:
+    """MM-1: more than five players shuffle two decks together."""
+    return players > ONE_DECK_MAX_PLAYERS
+
+
+def card_list(players: int) -> list[int]:
+    """The codes of the cards in play, in code order: 52, or 103 without a second ♠Q (MM-1)."""
+    if not two_decks(players):
+        return list(range(52))
+    return list(range(52)) + [52 + c for c in range(52) if c != BLACK_MARIA]
+
+
+def suit(card: int) -> int:
+    return (card % 52) // RANKS
+
+
+def rank(card: int) -> int:
+    return card % RANKS
+
+
+def copy(card: int) -> int:
+    return card // 52
+
+
+def order_key(card: int) -> tuple[int, int, int]:
+    """Low to high: rank, then suit, then copy (within one suit: rank, then copy)."""
+    return rank(card), suit(card), copy(card)
+
+
+def cards(mask: int) -> list[int]:
+    """The cards of a hand mask, lowest first by ``order_key``."""
+    out, m = [], mask
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return sorted(out, key=order_key)
+
+
+def mask(codes) -> int:
+    m = 0
+    for c in codes:
+        m |= 1 << c
+    return m
+
+
+def suit_cards(hand: int, s: int) -> int:
+    """The cards of suit ``s`` in a hand mask (both copies)."""
+    one = FRENCH52.suit_mask(s)
+    return hand & (one | one << 52)
+
+
+def name(card: int) -> str:
+    """``♥7``; a copy-1 card carries a prime: ``♥7'``."""
+    return FRENCH52.name(card % 52) + ("'" if copy(card) else "")
+
+
+def names(hand: int) -> str:
+    return " ".join(name(c) for c in cards(hand)) or "-"
+
+
+def parse(text: str) -> int:
+    """Hand mask from names such as ``"♠Q ♥7 ♥7'"`` (a prime marks copy 1)."""
+    return mask(FRENCH52.parse(t.rstrip("'")) + 52 * t.endswith("'") for t in text.split())
+
+
+# --- the same layout on uint64 arrays (vector engine): a hand is (lo, hi), one word per copy.
+# Within one suit a hand is "rank space": two 13-bit words (x0, x1), bit r = rank r of copy 0 / 1.
+
+SUIT_BITS = np.array([FRENCH52.suit_mask(s) for s in range(SUITS)] + [0], dtype=np.uint64)
+"""``SUIT_BITS[s]``: the suit's 13 bits in either word; ``SUIT_BITS[-1]`` (no trump) is empty."""
+RANK_BITS = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
+BM_BIT = np.uint64(1 << BLACK_MARIA)
+LOW_BITS = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(JACK + 1)))
+"""Ranks 2..J of every suit: the cards the greedy policy sheds."""
+_R = np.arange(RANKS, dtype=np.uint64)[:, None]
+_BELOW = (np.uint64(1) << _R) - np.uint64(1)
+_LOW13 = np.uint64((1 << RANKS) - 1)
+
+
+def np_count(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(lo).astype(np.int64) + np.bitwise_count(hi)
+
+
+def np_ranks(lo: np.ndarray, hi: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank space of suit ``s`` (per game; ``s`` must be a real suit)."""
+    shift = (s * RANKS).astype(np.uint64)
+    return (lo >> shift) & _LOW13, (hi >> shift) & _LOW13
+
+
+def np_unranks(x0: np.ndarray, x1: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    shift = (s * RANKS).astype(np.uint64)
+    return x0 << shift, x1 << shift
+
+
+def np_lowest_k(x0: np.ndarray, x1: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` lowest cards (rank, then copy) of rank-space hands; all of them if fewer."""
+    before0 = np.bitwise_count(x0 & _BELOW).astype(np.int64) + np.bitwise_count(x1 & _BELOW)
+    b0 = (x0 >> _R) & np.uint64(1)
+    b1 = (x1 >> _R) & np.uint64(1)
+    keep0 = b0 * (before0 < k)
+    keep1 = b1 * (before0 + b0.astype(np.int64) < k)
+    return (keep0 << _R).sum(axis=0, dtype=np.uint64), (keep1 << _R).sum(axis=0, dtype=np.uint64)

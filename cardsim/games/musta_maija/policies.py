@@ -1,0 +1,275 @@
+"""Musta-Maija's self-play policies, each specified once here and implemented twice:
+scalar (``declaration``/``attack``/``defence``, for reference.py) and numpy
+(``np_declaration``/``np_attack``/``np_defence``, for vector.py). Not the rules: the
+engines check every move a policy makes.
+
+A policy sees only its own hand, the table, the trump, the public hand sizes (MM-15)
+and whether the stock is empty. Its randomness is ``u_k = rng.draw(key, Stream.POLICY,
+turn, k)``, ``turn`` = the game's decision counter. "Lower" within a suit means lower
+rank, then copy 0 before copy 1; across suits rank, then suit, then copy. A card of
+copy 0 with code ``c`` "is in the bits of u" when bit ``c`` of u is set; a copy-1 card
+of code ``52 + b`` when bit ``b`` of the second draw named is set.
+
+**The defence procedure** ``beat_with(table, willing)`` (MM-10; both policies use it;
+the table holds one suit s): the attack cards other than the Black Maria are taken
+lowest first; sweeping ranks low to high, each willing card of suit s at rank r (copy 0
+first; never the Black Maria) beats the lowest still-unbeaten attack card of rank < r,
+if any. If s is not trump, the willing trumps, lowest first, beat the lowest unbeaten
+cards left. Then with ``black_maria="highest_trump"`` a willing Black Maria beats the
+lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten (MM-2).
+
+``random`` — uniform over each of these choice coordinates:
+- declare (MM-5): with options (suits in suit order), ``j = below(u0, 1 + len(options))``;
+  ``j = 0`` declares nothing, else ``options[j - 1]``.
+- attack: the suit ``held[below(u1, len(held))]`` among the suits held (suit order);
+  the cards of that suit in the bits of ``u2`` (copy 0) / ``u3`` (copy 1); if none, the
+  lowest card of the suit; in the endgame (MM-13) only the ``cap`` lowest of them.
+- defence: willing = the hand's cards in the bits of ``u1`` (copy 0) / ``u2`` (copy 1);
+  the move is ``beat_with(table, willing)``.
+
+``greedy`` — the seed's tips, no randomness:
+- declare: at the first chance, the option suit with the most cards in hand (ties: the
+  lower suit).
+- attack: in the endgame (stock empty) with the Black Maria in hand: the Black Maria
+  alone ("hold it for the endgame"). Otherwise "shed low cards, keep kings and queens":
+  the low cards are the non-trump cards of rank 2..J; if any, the suit of the lowest one,
+  and all low cards of that suit (in the endgame the ``cap`` lowest). If none, the lowest
+  card other than the Black Maria alone (the Black Maria if it is the only card).
+- defence: ``beat_with(table, hand)`` (the Black Maria willing only with
+  ``highest_trump``) if it beats every card; otherwise, since it must pick up anyway, it
+  beats only with low cards (non-trump, rank 2..J): ``beat_with(table, low cards)``.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from cardsim.core import rng
+from cardsim.core.rules import parse_call
+from cardsim.games.musta_maija.cards import (
+    BLACK_MARIA, BM_BIT, JACK, LOW_BITS, RANK_BITS, RANKS, SUIT_BITS, SUITS, cards, copy, mask,
+    np_count, np_lowest_k, np_ranks, np_unranks, rank, suit, suit_cards,
+)
+
+POLICIES = ("random", "greedy")
+HIGHEST_TRUMP = "highest_trump"
+
+
+def policy_name(text: str) -> str:
+    """The policy of a policy string; neither policy takes parameters."""
+    name, params = parse_call(text)
+    if name not in POLICIES:
+        raise ValueError(f"unknown musta_maija policy {text!r}; known policies: {', '.join(POLICIES)}")
+    if params:
+        raise ValueError(f"musta_maija policy {name!r} takes no parameters, got {', '.join(params)}")
+    return name
+
+
+def _u(key, turn, k):
+    return rng.draw(key, rng.Stream.POLICY, turn, k)
+
+
+def _in_bits(hand: int, u_copy0: int, u_copy1: int) -> int:
+    """The cards of ``hand`` in the bits of the two draws (copy 0, copy 1)."""
+    return hand & ((u_copy0 & ((1 << 52) - 1)) | (u_copy1 & ((1 << 52) - 1)) << 52)
+
+
+def lowest(hand: int, k: int) -> int:
+    """The ``k`` lowest cards of a one-suit hand (all if fewer)."""
+    return mask(cards(hand)[:k])
+
+
+def low_cards(hand: int, trump: int) -> int:
+    """Greedy's cards to shed: non-trump cards of rank 2..J."""
+    return mask(c for c in cards(hand) if rank(c) <= JACK and suit(c) != trump)
+
+
+# --- scalar twins -------------------------------------------------------------------
+
+
+def declaration(policy: str, hand: int, options: list[int], key: int, turn: int) -> int:
+    """The suit to declare trump (MM-5), or -1."""
+    if not options:
+        return -1
+    if policy_name(policy) == "random":
+        j = rng.below(_u(key, turn, 0), 1 + len(options))
+        return options[j - 1] if j else -1
+    return max(options, key=lambda s: (len(cards(suit_cards(hand, s))), -s))
+
+
+def attack(policy: str, hand: int, trump: int, cap: int | None, key: int, turn: int) -> int:
+    """The attack cards (one suit, MM-9); ``cap`` is the defender's hand size in the endgame (MM-13)."""
+    if policy_name(policy) == "random":
+        held = [s for s in range(SUITS) if suit_cards(hand, s)]
+        own = suit_cards(hand, held[rng.below(_u(key, turn, 1), len(held))])
+        pick = _in_bits(own, _u(key, turn, 2), _u(key, turn, 3)) or lowest(own, 1)
+    elif cap is not None and hand >> BLACK_MARIA & 1:
+        return 1 << BLACK_MARIA
+    else:
+        low = low_cards(hand, trump)
+        if not low:
+            rest = cards(hand & ~(1 << BLACK_MARIA)) or cards(hand)
+            return 1 << rest[0]
+        pick = suit_cards(low, suit(cards(low)[0]))
+    return pick if cap is None else lowest(pick, cap)
+
+
+def beat_with(table: int, willing: int, trump: int, black_maria: str) -> list[tuple[int, int]]:
+    """The defence procedure of the module docstring: pairs (beater, attack card)."""
+    s = suit(cards(table)[0])
+    attack_cards = [c for c in cards(table) if c != BLACK_MARIA]
+    own = [c for c in cards(suit_cards(willing, s)) if c != BLACK_MARIA]
+    pairs: list[tuple[int, int]] = []
+    unbeaten: deque[int] = deque()
+    for r in range(RANKS):
+        for d in (c for c in own if rank(c) == r):
+            if unbeaten:
+                pairs.append((d, unbeaten.popleft()))
+        unbeaten.extend(c for c in attack_cards if rank(c) == r)
+    if 0 <= trump != s:
+        for d in cards(suit_cards(willing, trump)):
+            if unbeaten:
+                pairs.append((d, unbeaten.popleft()))
+    if black_maria == HIGHEST_TRUMP and willing >> BLACK_MARIA & 1 and unbeaten:
+        pairs.append((BLACK_MARIA, unbeaten.popleft()))
+    return pairs
+
+
+def defence(policy: str, hand: int, table: int, trump: int, black_maria: str, key: int,
+            turn: int) -> list[tuple[int, int]]:
+    """The defender's pairs (beater, attack card); unbeaten cards are picked up (MM-10..MM-12)."""
+    if policy_name(policy) == "random":
+        return beat_with(table, _in_bits(hand, _u(key, turn, 1), _u(key, turn, 2)), trump, black_maria)
+    willing = hand if black_maria == HIGHEST_TRUMP else hand & ~(1 << BLACK_MARIA)
+    pairs = beat_with(table, willing, trump, black_maria)
+    if len(pairs) == len(cards(table)):
+        return pairs
+    return beat_with(table, low_cards(hand, trump), trump, black_maria)
+
+
+# --- numpy twins: one entry per game of the (sub)batch ------------------------------
+
+_M52 = np.uint64((1 << 52) - 1)
+
+
+def _np_u(key: np.ndarray, turn: np.ndarray, k: int) -> np.ndarray:
+    return rng.draw(key, rng.Stream.POLICY, turn, k)
+
+
+def _np_lowest_of_suit(lo, hi, s):
+    x0, x1 = np_ranks(lo, hi, s)
+    return np_unranks(*np_lowest_k(x0, x1, np.ones(len(lo), np.int64)), s)
+
+
+def _np_keep_lowest(lo, hi, s, cap):
+    x0, x1 = np_ranks(lo, hi, s)
+    return np_unranks(*np_lowest_k(x0, x1, cap), s)
+
+
+def _np_suit_of(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Suit of the lowest card code of each non-empty one-suit hand."""
+    both = lo | hi
+    return np.bitwise_count((both & (~both + np.uint64(1))) - np.uint64(1)).astype(np.int64) // RANKS
+
+
+def _np_lowest_rank_major(lo, hi):
+    """(lo, hi) of the lowest card by rank, then suit, then copy (empty if no card)."""
+    both = lo | hi
+    present = (both[None, :] & RANK_BITS[:, None]) != 0
+    r = np.argmax(present, axis=0)
+    at = both & RANK_BITS[r]
+    first = at & (~at + np.uint64(1))
+    pick_lo = lo & first
+    return pick_lo, np.where(pick_lo != 0, np.uint64(0), hi & first)
+
+
+def _np_low_cards(lo, hi, trump):
+    keep = LOW_BITS & ~SUIT_BITS[trump]
+    return lo & keep, hi & keep
+
+
+def np_declaration(policy: str, lo: np.ndarray, hi: np.ndarray, options: np.ndarray, key: np.ndarray,
+                   turn: np.ndarray) -> np.ndarray:
+    """Twin of ``declaration``; ``options`` is (B, SUITS) bool. Returns the suit or -1."""
+    n = options.sum(axis=1)
+    if policy_name(policy) == "random":
+        j = rng.below(_np_u(key, turn, 0), 1 + n)
+        nth = np.cumsum(options, axis=1) == j[:, None]
+        return np.where(j > 0, np.argmax(nth & options, axis=1), -1)
+    sizes = np.stack([np_count(lo & SUIT_BITS[s], hi & SUIT_BITS[s]) for s in range(SUITS)], axis=1)
+    best = np.argmax(np.where(options, sizes, -1), axis=1)
+    return np.where(n > 0, best, -1)
+
+
+def np_attack(policy: str, lo: np.ndarray, hi: np.ndarray, trump: np.ndarray, cap: np.ndarray,
+              endgame: np.ndarray, key: np.ndarray, turn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Twin of ``attack``; ``cap`` is any number >= the hand size outside the endgame."""
+    if policy_name(policy) == "random":
+        held = np.stack([((lo | hi) & SUIT_BITS[s]) != 0 for s in range(SUITS)])
+        j = rng.below(_np_u(key, turn, 1), held.sum(axis=0))
+        s = np.argmax(np.cumsum(held, axis=0) > j, axis=0)
+        own_lo, own_hi = lo & SUIT_BITS[s], hi & SUIT_BITS[s]
+        p_lo = own_lo & _np_u(key, turn, 2) & _M52
+        p_hi = own_hi & _np_u(key, turn, 3) & _M52
+        none = (p_lo | p_hi) == 0
+        f_lo, f_hi = _np_lowest_of_suit(own_lo, own_hi, s)
+        return _np_keep_lowest(np.where(none, f_lo, p_lo), np.where(none, f_hi, p_hi), s, cap)
+    low_lo, low_hi = _np_low_cards(lo, hi, trump)
+    has_low = (low_lo | low_hi) != 0
+    first_lo, first_hi = _np_lowest_rank_major(low_lo, low_hi)
+    s = np.where(has_low, _np_suit_of(first_lo, first_hi), 0)
+    p_lo, p_hi = _np_keep_lowest(low_lo & SUIT_BITS[s], low_hi & SUIT_BITS[s], s, cap)
+    rest_lo = np.where((lo & ~BM_BIT) | hi, lo & ~BM_BIT, lo)
+    one_lo, one_hi = _np_lowest_rank_major(rest_lo, hi)
+    maria = endgame & ((lo & BM_BIT) != 0)
+    out_lo = np.where(maria, BM_BIT, np.where(has_low, p_lo, one_lo))
+    out_hi = np.where(maria, np.uint64(0), np.where(has_low, p_hi, one_hi))
+    return out_lo, out_hi
+
+
+def np_beat_with(t_lo, t_hi, w_lo, w_hi, trump, black_maria: str):
+    """Twin of ``beat_with``: (beaters lo, hi, unbeaten lo, unbeaten hi)."""
+    s = _np_suit_of(t_lo, t_hi)
+    a0, a1 = np_ranks(t_lo & ~BM_BIT, t_hi, s)
+    d0, d1 = np_ranks(w_lo & ~BM_BIT, w_hi, s)
+    unbeaten = np.zeros(len(s), np.int64)
+    used0 = np.zeros(len(s), np.uint64)
+    used1 = np.zeros(len(s), np.uint64)
+    one = np.uint64(1)
+    for r in range(RANKS):
+        bit = one << np.uint64(r)
+        take0 = ((d0 & bit) != 0) & (unbeaten > 0)
+        unbeaten -= take0
+        take1 = ((d1 & bit) != 0) & (unbeaten > 0)
+        unbeaten -= take1
+        unbeaten += ((a0 & bit) != 0).astype(np.int64) + ((a1 & bit) != 0)
+        used0 |= take0 * bit
+        used1 |= take1 * bit
+    other = (trump >= 0) & (trump != s)
+    ts = np.where(other, trump, 0)
+    trumps = SUIT_BITS[np.where(other, trump, -1)]
+    tr0, tr1 = np_ranks(w_lo & trumps, w_hi & trumps, ts)
+    n_trumps = np.minimum(unbeaten, np.bitwise_count(tr0).astype(np.int64) + np.bitwise_count(tr1))
+    unbeaten -= n_trumps
+    t0, t1 = np_lowest_k(tr0, tr1, n_trumps)
+    maria = (unbeaten > 0) & ((w_lo & BM_BIT) != 0) if black_maria == HIGHEST_TRUMP else np.zeros(len(s), bool)
+    unbeaten -= maria
+    n_attack = np.bitwise_count(a0).astype(np.int64) + np.bitwise_count(a1)
+    low0, low1 = np_lowest_k(a0, a1, n_attack - unbeaten)
+    u_lo, u_hi = np_unranks(a0 ^ low0, a1 ^ low1, s)
+    b_lo, b_hi = np_unranks(used0, used1, s)
+    tb_lo, tb_hi = np_unranks(t0, t1, ts)
+    return (b_lo | tb_lo | maria * BM_BIT, b_hi | tb_hi, u_lo | (t_lo & BM_BIT), u_hi)
+
+
+def np_defence(policy: str, lo, hi, t_lo, t_hi, trump, black_maria: str, key, turn):
+    """Twin of ``defence``: (beaters lo, hi, unbeaten lo, unbeaten hi)."""
+    if policy_name(policy) == "random":
+        return np_beat_with(t_lo, t_hi, lo & _np_u(key, turn, 1) & _M52, hi & _np_u(key, turn, 2) & _M52,
+                            trump, black_maria)
+    w_lo = lo if black_maria == HIGHEST_TRUMP else lo & ~BM_BIT
+    full = np_beat_with(t_lo, t_hi, w_lo, hi, trump, black_maria)
+    all_beaten = (full[2] | full[3]) == 0
+    cheap = np_beat_with(t_lo, t_hi, *_np_low_cards(lo, hi, trump), trump, black_maria)
+    return tuple(np.where(all_beaten, f, c) for f, c in zip(full, cheap))

@@ -1,0 +1,308 @@
+"""Musta-Maija reference engine: one game in plain Python, to be read next to
+shared/rules/musta_maija.md, with a trace a person can follow. Not fast (vector.py is).
+
+The decision protocol (vector.py implements exactly this):
+
+- **Cards** (cards.py): 52 cards (2-5 players) or 103 (6-8: two decks less one ♠Q,
+  MM-1); a hand is an int mask of card codes.
+- **Deal** (MM-4): ``order = rng.permutation(key, Stream.DEAL, n_cards)``; the shuffled
+  deck is ``card_list[order[i]]`` for i = 0, 1, ...; packets of three (the last one
+  ``hand_size % 3``) go to seats 1, 2, ..., n-1, 0 in turn, packet round after packet
+  round. The rest is the stock, drawn from its top (the next deck position).
+- **Trump**: none yet (``marriage``, MM-5), diamonds (MM-6), or turned (MM-7): while the
+  top of the stock is a spade, the stock is reshuffled by
+  ``rng.permutation(key, Stream.RESHUFFLE, len(stock), counter=attempt)`` (attempt 0, 1,
+  ...); then the top card is turned and moved to the bottom of the stock.
+- **Decisions**: a round is one attack decision (the attacker's) then one defence
+  decision (the defender's). ``turns`` counts decisions and is the ``turn`` of a
+  decision's policy draws; ``rounds`` counts attacks. Before every decision, a game that
+  has made ``max_turns`` decisions stops as truncated (MM-16), even between an attack
+  and its defence.
+- **At the start of either decision** the deciding player may declare a marriage
+  (MM-5); then the attack (MM-9, MM-13: at most the defender's hand size once the stock
+  is empty) or the defence (MM-10) is made. The attacker draws up to ``hand_size``
+  right after attacking; the defender after the defence (MM-11, MM-12). A player with no
+  cards once the stock is empty goes out at once (MM-14): an attacker who empties
+  their hand goes out before their defender.
+- **Next round** (MM-11, MM-12): if every card was beaten the defender attacks next (or,
+  if out, the next player still in after them); otherwise the next player in after the
+  defender. The defender is always the next player in after the attacker. The game
+  ends when at most one player is in; that player loses (``loser``, -1 if nobody).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cardsim.core import rng
+from cardsim.core.cards import FRENCH52
+from cardsim.core.records import Replay
+from cardsim.games.musta_maija import policies
+from cardsim.games.musta_maija.cards import (
+    BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, name, names, rank, suit, suit_cards,
+)
+from cardsim.games.musta_maija.rules import MustaMaijaRules
+
+PACKET = 3
+"""MM-4: cards are dealt three at a time."""
+
+
+@dataclass
+class Table:
+    """The state of one game: everything the rules need, nothing a policy could not see is hidden here."""
+
+    rules: MustaMaijaRules
+    players: int
+    key: int
+    hands: list[int]
+    stock: list[int]
+    """The stock, ``stock[0]`` drawn next."""
+    trump: int = -1
+    declared_turn: int = -1
+    attacker: int = 1
+    table: int = 0
+    discard: int = 0
+    out: list[int] = field(default_factory=list)
+    turns: int = 0
+    rounds: int = 0
+    truncated: bool = False
+    moves: list[str] = field(default_factory=list)
+    events: list[tuple] = field(default_factory=list)
+    """(kind, seat, hand before, cards, extra) per move, for tests: see ``attack``/``defend``/``declare``."""
+
+
+# --- the deal ---------------------------------------------------------------------
+
+
+def packets(hand_size: int) -> list[int]:
+    """MM-4: three at a time; with 5, three then two."""
+    return [PACKET] * (hand_size // PACKET) + ([hand_size % PACKET] if hand_size % PACKET else [])
+
+
+def deal_order(players: int, hand_size: int) -> list[int]:
+    """The seat receiving each deck position of the deal (MM-4: clockwise from seat 1)."""
+    return [seat % players for size in packets(hand_size) for seat in range(1, players + 1) for _ in range(size)]
+
+
+def deal(rules: MustaMaijaRules, players: int, key: int) -> Table:
+    codes = card_list(players)
+    deck = [codes[i] for i in rng.permutation(key, rng.Stream.DEAL, len(codes))]
+    hands = [0] * players
+    seats = deal_order(players, rules.hand_size)
+    for seat, card in zip(seats, deck):
+        hands[seat] |= 1 << card
+    t = Table(rules, players, key, hands, deck[len(seats):], attacker=1 % players)
+    if rules.trump == "diamonds":
+        t.trump = DIAMONDS  # MM-6
+    elif rules.trump == "turned":
+        turn_trump(t)
+    return t
+
+
+def turn_trump(t: Table) -> None:
+    """MM-7: turn the top of the stock (reshuffle while it is a spade) and put it at the bottom."""
+    attempt = 0
+    while suit(t.stock[0]) == SPADES:
+        order = rng.permutation(t.key, rng.Stream.RESHUFFLE, len(t.stock), attempt)
+        t.stock = [t.stock[i] for i in order]
+        attempt += 1
+    t.stock = t.stock[1:] + t.stock[:1]
+    t.trump = suit(t.stock[-1])
+    t.moves.append(f"turned {name(t.stock[-1])}: trump {FRENCH52.suits[t.trump]}")
+
+
+# --- small rules --------------------------------------------------------------------
+
+
+def beats(beater: int, card: int, trump: int, black_maria: str) -> bool:
+    """MM-2, MM-3, MM-8, MM-10: does ``beater`` beat ``card``?"""
+    if card == BLACK_MARIA:
+        return False  # MM-2: nothing beats the Black Maria
+    if beater == BLACK_MARIA:
+        return black_maria == policies.HIGHEST_TRUMP  # MM-2 / MM-3
+    if suit(beater) == suit(card):
+        return rank(beater) > rank(card)
+    return suit(beater) == trump  # MM-8: a trump beats any non-trump
+
+
+def next_in(t: Table, seat: int) -> int:
+    """The next player to the left of ``seat`` who is still in (MM-9, MM-14)."""
+    for step in range(1, t.players):
+        other = (seat + step) % t.players
+        if other not in t.out:
+            return other
+    return seat
+
+
+def defender(t: Table) -> int:
+    return next_in(t, t.attacker)
+
+
+def attack_cap(t: Table) -> int | None:
+    """MM-13: once the stock is empty, no more attack cards than the defender holds."""
+    return None if t.stock else len(cards(t.hands[defender(t)]))
+
+
+def marriages(t: Table, seat: int) -> list[int]:
+    """MM-5: the suits ``seat`` may declare trump now (king and queen held; never spades)."""
+    if t.rules.trump != "marriage" or t.trump >= 0:
+        return []
+    held = {(suit(c), rank(c)) for c in cards(t.hands[seat])}
+    return [s for s in range(SUITS) if s != SPADES and (s, KING) in held and (s, QUEEN) in held]
+
+
+def is_legal_attack(hand: int, attack_cards: int, cap: int | None) -> bool:
+    """MM-9 (one or more cards of one suit, from the hand) and MM-13 (the cap)."""
+    chosen = cards(attack_cards)
+    return (bool(chosen) and attack_cards & ~hand == 0 and len({suit(c) for c in chosen}) == 1
+            and (cap is None or len(chosen) <= cap))
+
+
+def is_legal_defence(hand: int, table: int, pairs: list[tuple[int, int]], trump: int, black_maria: str) -> bool:
+    """MM-10: one own card beats one table card; each card used once."""
+    beaters = [b for b, _ in pairs]
+    beaten = [a for _, a in pairs]
+    return (len(set(beaters)) == len(beaters) == len(set(beaten)) and mask(beaters) & ~hand == 0
+            and mask(beaten) & ~table == 0 and all(beats(b, a, trump, black_maria) for b, a in pairs))
+
+
+def scores(loser: int, players: int) -> list[int]:
+    """MM-17: every player except the loser scores one point."""
+    return [int(seat != loser) for seat in range(players)]
+
+
+# --- moves ----------------------------------------------------------------------
+
+
+def declare(t: Table, seat: int, s: int) -> None:
+    """MM-5: the first declaration holds for the rest of the game."""
+    if s not in marriages(t, seat):
+        raise ValueError(f"seat {seat} may not declare suit {s}")
+    t.events.append(("declare", seat, t.hands[seat], s, t.turns))
+    t.trump, t.declared_turn = s, t.turns
+    t.moves.append(f"turn {t.turns}: seat {seat} declares {FRENCH52.suits[s]} trump (marriage)")
+
+
+def draw_up(t: Table, seat: int) -> int:
+    """MM-9, MM-11, MM-12: draw from the stock up to ``hand_size`` (nothing if holding more)."""
+    n = max(0, min(t.rules.hand_size - len(cards(t.hands[seat])), len(t.stock)))
+    t.hands[seat] |= mask(t.stock[:n])
+    t.stock = t.stock[n:]
+    return n
+
+
+def go_out_if_empty(t: Table, seat: int) -> None:
+    """MM-14: a player with no cards once the stock is empty is out."""
+    if not t.hands[seat] and not t.stock and seat not in t.out:
+        t.out.append(seat)
+        t.moves.append(f"  seat {seat} is out")
+
+
+def attack(t: Table, attack_cards: int) -> None:
+    """MM-9: the attacker puts cards of one suit on the table and draws up."""
+    seat, cap = t.attacker, attack_cap(t)
+    if not is_legal_attack(t.hands[seat], attack_cards, cap):
+        raise ValueError(f"illegal attack {names(attack_cards)} by seat {seat} (cap {cap})")
+    t.events.append(("attack", seat, t.hands[seat], attack_cards, cap))
+    t.hands[seat] ^= attack_cards
+    t.table = attack_cards
+    drawn = draw_up(t, seat)
+    t.turns += 1
+    t.rounds += 1
+    t.moves.append(f"turn {t.turns - 1}: seat {seat} attacks seat {defender(t)} with {names(attack_cards)}"
+                   f", draws {drawn}")
+    go_out_if_empty(t, seat)
+
+
+def defend(t: Table, pairs: list[tuple[int, int]]) -> None:
+    """MM-10..MM-12: beaten pairs are discarded, the rest picked up; then draw up and pass on."""
+    seat = defender(t)
+    if not is_legal_defence(t.hands[seat], t.table, pairs, t.trump, t.rules.black_maria):
+        raise ValueError(f"illegal defence by seat {seat}")
+    t.events.append(("defence", seat, t.hands[seat], t.table, (pairs, t.trump)))
+    beaten, beaters = mask(a for _, a in pairs), mask(b for b, _ in pairs)
+    unbeaten = t.table & ~beaten
+    t.hands[seat] = (t.hands[seat] & ~beaters) | unbeaten
+    t.discard |= beaten | beaters
+    t.table = 0
+    drawn = draw_up(t, seat)
+    t.turns += 1
+    said = ", ".join(f"{name(a)} with {name(b)}" for b, a in pairs) or "nothing"
+    t.moves.append(f"turn {t.turns - 1}: seat {seat} beats {said}; picks up {names(unbeaten)}; draws {drawn}")
+    go_out_if_empty(t, seat)
+    if unbeaten or seat in t.out:
+        t.attacker = next_in(t, seat)  # MM-12 (and MM-11 when the defender went out)
+    else:
+        t.attacker = seat  # MM-11: the defender beat everything and attacks next
+
+
+def in_play(t: Table) -> list[int]:
+    return [seat for seat in range(t.players) if seat not in t.out]
+
+
+def finished(t: Table) -> bool:
+    return len(in_play(t)) <= 1
+
+
+# --- one game -------------------------------------------------------------------------
+
+
+def offer_marriage(t: Table, seat: int, policy: str) -> None:
+    """MM-5: at the start of any of their decisions a player may declare."""
+    s = policies.declaration(policy, t.hands[seat], marriages(t, seat), t.key, t.turns)
+    if s >= 0:
+        declare(t, seat, s)
+
+
+def attack_decision(t: Table, policy: str) -> None:
+    offer_marriage(t, t.attacker, policy)
+    hand = t.hands[t.attacker]
+    attack(t, policies.attack(policy, hand, t.trump, attack_cap(t), t.key, t.turns))
+
+
+def defence_decision(t: Table, policy: str) -> None:
+    seat = defender(t)
+    offer_marriage(t, seat, policy)
+    defend(t, policies.defence(policy, t.hands[seat], t.table, t.trump, t.rules.black_maria, t.key, t.turns))
+
+
+def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):
+    """Yield the table after the deal and after every decision (the same object, updated)."""
+    t = deal(rules, players, rng.game_key(seed, game))
+    t.moves.insert(0, "deal: " + " | ".join(f"seat {s}: {names(h)}" for s, h in enumerate(t.hands)))
+    yield t
+    while not finished(t):
+        if t.turns >= rules.max_turns:
+            break
+        attack_decision(t, seats[t.attacker])
+        yield t
+        if t.turns >= rules.max_turns:
+            break
+        defence_decision(t, seats[defender(t)])
+        yield t
+    t.truncated = not finished(t)  # MM-16
+
+
+def record(t: Table, game: int) -> dict:
+    """The game's row: COMMON + SHEDDING + Musta-Maija's columns."""
+    left = in_play(t)
+    holder = [seat for seat in range(t.players) if t.hands[seat] >> BLACK_MARIA & 1]
+    return {
+        "game": game,
+        "turns": t.turns,
+        "truncated": t.truncated,
+        "loser": left[0] if len(left) == 1 and not t.truncated else -1,  # MM-14
+        "rounds": t.rounds,
+        "first_out": t.out[0] if t.out else -1,
+        "black_maria_holder": holder[0] if holder else -1,
+        "trump_suit": t.trump,
+        "trump_declared_turn": t.declared_turn,
+    }
+
+
+def play(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]) -> Replay:
+    """The reference engine's ``GameSpec.play``: one game, its record and its moves."""
+    t = None
+    for t in play_states(rules, players, seed, game, seats):
+        pass
+    rec = record(t, game)
+    return Replay("musta_maija", rec, t.moves)
