@@ -158,6 +158,8 @@ class Decision:
     turn: int
     seat: int
     hand: int
+    trick: tuple[int, ...]
+    trump: int
     legal: int
     card: int
     held: tuple[int, ...]
@@ -203,7 +205,7 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
                 legal = legal_moves(held[seat], trick, trump, rules.undertrump)
                 card = choose(names[seat], held[seat], legal, trick, trump, key, turn)
                 if log is not None:
-                    log.append(Decision(turn, seat, held[seat], legal, card, tuple(held),
+                    log.append(Decision(turn, seat, held[seat], tuple(trick), trump, legal, card, tuple(held),
                                         _or(taken) | sum(1 << c for c in trick)))
                 held[seat] &= ~(1 << card)
                 if sets_trump(card, trick, trump):                            # MJ-8
