@@ -30,14 +30,19 @@ lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten 
 ``greedy`` — the seed's tips, no randomness:
 - declare: at the first chance, the option suit with the most cards in hand (ties: the
   lower suit).
-- attack: in the endgame (stock empty) with the Black Maria in hand: the Black Maria
-  alone ("hold it for the endgame"). Otherwise "shed low cards, keep kings and queens":
-  the low cards are the non-trump cards of rank 2..J; if any, the suit of the lowest one,
-  and all low cards of that suit (in the endgame the ``cap`` lowest). If none, the lowest
-  card other than the Black Maria alone (the Black Maria if it is the only card).
+- attack before the endgame, "shed low cards, keep kings and queens": the low cards
+  are the non-trump cards of rank 2..J; if any, all low cards of the suit of the lowest
+  one. If none, the lowest card other than the Black Maria alone (the Black Maria if it
+  is the only card).
+- attack in the endgame (stock empty), shedding as many cards as it may: with the Black
+  Maria ("held for the endgame", the card nobody can beat) the Black Maria and the
+  ``cap - 1`` lowest other spades; otherwise the suit ``held[below(u1, len(held))]``
+  (as ``random``: this draw breaks the cycles a deterministic endgame falls into) and
+  the ``cap`` lowest cards of it.
 - defence: ``beat_with(table, hand)`` (the Black Maria willing only with
-  ``highest_trump``) if it beats every card; otherwise, since it must pick up anyway, it
-  beats only with low cards (non-trump, rank 2..J): ``beat_with(table, low cards)``.
+  ``highest_trump``) if it beats every card or the stock is empty (every card beaten is
+  one card fewer to shed); otherwise, since it must pick up anyway, it beats only with
+  low cards (non-trump, rank 2..J), keeping the rest: ``beat_with(table, low cards)``.
 """
 from __future__ import annotations
 
@@ -48,7 +53,7 @@ import numpy as np
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
 from cardsim.games.musta_maija.cards import (
-    BLACK_MARIA, BM_BIT, JACK, LOW_BITS, RANK_BITS, RANKS, SUIT_BITS, SUITS, cards, copy, mask,
+    BLACK_MARIA, BM_BIT, JACK, LOW_BITS, RANK_BITS, RANKS, SPADES, SUIT_BITS, SUITS, cards, mask,
     np_count, np_lowest_k, np_ranks, np_unranks, rank, suit, suit_cards,
 )
 
@@ -100,19 +105,20 @@ def declaration(policy: str, hand: int, options: list[int], key: int, turn: int)
 
 def attack(policy: str, hand: int, trump: int, cap: int | None, key: int, turn: int) -> int:
     """The attack cards (one suit, MM-9); ``cap`` is the defender's hand size in the endgame (MM-13)."""
+    held = [s for s in range(SUITS) if suit_cards(hand, s)]
     if policy_name(policy) == "random":
-        held = [s for s in range(SUITS) if suit_cards(hand, s)]
         own = suit_cards(hand, held[rng.below(_u(key, turn, 1), len(held))])
         pick = _in_bits(own, _u(key, turn, 2), _u(key, turn, 3)) or lowest(own, 1)
-    elif cap is not None and hand >> BLACK_MARIA & 1:
-        return 1 << BLACK_MARIA
-    else:
-        low = low_cards(hand, trump)
-        if not low:
-            rest = cards(hand & ~(1 << BLACK_MARIA)) or cards(hand)
-            return 1 << rest[0]
-        pick = suit_cards(low, suit(cards(low)[0]))
-    return pick if cap is None else lowest(pick, cap)
+        return pick if cap is None else lowest(pick, cap)
+    if cap is not None and hand >> BLACK_MARIA & 1:
+        return 1 << BLACK_MARIA | lowest(suit_cards(hand, SPADES) & ~(1 << BLACK_MARIA), cap - 1)
+    if cap is not None:
+        return lowest(suit_cards(hand, held[rng.below(_u(key, turn, 1), len(held))]), cap)
+    low = low_cards(hand, trump)
+    if not low:
+        rest = cards(hand & ~(1 << BLACK_MARIA)) or cards(hand)
+        return 1 << rest[0]
+    return suit_cards(low, suit(cards(low)[0]))
 
 
 def beat_with(table: int, willing: int, trump: int, black_maria: str) -> list[tuple[int, int]]:
@@ -136,14 +142,14 @@ def beat_with(table: int, willing: int, trump: int, black_maria: str) -> list[tu
     return pairs
 
 
-def defence(policy: str, hand: int, table: int, trump: int, black_maria: str, key: int,
+def defence(policy: str, hand: int, table: int, trump: int, black_maria: str, endgame: bool, key: int,
             turn: int) -> list[tuple[int, int]]:
     """The defender's pairs (beater, attack card); unbeaten cards are picked up (MM-10..MM-12)."""
     if policy_name(policy) == "random":
         return beat_with(table, _in_bits(hand, _u(key, turn, 1), _u(key, turn, 2)), trump, black_maria)
     willing = hand if black_maria == HIGHEST_TRUMP else hand & ~(1 << BLACK_MARIA)
     pairs = beat_with(table, willing, trump, black_maria)
-    if len(pairs) == len(cards(table)):
+    if endgame or len(pairs) == len(cards(table)):
         return pairs
     return beat_with(table, low_cards(hand, trump), trump, black_maria)
 
@@ -202,29 +208,38 @@ def np_declaration(policy: str, lo: np.ndarray, hi: np.ndarray, options: np.ndar
     return np.where(n > 0, best, -1)
 
 
+def _np_random_suit(lo, hi, key, turn):
+    """``held[below(u1, len(held))]``: a suit uniformly among the suits held."""
+    held = np.stack([((lo | hi) & SUIT_BITS[s]) != 0 for s in range(SUITS)])
+    j = rng.below(_np_u(key, turn, 1), held.sum(axis=0))
+    return np.argmax(np.cumsum(held, axis=0) > j, axis=0)
+
+
 def np_attack(policy: str, lo: np.ndarray, hi: np.ndarray, trump: np.ndarray, cap: np.ndarray,
               endgame: np.ndarray, key: np.ndarray, turn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Twin of ``attack``; ``cap`` is any number >= the hand size outside the endgame."""
+    s = _np_random_suit(lo, hi, key, turn)
+    own_lo, own_hi = lo & SUIT_BITS[s], hi & SUIT_BITS[s]
     if policy_name(policy) == "random":
-        held = np.stack([((lo | hi) & SUIT_BITS[s]) != 0 for s in range(SUITS)])
-        j = rng.below(_np_u(key, turn, 1), held.sum(axis=0))
-        s = np.argmax(np.cumsum(held, axis=0) > j, axis=0)
-        own_lo, own_hi = lo & SUIT_BITS[s], hi & SUIT_BITS[s]
         p_lo = own_lo & _np_u(key, turn, 2) & _M52
         p_hi = own_hi & _np_u(key, turn, 3) & _M52
         none = (p_lo | p_hi) == 0
         f_lo, f_hi = _np_lowest_of_suit(own_lo, own_hi, s)
         return _np_keep_lowest(np.where(none, f_lo, p_lo), np.where(none, f_hi, p_hi), s, cap)
+    spades = np.full(len(lo), SPADES)
+    m_lo, m_hi = _np_keep_lowest(lo & SUIT_BITS[SPADES] & ~BM_BIT, hi & SUIT_BITS[SPADES], spades, cap - 1)
+    e_lo, e_hi = _np_keep_lowest(own_lo, own_hi, s, cap)
     low_lo, low_hi = _np_low_cards(lo, hi, trump)
     has_low = (low_lo | low_hi) != 0
     first_lo, first_hi = _np_lowest_rank_major(low_lo, low_hi)
-    s = np.where(has_low, _np_suit_of(first_lo, first_hi), 0)
-    p_lo, p_hi = _np_keep_lowest(low_lo & SUIT_BITS[s], low_hi & SUIT_BITS[s], s, cap)
+    ls = np.where(has_low, _np_suit_of(first_lo, first_hi), 0)
     rest_lo = np.where((lo & ~BM_BIT) | hi, lo & ~BM_BIT, lo)
     one_lo, one_hi = _np_lowest_rank_major(rest_lo, hi)
     maria = endgame & ((lo & BM_BIT) != 0)
-    out_lo = np.where(maria, BM_BIT, np.where(has_low, p_lo, one_lo))
-    out_hi = np.where(maria, np.uint64(0), np.where(has_low, p_hi, one_hi))
+    out_lo = np.where(has_low, low_lo & SUIT_BITS[ls], one_lo)
+    out_hi = np.where(has_low, low_hi & SUIT_BITS[ls], one_hi)
+    out_lo = np.where(maria, m_lo | BM_BIT, np.where(endgame, e_lo, out_lo))
+    out_hi = np.where(maria, m_hi, np.where(endgame, e_hi, out_hi))
     return out_lo, out_hi
 
 
@@ -263,13 +278,13 @@ def np_beat_with(t_lo, t_hi, w_lo, w_hi, trump, black_maria: str):
     return (b_lo | tb_lo | maria * BM_BIT, b_hi | tb_hi, u_lo | (t_lo & BM_BIT), u_hi)
 
 
-def np_defence(policy: str, lo, hi, t_lo, t_hi, trump, black_maria: str, key, turn):
+def np_defence(policy: str, lo, hi, t_lo, t_hi, trump, black_maria: str, endgame, key, turn):
     """Twin of ``defence``: (beaters lo, hi, unbeaten lo, unbeaten hi)."""
     if policy_name(policy) == "random":
         return np_beat_with(t_lo, t_hi, lo & _np_u(key, turn, 1) & _M52, hi & _np_u(key, turn, 2) & _M52,
                             trump, black_maria)
     w_lo = lo if black_maria == HIGHEST_TRUMP else lo & ~BM_BIT
     full = np_beat_with(t_lo, t_hi, w_lo, hi, trump, black_maria)
-    all_beaten = (full[2] | full[3]) == 0
+    keep_full = ((full[2] | full[3]) == 0) | endgame
     cheap = np_beat_with(t_lo, t_hi, *_np_low_cards(lo, hi, trump), trump, black_maria)
-    return tuple(np.where(all_beaten, f, c) for f, c in zip(full, cheap))
+    return tuple(np.where(keep_full, f, c) for f, c in zip(full, cheap))

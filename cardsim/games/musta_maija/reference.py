@@ -262,7 +262,8 @@ def attack_decision(t: Table, policy: str) -> None:
 def defence_decision(t: Table, policy: str) -> None:
     seat = defender(t)
     offer_marriage(t, seat, policy)
-    defend(t, policies.defence(policy, t.hands[seat], t.table, t.trump, t.rules.black_maria, t.key, t.turns))
+    defend(t, policies.defence(policy, t.hands[seat], t.table, t.trump, t.rules.black_maria, not t.stock, t.key,
+                               t.turns))
 
 
 def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):

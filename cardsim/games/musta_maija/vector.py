@@ -249,8 +249,9 @@ def _defend(g: Game, b: Batch) -> None:
     _offer_marriage(g, b, seat)
     lo, hi = _hand(b, seat)
     bm = g.rules.black_maria
+    endgame = b.top >= g.n_cards
     b_lo, b_hi, u_lo, u_hi = _by_policy(g, seat, lambda p, *a: policies.np_defence(p, *a[:5], bm, *a[5:]),
-                                        lo, hi, b.t_lo, b.t_hi, b.trump, b.key, b.turns)
+                                        lo, hi, b.t_lo, b.t_hi, b.trump, endgame, b.key, b.turns)
     _set_hand(b, seat, (lo & ~b_lo) | u_lo, (hi & ~b_hi) | u_hi)
     b.t_lo = b.t_lo & np.uint64(0)
     b.t_hi = b.t_lo
