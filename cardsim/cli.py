@@ -44,6 +44,35 @@ def cmd_replay(args: argparse.Namespace) -> None:
                          policy=policy))
 
 
+def cmd_run(args: argparse.Namespace) -> None:
+    from cardsim.study import run_study
+
+    folder = run_study(args.study, games=args.games, jobs=args.jobs, out=args.out, backend=args.backend,
+                       scheduler=args.scheduler, force=args.force, progress=not args.quiet)
+    print(f"wrote {folder}: games.parquet, summary.csv, plots, manifest.json")
+
+
+def cmd_verify(args: argparse.Namespace) -> None:
+    """Exit status 1 when a re-run row or the records' sha256 differs from the manifest."""
+    from cardsim.study import verify_study
+
+    v = verify_study(args.folder, sample=args.sample)
+    for line in v.mismatches:
+        print(f"MISMATCH {line}")
+    if not v.sha256_ok:
+        print("MISMATCH games.parquet: sha256 differs from the manifest")
+    verdict = "identical" if v.ok else "DIFFERENT"
+    print(f"{args.folder}: {len(v.games)} game indices x {v.cells} cells re-run: {verdict}")
+    if not v.ok:
+        raise SystemExit(1)
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    from cardsim.study import report_study
+
+    print(f"wrote into {args.folder}: {', '.join(report_study(args.folder))}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="cardsim", description="Rules-variant simulation of card games.")
     parser.add_argument("--version", action="version", version=f"cardsim {cardsim.__version__}")
@@ -61,6 +90,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", dest="game_index", type=int, required=True, help="the game index")
     p.add_argument("--policy", default="random", help="a policy, or one per seat separated by commas")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("run", help="run a study file: records, summary, plots and manifest")
+    p.add_argument("study", help="a study file (TOML)")
+    p.add_argument("--games", type=int, help="games per cell (default: the study file's)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
+    p.add_argument("--out", help="output folder (default: results/<study name>)")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend (default loky)")
+    p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask)")
+    p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("verify", help="re-run a sample of a study's games and compare with its records")
+    p.add_argument("folder", help="a study's output folder")
+    p.add_argument("--sample", type=int, default=20, help="game indices to re-run, in every cell (default 20)")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("report", help="re-render summary.csv and the plots from games.parquet")
+    p.add_argument("folder", help="a study's output folder")
+    p.set_defaults(func=cmd_report)
     return parser
 
 

@@ -53,7 +53,8 @@ def wilson(k: np.ndarray | int, n: np.ndarray | int, level: float = LEVEL) -> tu
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)  # exact 0 and 1 despite rounding
+    # the interval holds k / n, within [0, 1]: exact at k = 0 and k = n despite rounding
+    return np.clip(np.minimum(centre - half, p), 0, 1), np.clip(np.maximum(centre + half, p), 0, 1)
 
 
 def paired_mean(d: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:

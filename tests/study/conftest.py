@@ -1,4 +1,5 @@
 """Fixtures of the study-layer tests: the fake game, study files, a Dask cluster."""
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ game = "fakegame"
 seed = 11
 games = 40
 players = [2, 3]
-policies = ["random", "greedy", ["greedy", "random", "random"]]
+policies = ["random", ["greedy", "random", "random"]]
 baseline = "plain"
 engine = "vector"
 
@@ -28,11 +29,28 @@ max_turns = "None"
 """
 
 
+@pytest.fixture(scope="module")
+def fake():
+    """The fake game, registered for the tests of one module only."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fakegame.install(monkeypatch)
+        yield fakegame.GAME
+
+
+@pytest.fixture(scope="module")
+def finished(fake, tmp_path_factory):
+    """A folder holding a complete run of ``STUDY``, shared by a module: copy it before changing it."""
+    from cardsim.study import run_study
+
+    path = tmp_path_factory.mktemp("finished") / "study.toml"
+    path.write_text(STUDY)
+    return run_study(path, out=path.parent / "out")
+
+
 @pytest.fixture
-def fake(monkeypatch):
-    """The fake game, registered for this test only."""
-    fakegame.install(monkeypatch)
-    return fakegame.GAME
+def finished_copy(finished, tmp_path):
+    """A private copy of the ``finished`` folder."""
+    return Path(shutil.copytree(finished, tmp_path / "out"))
 
 
 @pytest.fixture

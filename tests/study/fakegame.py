@@ -63,3 +63,12 @@ def install(monkeypatch) -> None:
     """Register the fake game for this test only."""
     monkeypatch.setattr(cardsim.games, "GAMES", (*cardsim.games.GAMES, NAME))
     monkeypatch.setitem(sys.modules, f"cardsim.games.{NAME}", sys.modules[__name__])
+
+
+if __name__ == "__main__":  # `python fakegame.py run STUDY ...`: the cardsim CLI with the fake game
+    import pytest
+
+    from cardsim import cli
+
+    install(pytest.MonkeyPatch())
+    sys.exit(cli.main(sys.argv[1:]))

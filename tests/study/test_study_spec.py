@@ -14,12 +14,11 @@ def test_a_study_file_reads_into_cells_in_file_order(write_study):
     assert (s.name, s.game, s.seed, s.games, s.players, s.baseline, s.engine) == (
         "fake_study", "fakegame", 11, 40, (2, 3), "plain", "vector")
     cells = s.cells()
-    # 3 variants x (2 self-play policies at 2 and 3 players + the 3-seat list at 3 players)
-    assert len(cells) == 3 * (2 * 2 + 1)
-    assert [(c.variant, c.players, c.policy) for c in cells[:5]] == [
-        ("plain", 2, "random"), ("plain", 2, "greedy"), ("plain", 3, "random"), ("plain", 3, "greedy"),
-        ("plain", 3, "greedy,random,random")]
-    assert cells[4].seats == ("greedy", "random", "random")
+    # 3 variants x (self-play at 2 and 3 players + the 3-seat list at 3 players only)
+    assert len(cells) == 3 * 3
+    assert [(c.variant, c.players, c.policy) for c in cells[:4]] == [
+        ("plain", 2, "random"), ("plain", 3, "random"), ("plain", 3, "greedy,random,random"), ("sturdy", 2, "random")]
+    assert cells[1].seats == ("random",) * 3 and cells[2].seats == ("greedy", "random", "random")
 
 
 def test_the_string_None_spells_None_and_knobs_override_the_preset(write_study):
@@ -56,10 +55,13 @@ def test_with_games_overrides_only_the_number_of_games(write_study):
     ('game = "fakegame"', 'game = "poker"', "game: unknown game 'poker'; known games: moska"),
     ("players = [2, 3]", "players = [2, 9]", "players: variant plain: fakegame is played by 2 to 6 players, not 9"),
     ("players = [2, 3]", "players = [2, 2]", "players: expected distinct player counts"),
-    ('policies = ["random", "greedy"', 'policies = ["random", "bluffer"',
+    ('policies = ["random"', 'policies = ["random", "bluffer"',
      "policies[1]: unknown fakegame policy 'bluffer'; known policies: random, greedy"),
     ('["greedy", "random", "random"]', '["greedy", "random", "random", "random"]',
-     "policies[2]: 4 seat policies match no player count of [2, 3]"),
+     "policies[1]: 4 seat policies match no player count of [2, 3]"),
+    ('["greedy", "random", "random"]', '["greedy", "random", "cheat"]',
+     "policies[1]: unknown fakegame policy 'cheat'; known policies: random, greedy"),
+    ('policies = ["random",', 'policies = ["random", "random",', "policies: expected distinct policies"),
     ('baseline = "plain"', 'baseline = "nope"', "baseline: 'nope' is not a variant; variants: plain, sturdy, unlimited"),
     ('engine = "vector"', 'engine = "quantum"', "engine: expected one of vector, reference, not 'quantum'"),
     ('name = "fake_study"', 'name = "a/b"', "name: expected a folder-safe name"),
