@@ -48,8 +48,8 @@ import numpy as np
 
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
-from cardsim.games.uno.cards import (COLOURS, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, IS_DRAW_TWO, K,
-                                     KIND_COLOUR, WILD)
+from cardsim.games.uno.cards import (CANDIDATES, COLOURS, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, IS_DRAW_TWO,
+                                     K, KIND_COLOUR)
 
 NAMES = ("random", "greedy")
 DEFAULTS = {"random": {"bluff": 0.0, "challenge": 0.5}, "greedy": {"bluff": 0.1, "challenge": 0.25}}
@@ -173,39 +173,49 @@ def colour_name(colour: int) -> str:
 
 # ---------------------------------------------------------------- numpy twins (vector)
 
-def np_colour_counts(hands: np.ndarray) -> np.ndarray:
-    """(B, K) counts -> (B, 4) coloured cards held per colour."""
-    return hands[:, :WILD].reshape(len(hands), 4, 13).sum(axis=2, dtype=np.int64)
+# The numpy twins work on the candidate columns of ``cards.CANDIDATES[colour, top]``
+# (the kinds that can be legal there, real ones in ascending kind order), and take
+# ``counts`` (B, 4): the coloured cards the player holds per colour (the vector engine
+# keeps both at hand rather than scanning all 56 kinds each decision).
+
+def np_random_card(held: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Twin of ``random_card``: the chosen column of (B, C) ``held`` counts, -1 where none is legal."""
+    cum = np.cumsum(held * legal, axis=1, dtype=np.int16)
+    n = cum[:, -1].astype(np.int64)
+    r = rng.below(u, np.maximum(n, 1)).astype(np.int16)
+    column = np.argmax(cum > r[:, None], axis=1)
+    return np.where(n > 0, column, -1)
 
 
-def np_random_card(hands: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Twin of ``random_card`` on (B, K) hands and legal masks; -1 where nothing is legal."""
-    cum = np.cumsum(np.where(legal, hands, 0), axis=1, dtype=np.int64)
-    n = cum[:, -1]
-    r = rng.below(u, np.maximum(n, 1))
-    kind = np.argmax(cum > r[:, None], axis=1)
-    return np.where(n > 0, kind, -1)
-
-
-def np_greedy_card(hands: np.ndarray, legal: np.ndarray, colour: np.ndarray, top: np.ndarray) -> np.ndarray:
-    """Twin of ``greedy_card``; ``legal`` already excludes kinds not held."""
-    counts = np_colour_counts(hands)
-    score = GREEDY_BASE[colour, top].astype(np.int64)
-    score += GREEDY_BY_COLOUR[colour, top] * counts[:, KIND_COLOUR]
-    score = np.where(legal, score, -1)
-    kind = np.argmax(score, axis=1)
-    return np.where(score[np.arange(len(kind)), kind] >= 0, kind, -1)
+def np_greedy_card(counts: np.ndarray, legal: np.ndarray, colour: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """Twin of ``greedy_card``: the chosen column (``legal`` is False for kinds not held), -1 for none."""
+    score = CANDIDATE_BASE[colour, top] + CANDIDATE_BY_COLOUR[colour, top] * \
+        np.take_along_axis(counts, CANDIDATE_COLOUR[colour, top], axis=1).astype(np.int16)
+    score[~legal] = -1
+    column = np.argmax(score, axis=1)
+    return np.where(score[np.arange(len(column)), column] >= 0, column, -1)
 
 
 def np_random_colour(u: np.ndarray) -> np.ndarray:
     return rng.below(u, 4)
 
 
-def np_greedy_colour(hands: np.ndarray) -> np.ndarray:
-    return np.argmax(np_colour_counts(hands), axis=1)
+def np_greedy_colour(counts: np.ndarray) -> np.ndarray:
+    return np.argmax(counts, axis=1)
 
 
 _DRAW_TWO_KINDS = np.flatnonzero(IS_DRAW_TWO)
+
+
+def _make_candidate_scores() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Greedy score tables (and kind colours) on the candidate columns of ``CANDIDATES``."""
+    c, top = np.meshgrid(np.arange(4), np.arange(K), indexing="ij")
+    c, top = c[..., None], top[..., None]
+    return (GREEDY_BASE[c, top, CANDIDATES], GREEDY_BY_COLOUR[c, top, CANDIDATES].astype(np.int16),
+            KIND_COLOUR[CANDIDATES])
+
+
+CANDIDATE_BASE, CANDIDATE_BY_COLOUR, CANDIDATE_COLOUR = _make_candidate_scores()
 
 
 def np_random_stack(hands: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -217,8 +227,7 @@ def np_random_stack(hands: np.ndarray, u: np.ndarray) -> np.ndarray:
     return np.where(r < n, _DRAW_TWO_KINDS[pick], -1)
 
 
-def np_greedy_stack(hands: np.ndarray) -> np.ndarray:
-    counts = np_colour_counts(hands)
+def np_greedy_stack(hands: np.ndarray, counts: np.ndarray) -> np.ndarray:
     held = hands[:, _DRAW_TWO_KINDS] > 0
     best = np.argmax(np.where(held, counts, -1), axis=1)
     return np.where(held.any(axis=1), _DRAW_TWO_KINDS[best], -1)

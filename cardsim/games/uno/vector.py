@@ -25,8 +25,8 @@ import numpy as np
 
 from cardsim.core import rng
 from cardsim.games.uno import policies as pol
-from cardsim.games.uno.cards import (CUSTOM, DRAW_TWO, IS_WILD, K, KIND_COLOUR, LEGAL, POINTS, REVERSE,
-                                     SHUFFLE, SKIP, WD4, WILD, deck_cards, symbol_of)
+from cardsim.games.uno.cards import (CANDIDATE_REAL, CANDIDATES, CUSTOM, DRAW_TWO, IS_WILD, K, KIND_COLOUR, LEGAL, POINTS, REVERSE,
+                                     SHUFFLE, SKIP, WD4, WD4_COLUMN, WILD, deck_cards, symbol_of)
 from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD_SLOT, COLOUR_SLOT, SHUFFLE_HANDS_TAG,
                                          START_COLOUR_SLOT, STARTER_TAG, TARGET_SLOT)
 from cardsim.games.uno.rules import UnoRules
@@ -34,14 +34,17 @@ from cardsim.games.uno.rules import UnoRules
 _MAX_U64 = np.uint64(2**64 - 1)
 
 
-def _make_kind_tables() -> tuple[np.ndarray, np.ndarray]:
-    """``SYMBOL[kind]`` (symbol or the wild kind itself) and ``COLOUR[kind]`` (-1 for wilds)."""
+def _make_kind_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``SYMBOL[kind]`` (symbol, or the wild kind itself), ``COLOUR[kind]`` (-1 for wilds),
+    ``BUCKET[kind]`` (colour, 4 for wilds: the colour-count column a kind adds to)."""
     symbol = np.array([symbol_of(k) for k in range(K)], dtype=np.int64)
     colour = np.where(IS_WILD, -1, KIND_COLOUR)
-    return symbol, colour
+    bucket = np.where(IS_WILD, 4, KIND_COLOUR)
+    return symbol, colour, bucket
 
 
-SYMBOL, COLOUR = _make_kind_tables()
+SYMBOL, COLOUR, BUCKET = _make_kind_tables()
+_CANDIDATES, _CANDIDATE_REAL = CANDIDATES.reshape(4 * K, -1), CANDIDATE_REAL.reshape(4 * K, -1)
 
 
 @dataclass
@@ -52,6 +55,7 @@ class Batch:
     key: np.ndarray
     pkey: np.ndarray
     hands: np.ndarray
+    counts: np.ndarray
     pile: np.ndarray
     ptr: np.ndarray
     end: np.ndarray
@@ -99,7 +103,7 @@ def _new_batch(t: Table, seed: int, games: np.ndarray) -> Batch:
     key = rng.game_key(np.uint64(seed), games.astype(np.uint64))
     zeros = lambda: np.zeros(n, dtype=np.int64)  # noqa: E731
     return Batch(slot=np.arange(n), key=key, pkey=rng.mix(key, rng.Stream.POLICY),
-                 hands=np.zeros((n, p, K), dtype=np.int8), pile=np.zeros((n, len(t.deck)), dtype=np.int8),
+                 hands=np.zeros((n, p, K), dtype=np.int8), counts=np.zeros((n, p, 5), dtype=np.int16), pile=np.zeros((n, len(t.deck)), dtype=np.int8),
                  ptr=zeros(), end=zeros(), discard=np.zeros((n, K), dtype=np.int16), top=zeros(),
                  colour=zeros(), direction=np.ones(n, dtype=np.int64), current=zeros(), pending=zeros(),
                  challenge_open=np.zeros(n, dtype=bool), wd4_bluffed=np.zeros(n, dtype=bool),
@@ -137,10 +141,14 @@ def _reshuffle(b: Batch, idx: np.ndarray) -> None:
 
 def _take(b: Batch, idx: np.ndarray, player: np.ndarray, n: np.ndarray) -> None:
     """Move the next ``n`` cards of each pile into ``player``'s hand (``n`` <= cards left)."""
+    rows = idx * b.hands.shape[1] + player
+    hands, counts, pile = b.hands.reshape(-1), b.counts.reshape(-1), b.pile.reshape(-1)
     for j in range(int(n.max(initial=0))):
         sel = n > j
-        g = idx[sel]
-        b.hands[g, player[sel], b.pile[g, b.ptr[g]]] += 1
+        g, r = idx[sel], rows[sel]
+        card = pile[g * b.pile.shape[1] + b.ptr[g]]
+        hands[r * K + card] += 1
+        counts[r * 5 + BUCKET[card]] += 1
         b.ptr[g] += 1
     b.cards_drawn[idx] += n
 
@@ -158,17 +166,34 @@ def _draw(b: Batch, idx: np.ndarray, player: np.ndarray, n) -> None:
         _take(b, g, player[again], np.minimum(short[again], b.end[g]))
 
 
+def _hands_of(players: int, seat: np.ndarray, cards: np.ndarray, valid: np.ndarray | None = None):
+    """Hands (m, P, K) and colour counts (m, P, 5) from (m, w) cards given to (m, w) seats."""
+    m = len(cards)
+    row = np.arange(m)[:, None] * players + seat
+    if valid is None:
+        valid = np.ones(cards.shape, dtype=bool)
+    hands = np.bincount((row * K + cards)[valid], minlength=m * players * K)
+    counts = np.bincount((row * 5 + BUCKET[cards])[valid], minlength=m * players * 5)
+    return hands.reshape(m, players, K), counts.reshape(m, players, 5)
+
+
+def _permutation(key: np.ndarray, n: int, counter: np.ndarray) -> np.ndarray:
+    """``rng.permutation(key, Stream.DEAL, n, counter)`` row by row (the same numbers: the key and
+    the leading words are folded once per game, then each position costs one word)."""
+    folded = rng.mix(key, rng.Stream.DEAL, counter)
+    return np.argsort(rng.mix(folded[:, None], np.arange(n, dtype=np.uint64)[None, :]), axis=1, kind="stable")
+
+
 # ---------------------------------------------------------------- deal and starting card (U-4, U-5)
 
 def _deal(b: Batch, t: Table, idx: np.ndarray) -> None:
     players, hs = t.players, t.rules.hand_size
     m = len(idx)
-    order = t.deck[rng.permutation(b.key[idx], rng.Stream.DEAL, len(t.deck), counter=b.hand_no[idx][:, None])]
+    order = t.deck[_permutation(b.key[idx], len(t.deck), b.hand_no[idx])]
     dealer = b.hand_no[idx] % players
     j = np.arange(hs * players)
     seat = (dealer[:, None] + 1 + j[None, :]) % players
-    flat = (np.arange(m)[:, None] * players + seat) * K + order[:, :hs * players]
-    b.hands[idx] = np.bincount(flat.ravel(), minlength=m * players * K).reshape(m, players, K)
+    b.hands[idx], b.counts[idx] = _hands_of(players, seat, order[:, :hs * players])
     b.pile[idx] = order
     b.ptr[idx], b.end[idx] = hs * players + 1, len(t.deck)
     b.top[idx] = order[:, hs * players]
@@ -225,7 +250,7 @@ def _name_colour(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> None:
     colour = np.empty(len(idx), dtype=np.int64)
     if greedy.any():
         g = idx[greedy]
-        colour[greedy] = pol.np_greedy_colour(b.hands[g, b.current[g]])
+        colour[greedy] = pol.np_greedy_colour(b.counts[g, b.current[g], :4])
     if not greedy.all():
         colour[~greedy] = pol.np_random_colour(rng.mix(tk[idx[~greedy]], COLOUR_SLOT))
     b.colour[idx] = colour
@@ -241,10 +266,7 @@ def _shuffle_hands(b: Batch, t: Table, idx: np.ndarray) -> None:
     cards = _keyed_order(b.key[idx], words, cards, m)
     j = np.arange(width)
     seat = (b.current[idx][:, None] + b.direction[idx][:, None] * (j[None, :] + 1)) % players
-    valid = j[None, :] < m[:, None]
-    flat = (np.arange(len(idx))[:, None] * players + seat) * K + cards
-    counts = np.bincount(flat[valid], minlength=len(idx) * players * K)
-    b.hands[idx] = counts.reshape(len(idx), players, K)
+    b.hands[idx], b.counts[idx] = _hands_of(players, seat, cards, j[None, :] < m[:, None])
 
 
 def _custom_wild(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> None:
@@ -254,13 +276,14 @@ def _custom_wild(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> None:
         greedy = t.greedy[cur]
         other = np.empty(len(idx), dtype=np.int64)
         if greedy.any():
-            sizes = b.hands[idx[greedy]].sum(axis=2, dtype=np.int64)
+            sizes = b.counts[idx[greedy]].sum(axis=2)
             other[greedy] = pol.np_greedy_target(cur[greedy], sizes)
         if not greedy.all():
             other[~greedy] = pol.np_random_target(cur[~greedy], t.players, rng.mix(tk[idx[~greedy]], TARGET_SLOT))
-        mine = b.hands[idx, cur].copy()
-        b.hands[idx, cur] = b.hands[idx, other]
-        b.hands[idx, other] = mine
+        for arr in (b.hands, b.counts):
+            mine = arr[idx, cur].copy()
+            arr[idx, cur] = arr[idx, other]
+            arr[idx, other] = mine
     elif t.rules.custom_wild == "everyone_draws_one":
         for i in range(1, t.players):
             _draw(b, idx, _seat(b, idx, i, t.players), 1)
@@ -271,13 +294,15 @@ def _play(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray, tk: np.ndarray)
     players = t.players
     cur = b.current[idx]
     colour_now = b.colour[idx]
-    held = b.hands[idx, cur]
-    bluff = (kind == WD4) & (pol.np_colour_counts(held)[np.arange(len(idx)), colour_now] > 0)
-    b.hands[idx, cur, kind] -= 1
+    rows = idx * players + cur
+    held = b.counts.reshape(-1, 5)[rows]
+    bluff = (kind == WD4) & (held[np.arange(len(idx)), colour_now] > 0)
+    b.hands.reshape(-1)[rows * K + kind] -= 1
+    b.counts.reshape(-1)[rows * 5 + BUCKET[kind]] -= 1
     b.discard[idx, b.top[idx]] += 1
     b.top[idx] = kind
     b.colour[idx] = np.where(kind < WILD, COLOUR[kind], colour_now)
-    out = held.sum(axis=1, dtype=np.int64) == 1
+    out = held.sum(axis=1) == 1
     if out.any():
         _finish_with_last_card(b, t, idx[out], kind[out])
     idx, kind = idx[~out], kind[~out]
@@ -335,7 +360,7 @@ def _answer_draw_two(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tup
     kind = np.empty(len(idx), dtype=np.int64)
     greedy, rand = _split(t, idx, cur)
     if greedy.any():
-        kind[greedy] = pol.np_greedy_stack(hands[greedy])
+        kind[greedy] = pol.np_greedy_stack(hands[greedy], b.counts[idx[greedy], cur[greedy], :4])
     if rand.any():
         kind[rand] = pol.np_random_stack(hands[rand], rng.mix(tk[idx[rand]], ANSWER_SLOT))
     take = kind < 0
@@ -367,17 +392,22 @@ def _choose_cards(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tuple[
     """Step 4: the card each player of ``idx`` plays (-1 to draw) and whether they hold the colour."""
     cur = b.current[idx]
     colour, top = b.colour[idx], b.top[idx]
-    hands = b.hands[idx, cur]
-    has_colour = pol.np_colour_counts(hands)[np.arange(len(idx)), colour] > 0
-    legal = (hands > 0) & LEGAL[colour, top]
-    legal[:, WD4] &= ~has_colour
-    kind = np.empty(len(idx), dtype=np.int64)
+    state = colour * K + top
+    cand = _CANDIDATES[state]
+    rows = idx * t.players + cur
+    held = b.hands.reshape(-1)[(rows * K)[:, None] + cand]
+    counts = b.counts.reshape(-1, 5)[rows]
+    has_colour = counts[np.arange(len(idx)), colour] > 0
+    legal = (held > 0) & _CANDIDATE_REAL[state]
+    legal[:, WD4_COLUMN] &= ~has_colour
+    column = np.empty(len(idx), dtype=np.int64)
     greedy, rand = _split(t, idx, cur)
     if greedy.any():
-        kind[greedy] = pol.np_greedy_card(hands[greedy], legal[greedy], colour[greedy], top[greedy])
+        column[greedy] = pol.np_greedy_card(counts[greedy], legal[greedy], colour[greedy], top[greedy])
     if rand.any():
-        kind[rand] = pol.np_random_card(hands[rand], legal[rand], rng.mix(tk[idx[rand]], CARD_SLOT))
-    may_bluff = (hands[:, WD4] > 0) & has_colour
+        column[rand] = pol.np_random_card(held[rand], legal[rand], rng.mix(tk[idx[rand]], CARD_SLOT))
+    kind = np.where(column >= 0, cand[np.arange(len(idx)), column], -1)
+    may_bluff = (held[:, WD4_COLUMN] > 0) & has_colour
     if may_bluff.any():
         g = np.flatnonzero(may_bluff)
         bluff = pol.chance(rng.mix(tk[idx[g]], BLUFF_SLOT), t.bluff_cut[cur[g]])
@@ -413,7 +443,7 @@ def _step(b: Batch, t: Table) -> None:
         cur = b.current[g]
         greedy = t.greedy[cur]
         colour = pol.np_random_colour(rng.mix(tk[g], START_COLOUR_SLOT))
-        colour[greedy] = pol.np_greedy_colour(b.hands[g[greedy], cur[greedy]])
+        colour[greedy] = pol.np_greedy_colour(b.counts[g[greedy], cur[greedy], :4])
         b.colour[g] = colour
     stacking = b.pending > 0
     answering = b.challenge_open.copy()
