@@ -31,6 +31,7 @@ per-hand table (points, trump, trick in which it was set).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterable
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
@@ -176,6 +177,50 @@ class Game:
     hands: list[dict] = field(default_factory=list)
 
 
+@dataclass
+class Hand:
+    """One hand in play: the cards held and taken by each seat, the trump state (MJ-8)."""
+
+    held: list[int]
+    taken: list[int]
+    leader: int
+    trump: int = NO_TRUMP
+    trump_trick: int = -1
+    setter: int = -1
+
+
+def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn: int, moves: list[str],
+              log: list[Decision] | None) -> int:
+    """Play the tricks of a dealt hand from decision ``turn`` on; the turn reached (stops at ``max_turns``)."""
+    players = len(hand.held)
+    for trick_no in range(N_CARDS // players):
+        trick: list[int] = []
+        seats: list[int] = []
+        for pos in range(players):
+            if turn == rules.max_turns:
+                return turn
+            seat = (hand.leader + pos) % players
+            held = hand.held[seat]
+            legal = legal_moves(held, trick, hand.trump, rules.undertrump)
+            card = choose(names[seat], held, legal, trick, hand.trump, key, turn)
+            if log is not None:
+                log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held),
+                                    _or(hand.taken) | _or(1 << c for c in trick)))
+            hand.held[seat] &= ~(1 << card)
+            if sets_trump(card, trick, hand.trump):                           # MJ-8
+                hand.trump, hand.trump_trick, hand.setter = suit(card), trick_no, seat
+            trick.append(card)
+            seats.append(seat)
+            turn += 1
+        winner = seats[trick.index(best_card(trick, hand.trump))]              # MJ-12
+        hand.taken[winner] |= _or(1 << c for c in trick)
+        moves.append(f"  trick {trick_no + 1}: " + ", ".join(
+            f"seat {s} {DECK.name(c)}" + (f" (sets trump {DECK.suits[c // 9]})" if (s, trick_no) == (
+                hand.setter, hand.trump_trick) else "") for s, c in zip(seats, trick)) + f" -> seat {winner}")
+        hand.leader = winner                                                   # MJ-6
+    return turn
+
+
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
               log: list[Decision] | None = None) -> Game:
     """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
@@ -185,76 +230,51 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
     sticks, potatoes = [0] * players, [0] * players
     counts = {"hands_trumpless": 0, "hands_100": 0, "hands_157": 0, "hands_tie3": 0}
     turn = 0
-    truncated = False
     for h in range(rules.hands):
         dealer = h % players
-        held = deal(key, h, players)
+        hand = Hand(deal(key, h, players), [0] * players, (dealer + 1) % players)  # MJ-5, MJ-6
         out.moves.append(f"hand {h + 1}, dealer seat {dealer}: "
-                         + "; ".join(f"seat {s} {DECK.names(m)}" for s, m in enumerate(held)))
-        taken = [0] * players
-        trump, trump_trick, setter = NO_TRUMP, -1, -1
-        leader = (dealer + 1) % players                                       # MJ-6
-        for trick_no in range(N_CARDS // players):
-            trick: list[int] = []
-            seats: list[int] = []
-            for pos in range(players):
-                if turn == rules.max_turns:
-                    truncated = True
-                    break
-                seat = (leader + pos) % players
-                legal = legal_moves(held[seat], trick, trump, rules.undertrump)
-                card = choose(names[seat], held[seat], legal, trick, trump, key, turn)
-                if log is not None:
-                    log.append(Decision(turn, seat, held[seat], tuple(trick), trump, legal, card, tuple(held),
-                                        _or(taken) | sum(1 << c for c in trick)))
-                held[seat] &= ~(1 << card)
-                if sets_trump(card, trick, trump):                            # MJ-8
-                    trump, trump_trick, setter = suit(card), trick_no, seat
-                trick.append(card)
-                seats.append(seat)
-                turn += 1
-            if truncated:
-                break
-            winner = seats[trick.index(best_card(trick, trump))]              # MJ-12
-            taken[winner] |= sum(1 << c for c in trick)
-            out.moves.append(f"  trick {trick_no + 1}: " + ", ".join(
-                f"seat {s} {DECK.name(c)}" + (f" (sets trump {DECK.suits[trump]})" if s == setter and
-                                              trick_no == trump_trick and suit(c) == trump else "")
-                for s, c in zip(seats, trick)) + f" -> seat {winner}")
-            leader = winner
-        if truncated:
+                         + "; ".join(f"seat {s} {DECK.names(m)}" for s, m in enumerate(hand.held)))
+        turn = play_hand(rules, hand, names, key, turn, out.moves, log)
+        if any(hand.held):
             out.moves.append(f"  stopped after {turn} cards (max_turns): truncated")
             break
-        pts = hand_points(taken, trump, leader, rules.last_trick_bonus)
-        draws: list[list[int]] = []
+        pts = hand_points(hand.taken, hand.trump, hand.leader, rules.last_trick_bonus)
+        draws: list[str] = []
 
         def potato_of_tie(tied: list[int]) -> int:
             seat, attempts = tie_draw(key, h, tied)
-            draws.extend(attempts)
+            draws.extend(", ".join(f"seat {s} draws {DECK.name(c)}" for s, c in zip(tied, a)) for a in attempts)
             return seat
 
         got, lost = score_hand(pts, rules, potato_of_tie)
         for s in range(players):
             sticks[s] += got[s]
             potatoes[s] += lost[s]
-        counts["hands_trumpless"] += trump == NO_TRUMP
+        counts["hands_trumpless"] += hand.trump == NO_TRUMP
         counts["hands_157"] += rules.total_points in pts
         counts["hands_100"] += any(100 <= p < rules.total_points for p in pts)
         counts["hands_tie3"] += bool(draws)
-        out.moves.append(f"  trump {'none' if trump == NO_TRUMP else DECK.suits[trump]}"
-                         + (f" set by seat {setter} in trick {trump_trick + 1}" if setter >= 0 else "")
+        trump = "none" if hand.trump == NO_TRUMP else DECK.suits[hand.trump]
+        out.moves.append(f"  trump {trump}" + (f" set by seat {hand.setter} in trick {hand.trump_trick + 1}"
+                                               if hand.setter >= 0 else "")
                          + f"; points {pts}; sticks {got}; potatoes {lost}"
-                         + "".join(f"; tie draw {DECK.names(sum(1 << c for c in d))}" for d in draws))
-        out.hands.append({"game": game, "hand": h, "dealer": dealer, "trump": -1 if trump == NO_TRUMP else trump,
-                          "trump_trick": trump_trick, "trump_setter": setter,
-                          **{f"points_{s}": pts[s] if s < players else 0 for s in range(SEATS)},
-                          **{f"sticks_{s}": got[s] if s < players else 0 for s in range(SEATS)},
-                          **{f"potatoes_{s}": lost[s] if s < players else 0 for s in range(SEATS)}})
+                         + "".join(f"; three-way tie: {d}" for d in draws))
+        out.hands.append({"game": game, "hand": h, "dealer": dealer,
+                          "trump": -1 if hand.trump == NO_TRUMP else hand.trump,
+                          "trump_trick": hand.trump_trick, "trump_setter": hand.setter,
+                          **_seats("points", pts), **_seats("sticks", got), **_seats("potatoes", lost)})
+    truncated = turn < rules.hands * N_CARDS
     out.record = _record(game, turn, truncated, sticks, potatoes, counts)
     return out
 
 
-def _or(masks: list[int]) -> int:
+def _seats(name: str, values: list[int]) -> dict[str, int]:
+    """``name_0 .. name_3``; seats a 3-player table lacks are 0."""
+    return {f"{name}_{s}": values[s] if s < len(values) else 0 for s in range(SEATS)}
+
+
+def _or(masks: Iterable[int]) -> int:
     total = 0
     for m in masks:
         total |= m
@@ -269,9 +289,8 @@ def _record(game: int, turns: int, truncated: bool, sticks: list[int], potatoes:
     winners = 0 if truncated else sum(1 << s for s in top)
     rec = {"game": game, "turns": turns, "truncated": truncated,
            "winner": top[0] if len(top) == 1 and not truncated else -1, "winners": winners}
-    pad = [0] * (SEATS - len(scores))
     for name, values in (("score", scores), ("sticks", sticks), ("potatoes", potatoes)):
-        rec.update({f"{name}_{s}": v for s, v in enumerate(values + pad)})
+        rec.update(_seats(name, values))
     rec.update(counts)
     return rec
 

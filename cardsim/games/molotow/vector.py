@@ -164,32 +164,19 @@ def run(rules: MolotowRules, players: int, seed: int, games: np.ndarray, policie
     kind_of_seat = np.array([kinds.index(p) for p in names])
     games = np.asarray(games, dtype=np.int64)
     keys = rng.game_key(np.uint64(seed), games.astype(np.uint64))
-    rows = np.arange(len(games))
     sticks = np.zeros((len(games), players), dtype=np.int64)
     potatoes = np.zeros_like(sticks)
     counts = {k: np.zeros(len(games), dtype=np.int64)
               for k in ("hands_trumpless", "hands_100", "hands_157", "hands_tie3")}
     hand_log: dict[str, list[np.ndarray]] = {k: [] for k in _HAND_KEYS}
-    limit = np.inf if rules.max_turns is None else rules.max_turns
-    turn = 0
-    for h in range(rules.hands):
-        if turn >= limit:
-            break
+    total = rules.hands * N_CARDS
+    stop = total if rules.max_turns is None else min(rules.max_turns, total)
+    for h in range(-(-stop // N_CARDS)):
         b = deal(keys, h, players)
-        for trick_no in range(N_CARDS // players):
-            for pos in range(players):
-                if turn >= limit:
-                    break
-                seat = (b.leader + pos) % players
-                hand = b.held[rows, seat]
-                legal = legal_moves(hand, pos == 0, b.led, b.best, b.trump, rules.undertrump)
-                card = _choose(kinds, kind_of_seat[seat], hand, legal, b, pos == 0, turn)
-                play_card(b, rows, seat, card, trick_no, pos == 0)
-                turn += 1
-            else:
-                take_trick(b, rows)
-        if turn >= limit and turn % N_CARDS:
-            break
+        cards = min(N_CARDS, stop - h * N_CARDS)
+        play_hand(b, rules, players, cards, h * N_CARDS, kinds, kind_of_seat)
+        if cards < N_CARDS:
+            break  # max_turns: the unfinished hand is not scored
         pts = hand_points(b, rules.last_trick_bonus)
         got, lost, tie3 = score_hands(pts, rules, keys, h)
         sticks += got
@@ -202,8 +189,23 @@ def run(rules: MolotowRules, players: int, seed: int, games: np.ndarray, policie
             for k, v in zip(_HAND_KEYS, (np.full(len(games), h % players), np.where(b.trump == NO_TRUMP, -1, b.trump),
                                          b.trump_trick, b.setter, pts, got, lost)):
                 hand_log[k].append(v)
-    truncated = np.full(len(games), turn < rules.hands * N_CARDS)
-    return _record(games, turn, truncated, sticks, potatoes, counts), _hand_table(games, hand_log)
+    truncated = np.full(len(games), stop < total)
+    return _record(games, stop, truncated, sticks, potatoes, counts), _hand_table(games, hand_log)
+
+
+def play_hand(b: Batch, rules: MolotowRules, players: int, cards: int, first_turn: int, kinds: list[str],
+              kind_of_seat: np.ndarray) -> None:
+    """Play the first ``cards`` cards of a dealt hand (all 36 unless ``max_turns`` stops it)."""
+    rows = np.arange(len(b.keys))
+    for i in range(cards):
+        trick_no, pos = divmod(i, players)
+        seat = (b.leader + pos) % players
+        hand = b.held[rows, seat]
+        legal = legal_moves(hand, pos == 0, b.led, b.best, b.trump, rules.undertrump)
+        card = _choose(kinds, kind_of_seat[seat], hand, legal, b, pos == 0, first_turn + i)
+        play_card(b, rows, seat, card, trick_no, pos == 0)
+        if pos == players - 1:
+            take_trick(b, rows)
 
 
 def _choose(kinds: list[str], kind: np.ndarray, hand: np.ndarray, legal: np.ndarray, b: Batch, leading: bool,
