@@ -53,8 +53,8 @@ import numpy as np
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
 from cardsim.games.musta_maija.cards import (
-    BLACK_MARIA, BM_BIT, JACK, LOW_BITS, RANK_BITS, RANKS, SPADES, SUIT_BITS, SUITS, cards, mask,
-    np_count, np_lowest_k, np_ranks, np_unranks, rank, suit, suit_cards,
+    BLACK_MARIA, BM_BIT, JACK, LOW_BITS, RANK_BITS, RANK_COL, RANKS, SPADES, SUIT_BITS, SUITS, cards, mask,
+    np_count, np_lowest_k, np_lowest_one, np_ranks, np_unranks, rank, suit, suit_cards,
 )
 
 POLICIES = ("random", "greedy")
@@ -164,8 +164,7 @@ def _np_u(key: np.ndarray, turn: np.ndarray, k: int) -> np.ndarray:
 
 
 def _np_lowest_of_suit(lo, hi, s):
-    x0, x1 = np_ranks(lo, hi, s)
-    return np_unranks(*np_lowest_k(x0, x1, np.ones(len(lo), np.int64)), s)
+    return np_unranks(*np_lowest_one(*np_ranks(lo, hi, s)), s)
 
 
 def _np_keep_lowest(lo, hi, s, cap):
@@ -243,24 +242,37 @@ def np_attack(policy: str, lo: np.ndarray, hi: np.ndarray, trump: np.ndarray, ca
     return out_lo, out_hi
 
 
+def _np_sweep(a0, a1, d0, d1):
+    """The same-suit sweep of ``beat_with`` on rank-space hands, all ranks at once.
+
+    With ``a_r``/``d_r`` the attack/willing cards of rank r, the unbeaten attack cards
+    left after rank r's beaters, ``Q_r = max(Q_{r-1} + a_{r-1} - d_r, 0)``, is a
+    clamped running sum: ``S_r - min(0, min_{j<=r} S_j)`` with ``S = cumsum(a_{r-1} - d_r)``.
+    Returns (copy-0 beaters, copy-1 beaters, number of attack cards left unbeaten).
+    """
+    one = np.uint64(1)
+    a = ((a0 >> RANK_COL) & one).astype(np.int64) + ((a1 >> RANK_COL) & one)
+    b0 = ((d0 >> RANK_COL) & one).astype(np.int64)
+    b1 = ((d1 >> RANK_COL) & one).astype(np.int64)
+    a_before = np.zeros_like(a)
+    a_before[1:] = a[:-1]
+    total = np.cumsum(a_before - b0 - b1, axis=0)
+    left = total - np.minimum.accumulate(np.minimum(total, 0), axis=0)
+    waiting = np.zeros_like(a)
+    waiting[1:] = (left + a)[:-1]
+    take0 = b0 & (waiting > 0)
+    take1 = b1 & (waiting - take0 > 0)
+    used0 = (take0.astype(np.uint64) << RANK_COL).sum(axis=0, dtype=np.uint64)
+    used1 = (take1.astype(np.uint64) << RANK_COL).sum(axis=0, dtype=np.uint64)
+    return used0, used1, left[-1] + a[-1]
+
+
 def np_beat_with(t_lo, t_hi, w_lo, w_hi, trump, black_maria: str):
     """Twin of ``beat_with``: (beaters lo, hi, unbeaten lo, unbeaten hi)."""
     s = _np_suit_of(t_lo, t_hi)
     a0, a1 = np_ranks(t_lo & ~BM_BIT, t_hi, s)
     d0, d1 = np_ranks(w_lo & ~BM_BIT, w_hi, s)
-    unbeaten = np.zeros(len(s), np.int64)
-    used0 = np.zeros(len(s), np.uint64)
-    used1 = np.zeros(len(s), np.uint64)
-    one = np.uint64(1)
-    for r in range(RANKS):
-        bit = one << np.uint64(r)
-        take0 = ((d0 & bit) != 0) & (unbeaten > 0)
-        unbeaten -= take0
-        take1 = ((d1 & bit) != 0) & (unbeaten > 0)
-        unbeaten -= take1
-        unbeaten += ((a0 & bit) != 0).astype(np.int64) + ((a1 & bit) != 0)
-        used0 |= take0 * bit
-        used1 |= take1 * bit
+    used0, used1, unbeaten = _np_sweep(a0, a1, d0, d1)
     other = (trump >= 0) & (trump != s)
     ts = np.where(other, trump, 0)
     trumps = SUIT_BITS[np.where(other, trump, -1)]
@@ -285,6 +297,10 @@ def np_defence(policy: str, lo, hi, t_lo, t_hi, trump, black_maria: str, endgame
                             trump, black_maria)
     w_lo = lo if black_maria == HIGHEST_TRUMP else lo & ~BM_BIT
     full = np_beat_with(t_lo, t_hi, w_lo, hi, trump, black_maria)
-    keep_full = ((full[2] | full[3]) == 0) | endgame
-    cheap = np_beat_with(t_lo, t_hi, *_np_low_cards(lo, hi, trump), trump, black_maria)
-    return tuple(np.where(keep_full, f, c) for f, c in zip(full, cheap))
+    redo = np.nonzero(((full[2] | full[3]) != 0) & ~endgame)[0]
+    if len(redo):
+        cheap = np_beat_with(t_lo[redo], t_hi[redo], *_np_low_cards(lo[redo], hi[redo], trump[redo]),
+                             trump[redo], black_maria)
+        for f, c in zip(full, cheap):
+            f[redo] = c
+    return full

@@ -213,10 +213,11 @@ def _draw_up(g: Game, b: Batch, seat: np.ndarray) -> None:
     """MM-9, MM-11, MM-12: draw up to ``hand_size`` from the stock."""
     lo, hi = _hand(b, seat)
     k = np.clip(g.rules.hand_size - np_count(lo, hi), 0, g.n_cards - b.top)
-    top = b.top + k
-    _set_hand(b, seat, lo | (g.pre_lo[b.row, top] ^ g.pre_lo[b.row, b.top]),
-              hi | (g.pre_hi[b.row, top] ^ g.pre_hi[b.row, b.top]))
-    b.top = top
+    d = np.nonzero(k)[0]
+    row, top, seat = b.row[d], b.top[d], seat[d]
+    b.lo[d, seat] |= g.pre_lo[row, top + k[d]] ^ g.pre_lo[row, top]
+    b.hi[d, seat] |= g.pre_hi[row, top + k[d]] ^ g.pre_hi[row, top]
+    b.top = b.top + k
 
 
 def _go_out_if_empty(g: Game, b: Batch, seat: np.ndarray) -> None:
