@@ -1,0 +1,342 @@
+"""Scenario tests, one (or more) per rule ID of shared/rules/uno.md: a position built by
+hand, one rule applied, the exact outcome checked (reference engine functions)."""
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.core import rng
+from cardsim.games.uno import GAME
+from cardsim.games.uno import reference as ref
+from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, K, SHUFFLE, WD4, WILD, copies, counts_of, deck_cards,
+                                     names, parse)
+from cardsim.games.uno.reference import Fixed, make_state, play_card
+from cardsim.games.uno.rules import UnoRules
+
+STACKING = UnoRules.preset("stacking")
+GREEDY = "greedy(bluff=0, challenge=0)"
+
+
+def size(s, p):
+    return sum(s.hands[p])
+
+
+def total_cards(s):
+    return sum(map(sum, s.hands)) + len(s.pile) + sum(s.discard) + 1
+
+
+# ---------------------------------------------------------------- cards and players
+
+def test_U1_classic_deck_has_108_cards_25_per_colour_plus_8_wilds():
+    n = copies("classic")
+    assert sum(n) == 108 == DECK_SIZES["classic"]
+    for c in range(4):
+        assert sum(n[c * 13:(c + 1) * 13]) == 25
+        assert n[c * 13] == 1 and all(n[c * 13 + s] == 2 for s in range(1, 13))
+    assert n[WILD] == n[WD4] == 4 and n[SHUFFLE] == n[CUSTOM] == 0
+
+
+def test_U2_deck_2018_adds_shuffle_hands_and_three_custom_wilds():
+    classic, new = copies("classic"), copies("2018")
+    assert sum(new) == 112 and new[SHUFFLE] == 1 and new[CUSTOM] == 3
+    assert [n for k, n in enumerate(new) if k not in (SHUFFLE, CUSTOM)] == \
+        [n for k, n in enumerate(classic) if k not in (SHUFFLE, CUSTOM)]
+    with pytest.raises(ValueError, match="custom_wild='swap_hands' needs deck='2018'"):
+        UnoRules(custom_wild="swap_hands")
+
+
+def test_U3_two_to_ten_players_seat_1_acts_first():
+    assert (GAME.min_players, GAME.max_players) == (2, 10)
+    for bad in (1, 11):
+        with pytest.raises(ValueError, match="2 to 10 players"):
+            cardsim.simulate("uno", players=bad, games=1)
+    for game in range(50):
+        s = ref.new_state(UnoRules(), 4, 0, game, ("random",) * 4)
+        ref.deal(s, 0)
+        if s.top < WILD and s.top % 13 < 10:  # a number starter
+            break
+    assert s.current == 1 and s.direction == 1
+
+
+# ---------------------------------------------------------------- deal and start
+
+def test_U4_deal_one_at_a_time_clockwise_from_seat_1():
+    r, players = UnoRules(), 3
+    s = ref.new_state(r, players, 9, 4, ("random",) * players)
+    ref.deal(s, 0)
+    order = [deck_cards("classic")[i] for i in rng.permutation(s.key, rng.Stream.DEAL, 108)]
+    for p in range(players):
+        expected = [0] * K
+        for j in range(21):
+            if (1 + j) % players == p:
+                expected[order[j]] += 1
+        assert s.hands[p] == expected
+    assert [size(s, p) for p in range(players)] == [7, 7, 7]
+    assert total_cards(s) == 108
+    with pytest.raises(ValueError, match="hand_size=11 for 10 players"):
+        cardsim.simulate("uno", UnoRules(hand_size=11), players=10, games=1)
+
+
+def start(top, players=4, rules=None, pile="G1 G2 G3 G4"):
+    hands = ["R1 R2"] * players
+    s = make_state(players, hands, top, pile=pile, rules=rules, current=0, policy=GREEDY)
+    ref.start_with_card(s, dealer=0)
+    return s
+
+
+def test_U5_starting_skip_skips_seat_1():
+    assert start("YS").current == 2
+    assert start("YS", players=2).current == 0  # two players: the dealer starts
+
+
+def test_U5_starting_reverse_dealer_plays_first_then_to_the_right():
+    s = start("YR")
+    assert (s.current, s.direction) == (0, -1)
+    play_card(s, parse("R1"), Fixed())  # R1 is not playable on YR, but this checks only the order
+    assert s.current == 3
+
+
+def test_U5_starting_draw_two_seat_1_draws_two_and_seat_2_starts():
+    s = start("B+2")
+    assert (s.current, size(s, 1), size(s, 2)) == (2, 4, 2)
+    s = start("B+2", players=2)
+    assert (s.current, size(s, 1)) == (0, 4)
+    s = start("B+2", rules=STACKING)  # [decision] with stacking seat 1 may answer it
+    assert (s.current, s.pending_draw, size(s, 1)) == (1, 2, 2)
+
+
+def test_U5_starting_wild_seat_1_names_the_colour_and_plays():
+    s = make_state(4, ["R1", "G5 G6 B7", "R2", "R3"], "W", pile="Y1", current=0, policy=GREEDY)
+    ref.start_with_card(s, dealer=0)
+    assert (s.current, s.colour) == (1, -1)
+    ref.decide(s)
+    assert s.colour == "RYGB".index("G") and ref.name(s.top) == "G6" and s.current == 2
+
+
+def test_U5_starting_wild_draw_four_goes_back_and_a_new_card_is_turned():
+    r = UnoRules()
+    hit = []
+    for game in range(400):
+        s = ref.new_state(r, 4, 1, game, ("random",) * 4)
+        order = [deck_cards("classic")[i] for i in rng.permutation(s.key, rng.Stream.DEAL, 108)]
+        if order[28] == WD4:
+            ref.deal(s, 0)
+            hit.append(game)
+            assert s.top != WD4 and total_cards(s) == 108
+            assert s.pile.count(WD4) + sum(h[WD4] for h in s.hands) == 4
+    assert hit
+
+
+@pytest.mark.parametrize("top", ["SH", "CW"])
+def test_U5_starting_shuffle_hands_or_custom_wild_acts_as_wild(top):
+    s = start(top, rules=UnoRules(deck="2018", custom_wild="swap_hands"))
+    assert (s.current, s.colour, [size(s, p) for p in range(4)]) == (1, -1, [2, 2, 2, 2])
+
+
+# ---------------------------------------------------------------- a turn
+
+def test_U6_match_colour_number_or_symbol():
+    s = make_state(2, ["R1", "R7 B3 G5 YS B+2 W"], "R3")
+    legal = {ref.name(k) for k in range(K) if ref.legal_cards(s, 1)[k]}
+    assert legal == {"R7", "B3", "W"}
+    s = make_state(2, ["R1", "BS G+2 GS Y2"], "RS")
+    assert {ref.name(k) for k in range(K) if ref.legal_cards(s, 1)[k]} == {"BS", "GS"}
+    s = make_state(2, ["R1", "BS G+2 Y2"], "B+2")
+    assert {ref.name(k) for k in range(K) if ref.legal_cards(s, 1)[k]} == {"BS", "G+2"}
+
+
+def test_U7_draw_one_and_play_it_only_if_playable():
+    s = make_state(4, ["R1", "B5", "R1", "R1"], "R3", pile="G7 R9", policy=GREEDY)
+    ref.decide(s)
+    assert names(s.hands[1]) == "G7 B5"
+    assert s.current == 2 and ref.name(s.top) == "R3"
+    s = make_state(4, ["R1", "B5", "R1", "R1"], "R3", pile="R9 G7", policy=GREEDY)
+    ref.decide(s)
+    assert names(s.hands[1]) == "B5" and ref.name(s.top) == "R9" and s.cards_drawn == 1
+
+
+def test_U7_draw_until_playable():
+    r = UnoRules.preset("draw_until_playable")
+    s = make_state(4, ["R1", "B5", "R1", "R1"], "R3", pile="G7 Y1 R9 B2", rules=r, policy=GREEDY)
+    ref.decide(s)
+    assert sorted(names(s.hands[1]).split()) == ["B5", "G7", "Y1"]
+    assert ref.name(s.top) == "R9" and s.cards_drawn == 3 and s.pile == [parse("B2")]
+
+
+def test_U8_reshuffle_keeps_the_top_card():
+    s = make_state(3, ["R1", "B5", "R1"], "R3", discard="G1 G2 Y3 W")
+    drawn = ref.draw_cards(s, 1, 2)
+    assert len(drawn) == 2 and s.reshuffles == 1 and ref.name(s.top) == "R3"
+    assert len(s.pile) == 2 and sum(s.discard) == 0
+    assert sorted(names(counts_of(" ".join(map(ref.name, drawn + s.pile)))).split()) == ["G1", "G2", "W", "Y3"]
+
+
+def test_U8_nothing_to_reshuffle_draws_what_is_there():
+    s = make_state(3, ["R1", "B5", "R1"], "R3", pile="G1")
+    assert ref.draw_cards(s, 1, 4) == [parse("G1")] and s.reshuffles == 0 and s.cards_drawn == 1
+    assert ref.draw_cards(s, 1, 1) == []
+
+
+def test_U9_skip_four_players_and_two_players():
+    s = make_state(4, ["R1", "RS R5", "R1", "R1"], "R3")
+    play_card(s, parse("RS"), Fixed())
+    assert s.current == 3
+    s = make_state(2, ["R1", "RS R5"], "R3")
+    play_card(s, parse("RS"), Fixed())
+    assert s.current == 1  # two players: plays again at once
+
+
+def test_U10_reverse_four_players_and_two_players():
+    s = make_state(4, ["R1", "RR R5", "R1", "R1"], "R3")
+    play_card(s, parse("RR"), Fixed())
+    assert (s.current, s.direction) == (0, -1)
+    s = make_state(2, ["R1", "RR R5"], "R3")
+    play_card(s, parse("RR"), Fixed())
+    assert s.current == 1  # acts as Skip
+
+
+def test_U11_draw_two_next_draws_two_and_loses_the_turn():
+    s = make_state(4, ["R1", "R+2 R5", "B+2", "R1"], "R3", pile="G1 G2 G3")
+    play_card(s, parse("R+2"), Fixed())
+    assert (s.current, size(s, 2), s.pending_draw) == (3, 3, 0)  # stacking off: no answer
+    s = make_state(2, ["R1", "R+2 R5"], "R3", pile="G1 G2 G3")
+    play_card(s, parse("R+2"), Fixed())
+    assert (s.current, size(s, 0)) == (1, 3)  # two players: the player plays again
+
+
+def test_U11_stacking_passes_the_total_to_the_first_who_does_not_stack():
+    s = make_state(4, ["R1", "R+2 R5", "B+2 Y5", "G5"], "R3", pile="G1 G2 G3 G4 G6", rules=STACKING,
+                   policy=GREEDY)
+    play_card(s, parse("R+2"), Fixed())
+    assert (s.current, s.pending_draw) == (2, 2)
+    ref.decide(s)
+    assert (s.current, s.pending_draw, ref.name(s.top)) == (3, 4, "B+2")
+    ref.decide(s)
+    assert (s.current, s.pending_draw, size(s, 3)) == (0, 0, 5)
+
+
+def test_U12_wild_on_anything_even_with_playable_cards():
+    s = make_state(2, ["R1", "R7 W"], "R3")
+    assert ref.legal_cards(s, 1)[WILD]
+    play_card(s, WILD, Fixed(colour="G"))
+    assert s.colour == 2 and s.current == 0
+
+
+def test_U13_wild_draw_four_legal_only_without_the_current_colour():
+    s = make_state(2, ["R1", "B3 W+4"], "R3")
+    assert ref.legal_cards(s, 1)[WD4]  # a same number in another colour does not matter
+    s = make_state(2, ["R1", "R5 W+4"], "R3")
+    assert not ref.legal_cards(s, 1)[WD4]
+    s = make_state(3, ["R1", "R5 W+4", "R1"], "R3", policy="greedy(bluff=1)")
+    ref.decide(s)  # the engine lets the player bluff; only a challenge enforces U-13
+    assert ref.name(s.top) == "W+4" and s.challenge_open and s.wd4_bluffed and s.current == 2
+
+
+def test_U14_failed_challenge_costs_six_and_the_turn():
+    s = make_state(4, ["R1", "B3 W+4 G7", "Y1 Y2", "R1"], "R3", pile=" ".join(["G1"] * 8),
+                   policy="greedy(challenge=1)")
+    play_card(s, WD4, Fixed(colour="Y"))
+    ref.decide(s)
+    assert (size(s, 2), s.current, s.challenges, s.successful_challenges) == (8, 3, 1, 0)
+
+
+def test_U14_successful_challenge_the_bluffer_draws_four_the_challenger_plays():
+    s = make_state(4, ["R1", "R5 W+4 G7", "Y1 Y2", "R1"], "R3", pile=" ".join(["G1"] * 8),
+                   policy="greedy(challenge=1)")
+    play_card(s, WD4, Fixed(colour="Y"))
+    ref.decide(s)
+    assert (size(s, 1), size(s, 2), s.challenges, s.successful_challenges) == (6, 1, 1, 1)
+    assert ref.name(s.top) in ("Y1", "Y2") and s.current == 3
+
+
+def test_U14_no_challenge_draws_four_and_without_the_knob_it_is_at_once():
+    s = make_state(4, ["R1", "B3 W+4", "Y1", "R1"], "R3", pile=" ".join(["G1"] * 8), policy=GREEDY)
+    play_card(s, WD4, Fixed(colour="Y"))
+    ref.decide(s)
+    assert (size(s, 2), s.current, s.challenges) == (5, 3, 0)
+    s = make_state(4, ["R1", "B3 W+4", "Y1", "R1"], "R3", pile=" ".join(["G1"] * 8),
+                   rules=UnoRules(wd4_challenge=False))
+    play_card(s, WD4, Fixed(colour="Y"))
+    assert (size(s, 2), s.current, s.challenge_open) == (5, 3, False)
+
+
+def test_U15_shuffle_hands_deals_from_the_next_player_in_the_direction_of_play():
+    r = UnoRules(deck="2018")
+    s = make_state(3, ["R1 R2", "SH G5 G6 G7", "B1 B2"], "R3", rules=r, direction=-1)
+    before = sorted(names([sum(h[k] for h in s.hands) for k in range(K)]).split())
+    play_card(s, SHUFFLE, Fixed(colour="B"))
+    after = sorted(names([sum(h[k] for h in s.hands) for k in range(K)]).split())
+    assert before == sorted(after + ["SH"])
+    assert [size(s, p) for p in range(3)] == [3, 2, 2]  # 7 cards from P0 (next to the right) on
+    assert s.colour == 3 and s.current == 0
+
+
+def test_U16_custom_wild_plain_wild():
+    s = make_state(3, ["R1", "CW R5", "R1"], "G3", rules=UnoRules(deck="2018"))
+    play_card(s, CUSTOM, Fixed(colour="R"))
+    assert (s.colour, s.current, [size(s, p) for p in range(3)]) == (0, 2, [1, 1, 1])
+
+
+def test_U16_custom_wild_swap_hands():
+    s = make_state(3, ["R1", "CW R5 R6", "Y1 Y2 Y3"], "G3",
+                   rules=UnoRules(deck="2018", custom_wild="swap_hands"))
+    play_card(s, CUSTOM, Fixed(colour="Y", target=2))
+    assert names(s.hands[1]) == "Y1 Y2 Y3" and names(s.hands[2]) == "R5 R6"
+    assert (s.colour, s.current) == (1, 2)
+
+
+def test_U16_custom_wild_everyone_draws_one():
+    s = make_state(4, ["R1", "CW R5", "R1", "R1"], "G3", pile="B1 B2 B3 B4",
+                   rules=UnoRules(deck="2018", custom_wild="everyone_draws_one"))
+    play_card(s, CUSTOM, Fixed(colour="B"))
+    assert [size(s, p) for p in range(4)] == [2, 1, 2, 2] and s.current == 2
+
+
+def test_U17_no_uno_call_one_card_left_is_never_penalised():
+    s = make_state(3, ["R1", "R5 R6", "R1"], "R3", pile="B1 B2")
+    play_card(s, parse("R5"), Fixed())
+    assert size(s, 1) == 1 and s.cards_drawn == 0 and s.hand_winner == -1
+
+
+def test_U18_last_card_draw_two_the_next_player_still_draws():
+    s = make_state(3, ["R1", "R+2", "Y5"], "R3", pile="B1 B2 B3")
+    play_card(s, parse("R+2"), Fixed())
+    assert s.hand_winner == 1 and size(s, 2) == 3
+    assert ref.hand_points(s, 1) == 1 + 5 + 1 + 2
+
+
+def test_U18_last_card_stacked_draw_two_and_wild_draw_four():
+    s = make_state(3, ["R1", "B+2", "Y5"], "R+2", pile="B1 B2 B3 B4 B5", rules=STACKING, policy=GREEDY)
+    s.pending_draw = 2
+    ref.decide(s)
+    assert s.hand_winner == 1 and size(s, 2) == 5 and s.pending_draw == 0
+    s = make_state(3, ["R1", "W+4", "Y5"], "R3", pile="B1 B2 B3 B4 B5")
+    play_card(s, WD4, Fixed())
+    assert s.hand_winner == 1 and size(s, 2) == 5 and not s.challenge_open
+
+
+def test_U19_points_of_the_cards_left():
+    s = make_state(3, ["R5 BS W", "", "G+2 SH CW Y0 GR W+4"], "R3", rules=UnoRules(deck="2018"))
+    assert ref.hand_points(s, 1) == 5 + 20 + 50 + 20 + 40 + 40 + 0 + 20 + 50
+
+
+def test_U20_target_score_plays_hands_and_passes_the_deal_left():
+    r = UnoRules(target_score=150)
+    replays = [cardsim.replay("uno", r, players=3, seed=2, game=g, policy="greedy") for g in range(6)]
+    assert all(t.record["points"] >= 150 and t.record["winner"] >= 0 for t in replays)
+    long = next(t for t in replays if t.record["hands"] >= 2)
+    assert any(m.startswith("hand 1: dealer P1") for m in long.moves)
+    df = cardsim.simulate("uno", r, players=3, seed=2, games=6, policy="greedy")
+    assert df.points.tolist() == [t.record["points"] for t in replays]
+
+
+def test_U21_truncation_after_max_turns():
+    df = cardsim.simulate("uno", UnoRules(max_turns=5), players=4, games=20, seed=1, engine="reference")
+    assert df.truncated.all() and (df.turns == 5).all() and (df.winner == -1).all() and (df.points == 0).all()
+    vec = cardsim.simulate("uno", UnoRules(max_turns=5), players=4, games=20, seed=1)
+    assert vec.equals(df)
+
+
+def test_U14_challenge_counts_in_the_record():
+    df = cardsim.simulate("uno", None, players=4, games=200, seed=3, policy="random(bluff=0.5, challenge=1)")
+    assert (df.challenges >= df.successful_challenges).all() and df.successful_challenges.sum() > 0
+    assert np.all(df.challenges >= 0)
