@@ -1,0 +1,231 @@
+"""One scenario per rule of shared/rules/musta_maija.md: a position built by hand, a rule
+applied, the exact outcome checked (plus the knobs, presets and their errors)."""
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.core import rng
+from cardsim.games.musta_maija import policies
+from cardsim.games.musta_maija import reference as ref
+from cardsim.games.musta_maija.cards import BLACK_MARIA, DIAMONDS, SPADES, card_list, copy, parse, suit
+from cardsim.games.musta_maija.rules import MustaMaijaRules
+
+H = parse
+RULES = MustaMaijaRules()
+HEARTS, CLUBS = 2, 0
+
+
+def c(name: str) -> int:
+    """The code of one card, e.g. ``c("♥7")``."""
+    return H(name).bit_length() - 1
+
+
+def table(hands, stock="", *, rules=RULES, attacker=1, trump=-1, on_table="", out=()):
+    """A position by hand: hands by seat, the stock top first, the attack on the table."""
+    t = ref.Table(rules, len(hands), key=0, hands=[H(h) for h in hands], stock=[c(n) for n in stock.split()],
+                  trump=trump, attacker=attacker, table=H(on_table))
+    t.out = list(out)
+    return t
+
+
+def test_MM1_two_decks_and_one_black_maria_from_six_players():
+    assert len(card_list(5)) == 52 and len(card_list(6)) == 103 == len(set(card_list(8)))
+    queens = [c for c in card_list(8) if c % 52 == BLACK_MARIA]
+    assert queens == [BLACK_MARIA]
+    t = ref.deal(RULES, 6, rng.game_key(0, 3))
+    every = sum(t.hands) | ref.mask(t.stock)
+    assert every == ref.mask(card_list(6)) and any(copy(c) for c in ref.cards(every))
+    with pytest.raises(ValueError, match="2 to 8 players"):
+        cardsim.simulate("musta_maija", players=9, games=1)
+
+
+def test_MM2_black_maria_is_never_beaten_and_never_beats_and_attacks_as_a_spade():
+    bm, spade_ace, spade_two = BLACK_MARIA, c("♠A"), c("♠2")
+    assert not ref.beats(spade_ace, bm, SPADES, "unbeatable")
+    assert not ref.beats(c("♥2"), bm, HEARTS, "unbeatable")
+    assert not ref.beats(bm, spade_two, -1, "unbeatable")
+    assert ref.is_legal_attack(H("♠Q ♠3 ♥4"), H("♠Q ♠3"), None)
+    assert not ref.is_legal_attack(H("♠Q ♥4"), H("♠Q ♥4"), None)
+    t = table(["♣2", "♠Q ♠3", "♠A ♠K ♥A ♥K ♥Q ♥J"], trump=HEARTS)
+    ref.attack(t, H("♠Q ♠3"))
+    assert policies.beat_with(t.table, t.hands[2], HEARTS, "unbeatable") == [(c("♠K"),
+                                                                               c("♠3"))]
+
+
+def test_MM3_highest_trump_black_maria_beats_anything_even_before_a_trump():
+    bm = BLACK_MARIA
+    assert ref.beats(bm, c("♥A"), HEARTS, "highest_trump")
+    assert ref.beats(bm, c("♣5"), -1, "highest_trump")
+    assert not ref.beats(c("♠A"), bm, -1, "highest_trump")
+    pairs = policies.beat_with(H("♣5"), H("♠Q ♥2"), -1, "highest_trump")
+    assert pairs == [(bm, c("♣5"))]
+
+
+def test_MM4_deal_three_at_a_time_clockwise_from_seat_one():
+    assert ref.packets(6) == [3, 3] and ref.packets(5) == [3, 2]
+    assert ref.deal_order(3, 5) == [1, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 0, 0]
+    key = rng.game_key(4, 11)
+    order = rng.permutation(key, rng.Stream.DEAL, 52)
+    t = ref.deal(RULES.replace(hand_size=5), 3, key)
+    assert t.hands[1] == ref.mask([order[0], order[1], order[2], order[9], order[10]])
+    assert t.stock == list(order[15:]) and all(len(ref.cards(h)) == 5 for h in t.hands)
+
+
+def test_MM5_marriage_declares_trump_once_never_spades():
+    t = table(["♣2", "♥K ♥Q ♠K ♠Q ♦K ♦Q'", "♣3"], rules=RULES)
+    t.hands[1] = H("♥K ♥Q ♠K ♠Q ♦K")
+    assert ref.marriages(t, 1) == [HEARTS]
+    t.hands[1] |= H("♦Q'")
+    assert ref.marriages(t, 1) == [DIAMONDS, HEARTS]  # either copy counts
+    ref.declare(t, 1, HEARTS)
+    assert (t.trump, t.declared_turn) == (HEARTS, 0)
+    assert ref.marriages(t, 1) == []
+    with pytest.raises(ValueError):
+        ref.declare(t, 1, DIAMONDS)
+    assert ref.marriages(table(["♣2", "♥K ♥Q"], rules=RULES.replace(trump="diamonds")), 1) == []
+
+
+def test_MM5_greedy_declares_at_first_chance_and_the_record_says_when():
+    rec = cardsim.simulate("musta_maija", "musta_maija", players=4, games=200, seed=2, policy="greedy")
+    declared = rec[rec.trump_declared_turn >= 0]
+    assert len(declared) > 0 and (declared.trump_suit != SPADES).all() and (declared.trump_suit >= 0).all()
+    assert (rec[rec.trump_declared_turn < 0].trump_suit == -1).all()
+
+
+def test_MM6_diamonds_are_always_trump():
+    t = ref.deal(RULES.replace(trump="diamonds"), 4, rng.game_key(0, 0))
+    assert t.trump == DIAMONDS and ref.marriages(t, 1) == []
+
+
+def test_MM7_turned_card_is_trump_goes_under_the_stock_and_spades_are_reshuffled():
+    r = RULES.replace(trump="turned")
+    reshuffled = 0
+    for game in range(60):
+        key = rng.game_key(1, game)
+        order = rng.permutation(key, rng.Stream.DEAL, 52)
+        t = ref.deal(r, 4, key)
+        assert t.trump == suit(t.stock[-1]) != SPADES
+        if suit(order[24]) == SPADES:
+            reshuffled += 1
+            assert sorted(t.stock) == sorted(order[24:])
+        else:
+            assert t.stock == list(order[25:]) + [order[24]]
+    assert reshuffled > 0
+
+
+def test_MM8_trump_beats_non_trump_and_only_a_higher_trump_beats_a_trump():
+    assert ref.beats(c("♥2"), c("♣A"), HEARTS, "unbeatable")
+    assert not ref.beats(c("♣A"), c("♥2"), HEARTS, "unbeatable")
+    assert ref.beats(c("♥3"), c("♥2"), HEARTS, "unbeatable")
+    assert not ref.beats(c("♦A"), c("♥2"), HEARTS, "unbeatable")
+    assert not ref.beats(c("♥2"), c("♣A"), -1, "unbeatable")
+
+
+def test_MM9_attack_one_suit_then_draw_up_seat_one_first_out_players_skipped():
+    t = ref.deal(RULES, 4, rng.game_key(0, 0))
+    assert t.attacker == 1 and ref.defender(t) == 2
+    t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7", "♦2", "♦3"], "♦4 ♦5 ♦6 ♦7")
+    assert not ref.is_legal_attack(t.hands[1], H("♥2 ♣5"), None)
+    assert not ref.is_legal_attack(t.hands[1], 0, None)
+    ref.attack(t, H("♥2 ♥3"))
+    assert t.hands[1] == H("♥4 ♣5 ♣6 ♣7 ♦4 ♦5") and t.stock == [c("♦6"), c("♦7")]
+    t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7 ♣8", "♦2", "♦3"], "♦4")
+    ref.attack(t, H("♥2"))
+    assert len(ref.cards(t.hands[1])) == 6 and t.stock == [c("♦4")]  # holds 6: draws nothing
+    t = table(["♣2", "♥2", "♦2", "♦3"], out=[2])
+    assert ref.defender(t) == 3
+
+
+def test_MM10_each_attack_card_beaten_by_a_higher_same_suit_card_or_a_trump_no_duty():
+    t = table(["♣2", "♣3", "♥5 ♥9 ♦2 ♣4"], trump=DIAMONDS, on_table="♥4 ♥8")
+    assert ref.is_legal_defence(t.hands[2], t.table, [(c("♥5"), c("♥4")), (c("♦2"), c("♥8"))], DIAMONDS, "unbeatable")
+    assert not ref.is_legal_defence(t.hands[2], t.table, [(c("♣4"), c("♥4"))], DIAMONDS, "unbeatable")
+    assert not ref.is_legal_defence(t.hands[2], t.table, [(c("♥9"), c("♥4")), (c("♥9"), c("♥8"))], DIAMONDS,
+                                    "unbeatable")
+    assert ref.is_legal_defence(t.hands[2], t.table, [], DIAMONDS, "unbeatable")
+
+
+def test_MM11_all_beaten_discard_draw_up_and_the_defender_attacks_next():
+    t = table(["♣2", "♣3", "♥5 ♥9", "♣4"], "♦7 ♦8 ♦9", on_table="♥4 ♥8")
+    ref.defend(t, [(c("♥5"), c("♥4")), (c("♥9"), c("♥8"))])
+    assert t.discard == H("♥4 ♥8 ♥5 ♥9") and t.hands[2] == H("♦7 ♦8 ♦9") and t.attacker == 2
+    assert ref.defender(t) == 3
+
+
+def test_MM12_not_all_beaten_pick_up_no_draw_above_hand_size_next_attacker_is_left_of_defender():
+    t = table(["♣2", "♣3", "♥5 ♣6 ♣7 ♣8 ♣9 ♣T", "♣4"], "♦7", on_table="♥4 ♥8 ♥Q")
+    ref.defend(t, [(c("♥5"), c("♥4"))])
+    assert t.hands[2] == H("♣6 ♣7 ♣8 ♣9 ♣T ♥8 ♥Q") and t.stock == [c("♦7")]
+    assert t.discard == H("♥4 ♥5") and t.attacker == 3
+
+
+def test_MM13_endgame_attack_no_bigger_than_the_defenders_hand():
+    t = table(["♣2", "♥2 ♥3 ♥4", "♣5 ♣6", "♣4"])
+    assert ref.attack_cap(t) == 2
+    assert ref.is_legal_attack(t.hands[1], H("♥2 ♥3"), 2) and not ref.is_legal_attack(t.hands[1], H("♥2 ♥3 ♥4"), 2)
+    with pytest.raises(ValueError, match="illegal attack"):
+        ref.attack(t, H("♥2 ♥3 ♥4"))
+    assert ref.attack_cap(table(["♣2", "♥2", "♣5", "♣4"], "♦7")) is None
+    assert policies.attack("greedy", H("♥2 ♥3 ♥4"), -1, 2, 0, 0) == H("♥2 ♥3")
+
+
+def test_MM14_out_when_empty_with_an_empty_stock_last_holder_loses():
+    t = table(["♣2", "♥2", "♣5 ♣6", "♣4"])
+    ref.attack(t, H("♥2"))
+    assert t.out == [1]
+    ref.defend(t, [])
+    assert t.attacker == 3 and not ref.finished(t)  # seat 1 is out: skipped
+    t = table(["♣2", "♥2", "♥5", "♥9"], "♦2")
+    ref.attack(t, H("♥2"))
+    assert t.out == []  # the stock was not empty: drew a card instead
+    two = table(["♣2 ♠Q", "♥2"])
+    ref.attack(two, H("♥2"))
+    ref.defend(two, [])
+    rec = ref.record(two, 0)
+    assert ref.finished(two) and rec["loser"] == 0 == rec["black_maria_holder"] and rec["first_out"] == 1
+
+
+def test_MM14_one_deck_unbeatable_the_loser_holds_the_black_maria():
+    for players in (2, 3, 4, 5):
+        df = cardsim.simulate("musta_maija", players=players, games=300, seed=9, policy=["random", "greedy"] * 2
+                              if players == 4 else "random")
+        done = df[~df.truncated]
+        assert len(done) > 0 and (done.loser == done.black_maria_holder).all() and (done.loser >= 0).all()
+
+
+def test_MM15_policies_see_hand_sizes_not_hidden_cards():
+    a = table(["♣2 ♣3", "♥2 ♥3 ♦4", "♣5 ♣6", "♣4"])
+    b = table(["♦9 ♦T", "♥2 ♥3 ♦4", "♥5 ♠6", "♣4"])
+    for policy in ("random", "greedy"):
+        moves = [policies.attack(policy, t.hands[1], t.trump, ref.attack_cap(t), 7, 3) for t in (a, b)]
+        assert moves[0] == moves[1]
+
+
+def test_MM16_truncation_after_max_turns_decisions():
+    r = RULES.replace(max_turns=5)
+    rec = ref.play(r, 4, 0, 0, ("random",) * 4).record
+    assert rec["turns"] == 5 and rec["truncated"] and rec["loser"] == -1 and rec["rounds"] == 3
+    df = cardsim.simulate("musta_maija", r, players=4, games=50, seed=0)
+    assert df.truncated.all() and (df.turns == 5).all() and (df.loser == -1).all()
+
+
+def test_MM17_every_player_but_the_loser_scores_one_point():
+    assert ref.scores(2, 4) == [1, 1, 0, 1]
+    assert ref.scores(-1, 3) == [1, 1, 1]
+
+
+def test_knobs_presets_and_errors():
+    assert set(cardsim.presets("musta_maija")) == {"musta_maija", "diamonds", "turned", "black_trump", "five_cards"}
+    assert cardsim.rules("musta_maija", "five_cards").hand_size == 5
+    assert cardsim.rules("musta_maija", "black_trump").black_maria == "highest_trump"
+    with pytest.raises(ValueError, match="trump='clubs' is invalid"):
+        cardsim.rules("musta_maija", trump="clubs")
+    with pytest.raises(ValueError, match="hand_size=14 needs 112 cards"):
+        cardsim.simulate("musta_maija", cardsim.rules("musta_maija", hand_size=14), players=8, games=1)
+    with pytest.raises(ValueError, match="trump='turned' needs a stock"):
+        cardsim.simulate("musta_maija", "turned(hand_size=10)", players=4, games=1)
+    with pytest.raises(ValueError, match="takes no parameters"):
+        cardsim.simulate("musta_maija", players=4, games=1, policy="greedy(bluff=0.1)")
+    with pytest.raises(ValueError, match="unknown musta_maija policy"):
+        cardsim.simulate("musta_maija", players=4, games=1, policy="smart")
+
