@@ -110,9 +110,14 @@ POINT_BYTES = byte_tables(POINTS)
 BYTES = np.arange(5, dtype=np.uint64) * np.uint64(8)
 
 
+def np_byte_lookups(masks: np.ndarray, table: np.ndarray, t: np.ndarray) -> list[np.ndarray]:
+    """``table[t, k, byte k of mask]`` for the five bytes k of each mask (one flat gather each)."""
+    flat = table.reshape(-1)
+    base = t * (5 * 256)
+    return [flat[base + (k * 256 + ((masks >> BYTES[k]) & np.uint64(255)).astype(np.intp))] for k in range(5)]
+
+
 def np_mask_sum(masks: np.ndarray, table: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Per game, the sum over the cards of ``masks`` of a byte table ``table[t, k, v]``."""
-    total = np.zeros(masks.shape, dtype=table.dtype)
-    for k in range(5):
-        total += table[t, k, ((masks >> BYTES[k]) & np.uint64(255)).astype(np.intp)]
-    return total
+    a, b, c, d, e = np_byte_lookups(masks, table, t)
+    return a + b + c + d + e

@@ -33,7 +33,7 @@ from cardsim.core.cards import cards_of, count, np_bit_index, np_lowest_bit
 from cardsim.core.rules import parse_call
 from cardsim.games.molotow.cards import (BEATS, BYTES, DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, POINT_BYTES,
                                          SUIT_MASK, TRUMP_POINTS, TRUMP_POWER, beats, byte_tables, is_trump,
-                                         np_mask_sum, points, rank, suit)
+                                         np_byte_lookups, np_mask_sum, points, rank, suit)
 
 POLICIES = ("random", "greedy")
 
@@ -130,10 +130,8 @@ _BYTE = np.uint64(255)
 
 def np_cheapest(masks: np.ndarray, t: np.ndarray) -> np.ndarray:
     """The cheapest card of each non-empty mask under trump states ``t``."""
-    renumbered = np.zeros(masks.shape, dtype=np.uint64)
-    for k in range(5):
-        renumbered |= CHEAP_BYTES[t, k, ((masks >> BYTES[k]) & _BYTE).astype(np.intp)]
-    return CHEAP_CARD[t, np_bit_index(np_lowest_bit(renumbered))]
+    a, b, c, d, e = np_byte_lookups(masks, CHEAP_BYTES, t)
+    return CHEAP_CARD[t, np_bit_index(np_lowest_bit(a | b | c | d | e))]
 
 
 def np_random_card(legal: np.ndarray, keys: np.ndarray, turn: int) -> np.ndarray:
@@ -158,13 +156,13 @@ def np_greedy_card(hand: np.ndarray, legal: np.ndarray, trick: np.ndarray, best:
     """Greedy for a batch; ``trick`` is the mask of the cards in the trick, ``best`` its best card."""
     if leading:
         return np_cheapest(legal, t)
-    setting = (t == NO_TRUMP) & ((hand & SUIT_MASK[led]) == 0)
-    s = np_trump_choice(hand)
-    set_card = np_cheapest(hand & SUIT_MASK[s], s)
     winning = legal & BEATS[best, t]
     take = (winning != 0) & (np_mask_sum(trick, POINT_BYTES, t) > 0)
-    card = np_cheapest(np.where(take, winning, legal), t)
-    return np.where(setting, set_card, card)
+    candidates, t = np.where(take, winning, legal), t.copy()
+    setting = np.flatnonzero((t == NO_TRUMP) & ((hand & SUIT_MASK[led]) == 0))
+    s = np_trump_choice(hand[setting])
+    candidates[setting], t[setting] = hand[setting] & SUIT_MASK[s], s
+    return np_cheapest(candidates, t)
 
 
 def np_choose(policy: str, hand: np.ndarray, legal: np.ndarray, trick: np.ndarray, best: np.ndarray,

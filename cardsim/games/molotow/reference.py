@@ -31,7 +31,7 @@ per-hand table (points, trump, trick in which it was set).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
@@ -121,7 +121,8 @@ def tie_draw(key: int, hand_no: int, tied: list[int]) -> tuple[int, list[list[in
             return tied[ranks.index(max(ranks))], attempts
 
 
-def score_hand(pts: list[int], rules: MolotowRules, potato_of_tie=None) -> tuple[list[int], list[int]]:
+def score_hand(pts: list[int], rules: MolotowRules,
+               potato_of_tie: Callable[[list[int]], int] | None = None) -> tuple[list[int], list[int]]:
     """Sticks and potatoes of each seat for one hand's points (MJ-13…MJ-18).
 
     ``potato_of_tie(tied_seats) -> seat`` settles a three-way tie at a 4-player table

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardsim.core.rules import Rules, knob
+from cardsim.games.molotow.cards import CARD_POINTS
 
 UNDERTRUMP = ("seed", "forbidden", "allowed")
 BIG_HAND = ("seed", "one_each")
@@ -40,7 +41,7 @@ class MolotowRules(Rules):
     @property
     def total_points(self) -> int:
         """All the card points of a hand, 157 with the seed's bonus (MJ-4, MJ-17)."""
-        return 152 + self.last_trick_bonus
+        return CARD_POINTS + self.last_trick_bonus
 
     def check_players(self, players: int) -> None:
         if players != self.players:
