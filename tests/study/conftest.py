@@ -5,28 +5,7 @@ from pathlib import Path
 import pytest
 
 import fakegame
-
-STUDY = """\
-name = "fake_study"
-description = "the fake game under three variants"
-game = "fakegame"
-seed = 11
-games = 40
-players = [2, 3]
-policies = ["random", ["greedy", "random", "random"]]
-baseline = "plain"
-engine = "vector"
-
-[variants.plain]
-preset = "plain"
-
-[variants.sturdy]
-preset = "sturdy_dealer"
-
-[variants.unlimited_short]
-preset = "short"
-max_turns = "None"
-"""
+from fakegame import STUDY
 
 
 @pytest.fixture(scope="module")

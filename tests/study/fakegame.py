@@ -20,6 +20,29 @@ from cardsim.core.rules import Rules, knob, parse_call
 
 NAME = "fakegame"
 
+STUDY = """\
+name = "fake_study"
+description = "the fake game under three variants"
+game = "fakegame"
+seed = 11
+games = 40
+players = [2, 3]
+policies = ["random", ["greedy", "random", "random"]]
+baseline = "plain"
+engine = "vector"
+
+[variants.plain]
+preset = "plain"
+
+[variants.sturdy]
+preset = "sturdy_dealer"
+
+[variants.unlimited_short]
+preset = "short"
+max_turns = "None"
+"""
+"""A study file of the fake game: 3 variants (one with a None override), 2 player counts, 2 policies."""
+
 
 @dataclass(frozen=True)
 class FakeRules(Rules):
