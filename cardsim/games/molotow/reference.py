@@ -78,7 +78,7 @@ def legal_moves(hand: int, trick: list[int], trump: int, undertrump: str) -> int
     """
     kept = buur(trump) & hand
     rest = hand & ~kept
-    if not trick or not rest:                                   # MJ-6: any card may be led
+    if not trick or not rest:                   # MJ-6: any card may be led; a lone Buur is a last card
         return hand
     return _legal_without_buur(rest, trick, trump, undertrump) | kept
 
