@@ -1,6 +1,7 @@
 """Properties of whole games: card conservation and legality after every move (checked
 by an oracle written here from the rules text, not by the engine's own checks), one
 loser per finished game, determinism, and vector engine = reference engine."""
+import importlib
 import random
 
 import numpy as np
@@ -157,3 +158,16 @@ def test_one_deck_unbeatable_loser_always_holds_the_black_maria(scaled):
         exceptions += int((done.loser != done.black_maria_holder).sum())
     print(f"musta_maija Black Maria invariant: {games // 4 * 4} games, {exceptions} exceptions")
     assert exceptions == 0
+
+
+def test_tail_hand_off_to_the_reference_engine_changes_no_record():
+    """Game 1406 (6 players, greedy, seed 1) circles until truncated: it is handed off after 1,000 decisions."""
+    vector = importlib.import_module("cardsim.games.musta_maija.vector")
+    rules = cardsim.rules("musta_maija", max_turns=1500)
+    games, seats = np.arange(1400, 1410), ("greedy",) * 6
+    handed = frame(vector.vector(rules, 6, 1, games, seats), GAME.columns)
+    numpy_only = frame(vector.vector(rules, 6, 1, games, seats, handoff=False), GAME.columns)
+    pd.testing.assert_frame_equal(handed, numpy_only)
+    assert handed.truncated.sum() == 1 and handed.turns.max() == 1500 > vector.HANDOFF_TURNS
+    reference_rows = frame([GAME.play(rules, 6, 1, int(g), seats).record for g in games], GAME.columns)
+    pd.testing.assert_frame_equal(handed, reference_rows)

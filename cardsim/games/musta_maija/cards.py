@@ -125,10 +125,10 @@ def np_unranks(x0: np.ndarray, x1: np.ndarray, s: np.ndarray) -> tuple[np.ndarra
 
 def np_lowest_k(x0: np.ndarray, x1: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The ``k`` lowest cards (rank, then copy) of rank-space hands; all of them if fewer."""
-    k = np.broadcast_to(k, x0.shape)
-    out0 = np.where(k > 0, x0, np.uint64(0))
-    out1 = np.where(k > 0, x1, np.uint64(0))
-    cut = np.nonzero((k > 0) & (k < np.bitwise_count(x0).astype(np.int64) + np.bitwise_count(x1)))[0]
+    some = k > 0
+    out0 = np.where(some, x0, np.uint64(0))
+    out1 = np.where(some, x1, np.uint64(0))
+    cut = np.nonzero(some & (k < np.bitwise_count(x0).astype(np.int64) + np.bitwise_count(x1)))[0]
     if len(cut):
         out0[cut], out1[cut] = _cut_lowest(x0[cut], x1[cut], k[cut])
     return out0, out1

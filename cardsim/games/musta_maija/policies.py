@@ -47,6 +47,7 @@ lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten 
 from __future__ import annotations
 
 from collections import deque
+from functools import lru_cache
 
 import numpy as np
 
@@ -61,6 +62,7 @@ POLICIES = ("random", "greedy")
 HIGHEST_TRUMP = "highest_trump"
 
 
+@lru_cache(maxsize=None)
 def policy_name(text: str) -> str:
     """The policy of a policy string; neither policy takes parameters."""
     name, params = parse_call(text)

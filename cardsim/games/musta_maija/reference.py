@@ -271,6 +271,12 @@ def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seat
     t = deal(rules, players, rng.game_key(seed, game))
     t.moves.insert(0, "deal: " + " | ".join(f"seat {s}: {names(h)}" for s, h in enumerate(t.hands)))
     yield t
+    yield from play_on(t, seats)
+
+
+def play_on(t: Table, seats: tuple[str, ...]):
+    """Play a game on from the start of a round; yield the table after every decision."""
+    rules = t.rules
     while not finished(t):
         if t.turns >= rules.max_turns:
             break
