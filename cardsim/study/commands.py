@@ -20,7 +20,7 @@ import pandas as pd
 import cardsim
 from cardsim.study import plots, storage
 from cardsim.study.runner import check_execution, engine_for, simulate
-from cardsim.study.spec import Study, StudyError, load
+from cardsim.study.spec import Study, load
 from cardsim.study.stats import CELL, summarize
 
 MANIFEST_FORMAT = 1
@@ -35,10 +35,11 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
         study = study.with_games(games)
     check_execution(jobs, backend, scheduler)
     folder = Path(out) if out is not None else Path("results") / study.name
-    storage.claim_folder(folder, study.to_dict(), force)
+    storage.check_folder(folder, study.to_dict(), force)
     started = time.perf_counter()
     records = simulate(study, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
     simulated = time.perf_counter()
+    storage.open_folder(folder)
     digest = storage.write_games(records, folder)
     written = _write_report(study, records, folder)
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),

@@ -75,12 +75,8 @@ def sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def claim_folder(folder: Path, study: dict[str, Any], force: bool) -> None:
-    """Refuse (unless ``force``) a folder holding another study; then mark it incomplete.
-
-    The old manifest is removed before anything is written, so that new records never
-    sit beside an old manifest if the run is killed.
-    """
+def check_folder(folder: Path, study: dict[str, Any], force: bool) -> None:
+    """Refuse (unless ``force``) a folder whose manifest holds another study; writes nothing."""
     path = folder / MANIFEST
     study = json.loads(json.dumps(study))  # as a manifest holds it: lists, not tuples
     if path.exists() and not force:
@@ -92,5 +88,10 @@ def claim_folder(folder: Path, study: dict[str, Any], force: bool) -> None:
             name = held.get("name", "?") if isinstance(held, dict) else "an unreadable study"
             raise StudyError(str(folder), None, f"holds results of a different study ({name}); "
                              "use --force to overwrite or --out to choose another folder")
+
+
+def open_folder(folder: Path) -> None:
+    """Create the folder and remove its old manifest before any new file lands beside it,
+    so that new records never sit beside an old manifest if the run is killed."""
     folder.mkdir(parents=True, exist_ok=True)
-    path.unlink(missing_ok=True)
+    (folder / MANIFEST).unlink(missing_ok=True)

@@ -179,8 +179,9 @@ def test_an_interrupted_write_leaves_no_file(tmp_path):
 @pytest.mark.parametrize("earlier_run", [False, True])
 def test_a_run_killed_half_way_leaves_nothing_that_looks_complete(finished, write_study, tmp_path, earlier_run):
     out = tmp_path / "out"
-    if earlier_run:  # a complete earlier run in the folder must not pass for the killed one
+    if earlier_run:
         shutil.copytree(finished, out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()} if earlier_run else {}
     big = write_study(name="big.toml", **{"games = 40": "games = 1000000"})
     proc = subprocess.Popen([sys.executable, str(HERE / "fakegame.py"), "run", str(big), "--out", str(out),
                              "--force"], stderr=subprocess.PIPE)
@@ -191,7 +192,19 @@ def test_a_run_killed_half_way_leaves_nothing_that_looks_complete(finished, writ
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
-    assert not (out / "manifest.json").exists()
-    assert earlier_run == (out / "games.parquet").exists()  # only the earlier run's, in a folder now incomplete
+    after = {p.name: p.read_bytes() for p in out.iterdir()} if out.exists() else {}
+    assert after == before  # nothing new: the earlier study is intact, or there is nothing at all
+    if earlier_run:
+        assert verify_study(out, sample=3).ok
+
+
+@pytest.mark.parametrize("fail_at", ["write_games", "write_summary", "write_manifest"])
+def test_a_run_that_dies_while_writing_leaves_no_manifest(finished_copy, write_study, monkeypatch, fail_at):
+    def die(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(storage, fail_at, die)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(write_study(**{"seed = 11": "seed = 12"}), out=finished_copy, force=True)
+    assert not (finished_copy / "manifest.json").exists()
     with pytest.raises(ValueError, match="no manifest.json: not a complete study folder"):
-        verify_study(out)
+        report_study(finished_copy)
