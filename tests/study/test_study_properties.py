@@ -28,7 +28,7 @@ def base(fake, tmp_path_factory):
 
 
 @given(knobs=studies, chunk=st.integers(1, 9))
-@settings(max_examples=25)
+@settings(max_examples=15)
 def test_cells_hold_every_game_once_whatever_the_chunking(base, knobs, chunk):
     study = replace(base, seed=knobs["seed"], games=knobs["games"], players=tuple(knobs["players"]),
                     policies=tuple(knobs["policies"]))
