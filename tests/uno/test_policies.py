@@ -4,7 +4,7 @@ import numpy as np
 from cardsim.core import rng
 from cardsim.games.uno import policies as pol
 from cardsim.games.uno import reference as ref
-from cardsim.games.uno.cards import CANDIDATE_REAL, CANDIDATES, K, counts_of, parse
+from cardsim.games.uno.cards import CANDIDATE_REAL, CANDIDATES, K, WD4_COLUMN, counts_of, parse
 from cardsim.games.uno.reference import make_state
 
 
@@ -23,11 +23,10 @@ def test_random_is_uniform_over_the_legal_cards_copies_counted():
 def _np_choice(hand, colour, top, u, greedy):
     """The numpy twin on the candidate columns, for one hand."""
     cand, real = CANDIDATES[colour, top], CANDIDATE_REAL[colour, top]
-    held = np.array(hand)[cand][None, :]
-    legal = (held > 0) & real[None, :]
+    held = np.array(hand)[cand][:, None]
+    legal = (held > 0) & real[:, None]
     counts = np.array([pol.colour_counts(hand)])
-    has = counts[0, colour] > 0
-    legal[0, 17] &= not has
+    legal[WD4_COLUMN, 0] &= not counts[0, colour] > 0
     if greedy:
         col = pol.np_greedy_card(counts, legal, np.array([colour]), np.array([top]))[0]
     else:

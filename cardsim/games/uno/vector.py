@@ -44,7 +44,8 @@ def _make_kind_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 SYMBOL, COLOUR, BUCKET = _make_kind_tables()
-_CANDIDATES, _CANDIDATE_REAL = CANDIDATES.reshape(4 * K, -1), CANDIDATE_REAL.reshape(4 * K, -1)
+_CANDIDATES_T, _CANDIDATE_REAL_T = (np.ascontiguousarray(x.reshape(4 * K, -1).T) for x in (CANDIDATES, CANDIDATE_REAL))
+"""Candidate kinds laid out (C, 4 * K), as the policies' numpy twins want them: ``[:, colour * K + top]``."""
 
 
 @dataclass
@@ -393,21 +394,21 @@ def _choose_cards(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tuple[
     cur = b.current[idx]
     colour, top = b.colour[idx], b.top[idx]
     state = colour * K + top
-    cand = _CANDIDATES[state]
+    cand = np.take(_CANDIDATES_T, state, axis=1)
     rows = idx * t.players + cur
-    held = b.hands.reshape(-1)[(rows * K)[:, None] + cand]
+    held = np.take(b.hands.reshape(-1), cand + (rows * K)[None, :])
     counts = b.counts.reshape(-1, 5)[rows]
     has_colour = counts[np.arange(len(idx)), colour] > 0
-    legal = (held > 0) & _CANDIDATE_REAL[state]
-    legal[:, WD4_COLUMN] &= ~has_colour
+    legal = (held > 0) & np.take(_CANDIDATE_REAL_T, state, axis=1)
+    legal[WD4_COLUMN] &= ~has_colour
     column = np.empty(len(idx), dtype=np.int64)
     greedy, rand = _split(t, idx, cur)
     if greedy.any():
-        column[greedy] = pol.np_greedy_card(counts[greedy], legal[greedy], colour[greedy], top[greedy])
+        column[greedy] = pol.np_greedy_card(counts[greedy], legal[:, greedy], colour[greedy], top[greedy])
     if rand.any():
-        column[rand] = pol.np_random_card(held[rand], legal[rand], rng.mix(tk[idx[rand]], CARD_SLOT))
-    kind = np.where(column >= 0, cand[np.arange(len(idx)), column], -1)
-    may_bluff = (held[:, WD4_COLUMN] > 0) & has_colour
+        column[rand] = pol.np_random_card(held[:, rand], legal[:, rand], rng.mix(tk[idx[rand]], CARD_SLOT))
+    kind = np.where(column >= 0, cand[np.maximum(column, 0), np.arange(len(idx))], -1)
+    may_bluff = (held[WD4_COLUMN] > 0) & has_colour
     if may_bluff.any():
         g = np.flatnonzero(may_bluff)
         bluff = pol.chance(rng.mix(tk[idx[g]], BLUFF_SLOT), t.bluff_cut[cur[g]])
