@@ -1,6 +1,5 @@
 """One scenario per rule of shared/rules/musta_maija.md: a position built by hand, a rule
 applied, the exact outcome checked (plus the knobs, presets and their errors)."""
-import numpy as np
 import pytest
 
 import cardsim

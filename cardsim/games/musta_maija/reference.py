@@ -38,7 +38,7 @@ from cardsim.core.cards import FRENCH52
 from cardsim.core.records import Replay
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
-    BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, name, names, rank, suit, suit_cards,
+    BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, name, names, rank, suit,
 )
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 

@@ -211,8 +211,11 @@ def _offer_marriage(g: Game, b: Batch, seat: np.ndarray) -> None:
                         for s in range(SUITS)])
     if not options.any():
         return
-    (suit,) = _by_policy(g, seat, lambda p, *a: (policies.np_declaration(p, *a),),
-                         lo, hi, options.T, b.key, b.turns)
+
+    def declaration(policy, *args):
+        return (policies.np_declaration(policy, *args),)
+
+    (suit,) = _by_policy(g, seat, declaration, lo, hi, options.T, b.key, b.turns)
     now = suit >= 0
     b.trump = np.where(now, suit, b.trump)
     b.declared = np.where(now, b.turns, b.declared)
@@ -260,13 +263,15 @@ def _defend(g: Game, b: Batch) -> None:
     seat = b.defender
     _offer_marriage(g, b, seat)
     lo, hi = _hand(b, seat)
-    bm = g.rules.black_maria
+
+    def defence(policy, lo, hi, t_lo, t_hi, trump, endgame, key, turn):
+        return policies.np_defence(policy, lo, hi, t_lo, t_hi, trump, g.rules.black_maria, endgame, key, turn)
+
     endgame = b.top >= g.n_cards
-    b_lo, b_hi, u_lo, u_hi = _by_policy(g, seat, lambda p, *a: policies.np_defence(p, *a[:5], bm, *a[5:]),
-                                        lo, hi, b.t_lo, b.t_hi, b.trump, endgame, b.key, b.turns)
+    b_lo, b_hi, u_lo, u_hi = _by_policy(g, seat, defence, lo, hi, b.t_lo, b.t_hi, b.trump, endgame, b.key, b.turns)
     _set_hand(b, seat, (lo & ~b_lo) | u_lo, (hi & ~b_hi) | u_hi)
-    b.t_lo = b.t_lo & np.uint64(0)
-    b.t_hi = b.t_lo
+    b.t_lo = np.zeros_like(b.t_lo)
+    b.t_hi = np.zeros_like(b.t_hi)
     _draw_up(g, b, seat)
     _go_out_if_empty(g, b, seat)
     b.turns = b.turns + 1
