@@ -48,7 +48,7 @@ import numpy as np
 
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
-from cardsim.games.uno.cards import (CANDIDATES, COLOURS, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, IS_DRAW_TWO,
+from cardsim.games.uno.cards import (CANDIDATES, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, IS_DRAW_TWO,
                                      K, KIND_COLOUR)
 
 NAMES = ("random", "greedy")
@@ -165,10 +165,6 @@ def greedy_target(player: int, sizes: list[int]) -> int:
     players = len(sizes)
     others = [(player + i) % players for i in range(1, players)]
     return min(others, key=lambda p: sizes[p])
-
-
-def colour_name(colour: int) -> str:
-    return COLOURS[colour]
 
 
 # ---------------------------------------------------------------- numpy twins (vector)

@@ -50,7 +50,11 @@ _CANDIDATES_T, _CANDIDATE_REAL_T = (np.ascontiguousarray(x.reshape(4 * K, -1).T)
 
 @dataclass
 class Batch:
-    """The state of the games still running, one row per game (fields documented in reference.State)."""
+    """The games still running, one row each. Fields as in ``reference.State``, plus: ``slot`` (row
+    of the output), ``pkey`` (``mix(key, Stream.POLICY)``, folded once), ``counts`` (per player:
+    coloured cards per colour and wilds, kept in step with ``hands``), ``pile``/``ptr``/``end``
+    (the draw pile is ``pile[ptr:end]``), ``scores`` (match points per player), ``successes``
+    (successful challenges)."""
 
     slot: np.ndarray
     key: np.ndarray
@@ -94,23 +98,17 @@ class Table:
     challenge_cut: np.ndarray
     deck: np.ndarray
 
-    @property
-    def mixed(self) -> bool:
-        return bool(self.greedy.any() and not self.greedy.all())
-
 
 def _new_batch(t: Table, seed: int, games: np.ndarray) -> Batch:
     n, p = len(games), t.players
     key = rng.game_key(np.uint64(seed), games.astype(np.uint64))
-    zeros = lambda: np.zeros(n, dtype=np.int64)  # noqa: E731
-    return Batch(slot=np.arange(n), key=key, pkey=rng.mix(key, rng.Stream.POLICY),
-                 hands=np.zeros((n, p, K), dtype=np.int8), counts=np.zeros((n, p, 5), dtype=np.int16), pile=np.zeros((n, len(t.deck)), dtype=np.int8),
-                 ptr=zeros(), end=zeros(), discard=np.zeros((n, K), dtype=np.int16), top=zeros(),
-                 colour=zeros(), direction=np.ones(n, dtype=np.int64), current=zeros(), pending=zeros(),
-                 challenge_open=np.zeros(n, dtype=bool), wd4_bluffed=np.zeros(n, dtype=bool),
-                 wd4_player=zeros(), hand_winner=zeros(), hand_no=zeros(), hand_turns=zeros(), turns=zeros(),
-                 reshuffles=zeros(), cards_drawn=zeros(), challenges=zeros(), successes=zeros(),
-                 scores=np.zeros((n, p), dtype=np.int64))
+    arrays = {f.name: np.zeros(n, dtype=np.int64) for f in dataclasses.fields(Batch)}
+    arrays.update(slot=np.arange(n), key=key, pkey=rng.mix(key, rng.Stream.POLICY),
+                  hands=np.zeros((n, p, K), dtype=np.int8), counts=np.zeros((n, p, 5), dtype=np.int16),
+                  pile=np.zeros((n, len(t.deck)), dtype=np.int8), discard=np.zeros((n, K), dtype=np.int16),
+                  challenge_open=np.zeros(n, dtype=bool), wd4_bluffed=np.zeros(n, dtype=bool),
+                  scores=np.zeros((n, p), dtype=np.int64))
+    return Batch(**arrays)
 
 
 # ---------------------------------------------------------------- keyed orders and card moves
@@ -349,7 +347,8 @@ def _finish_with_last_card(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray
 
 # ---------------------------------------------------------------- one decision per game
 
-def _split(t: Table, idx: np.ndarray, cur: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _split(t: Table, cur: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which of the deciding players use greedy, which random (mixed seats take both paths)."""
     greedy = t.greedy[cur]
     return greedy, ~greedy
 
@@ -359,7 +358,7 @@ def _answer_draw_two(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tup
     cur = b.current[idx]
     hands = b.hands[idx, cur]
     kind = np.empty(len(idx), dtype=np.int64)
-    greedy, rand = _split(t, idx, cur)
+    greedy, rand = _split(t, cur)
     if greedy.any():
         kind[greedy] = pol.np_greedy_stack(hands[greedy], b.counts[idx[greedy], cur[greedy], :4])
     if rand.any():
@@ -402,7 +401,7 @@ def _choose_cards(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tuple[
     legal = (held > 0) & np.take(_CANDIDATE_REAL_T, state, axis=1)
     legal[WD4_COLUMN] &= ~has_colour
     column = np.empty(len(idx), dtype=np.int64)
-    greedy, rand = _split(t, idx, cur)
+    greedy, rand = _split(t, cur)
     if greedy.any():
         column[greedy] = pol.np_greedy_card(counts[greedy], legal[:, greedy], colour[greedy], top[greedy])
     if rand.any():
