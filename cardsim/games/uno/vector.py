@@ -301,25 +301,25 @@ def _play(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray, tk: np.ndarray)
     b.discard[idx, b.top[idx]] += 1
     b.top[idx] = kind
     b.colour[idx] = np.where(kind < WILD, COLOUR[kind], colour_now)
-    out = held.sum(axis=1) == 1
+    out = held.sum(axis=1) == 1  # U-18: that was the last card
     if out.any():
         _finish_with_last_card(b, t, idx[out], kind[out])
     idx, kind = idx[~out], kind[~out]
     symbol, bluff = SYMBOL[kind], bluff[~out]
-    g = idx[symbol == SKIP]
+    g = idx[symbol == SKIP]  # U-9
     b.current[g] = _seat(b, g, 2, players)
-    g = idx[symbol == REVERSE]
+    g = idx[symbol == REVERSE]  # U-10: with two players it acts as Skip
     b.direction[g] *= -1
     b.current[g] = _seat(b, g, 1 if players > 2 else 2, players)
-    _play_draw_two(b, t, idx[symbol == DRAW_TWO])
-    _custom_wild(b, t, idx[kind == CUSTOM], tk)
-    g = idx[kind == SHUFFLE]
+    _play_draw_two(b, t, idx[symbol == DRAW_TWO])  # U-11
+    _custom_wild(b, t, idx[kind == CUSTOM], tk)  # U-16
+    g = idx[kind == SHUFFLE]  # U-15
     if len(g):
         _shuffle_hands(b, t, g)
-    _name_colour(b, t, idx[kind >= WILD], tk)
+    _name_colour(b, t, idx[kind >= WILD], tk)  # U-12: after the effect
     four = kind == WD4
     g = idx[four]
-    if t.rules.wd4_challenge:
+    if t.rules.wd4_challenge:  # U-13, U-14
         b.challenge_open[g], b.wd4_bluffed[g], b.wd4_player[g] = True, bluff[four], b.current[g]
         b.current[g] = _seat(b, g, 1, players)
     else:
