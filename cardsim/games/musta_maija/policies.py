@@ -27,7 +27,7 @@ lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten 
 - defence: willing = the hand's cards in the bits of ``u1`` (copy 0) / ``u2`` (copy 1);
   the move is ``beat_with(table, willing)``.
 
-``greedy`` — the seed's tips, no randomness:
+``greedy`` — the seed's tips; its only draw is in the endgame attack:
 - declare: at the first chance, the option suit with the most cards in hand (ties: the
   lower suit).
 - attack before the endgame, "shed low cards, keep kings and queens": the low cards
@@ -244,6 +244,16 @@ def np_attack(policy: str, lo: np.ndarray, hi: np.ndarray, trump: np.ndarray, ca
     return out_lo, out_hi
 
 
+def _make_unpack() -> np.ndarray:
+    """``UNPACK[x]``: the 13 rank bits of a rank-space word x as int8, lowest rank first."""
+    return ((np.arange(1 << RANKS)[:, None] >> np.arange(RANKS)) & 1).astype(np.int8)
+
+
+UNPACK = _make_unpack()
+PACK = (1 << np.arange(RANKS)).astype(np.uint16)
+"""Rank-space words back from unpacked bits: ``(bits * PACK).sum(axis=1)``."""
+
+
 def _np_sweep(a0, a1, d0, d1):
     """The same-suit sweep of ``beat_with`` on rank-space hands, all ranks at once.
 
@@ -252,21 +262,19 @@ def _np_sweep(a0, a1, d0, d1):
     clamped running sum: ``S_r - min(0, min_{j<=r} S_j)`` with ``S = cumsum(a_{r-1} - d_r)``.
     Returns (copy-0 beaters, copy-1 beaters, number of attack cards left unbeaten).
     """
-    one = np.uint64(1)
-    a = ((a0 >> RANK_COL) & one).astype(np.int64) + ((a1 >> RANK_COL) & one)
-    b0 = ((d0 >> RANK_COL) & one).astype(np.int64)
-    b1 = ((d1 >> RANK_COL) & one).astype(np.int64)
+    a = UNPACK[a0] + UNPACK[a1]
+    b0, b1 = UNPACK[d0], UNPACK[d1]
     a_before = np.zeros_like(a)
-    a_before[1:] = a[:-1]
-    total = np.cumsum(a_before - b0 - b1, axis=0)
-    left = total - np.minimum.accumulate(np.minimum(total, 0), axis=0)
+    a_before[:, 1:] = a[:, :-1]
+    total = np.cumsum(a_before - b0 - b1, axis=1, dtype=np.int8)
+    left = total - np.minimum.accumulate(np.minimum(total, 0), axis=1)
     waiting = np.zeros_like(a)
-    waiting[1:] = (left + a)[:-1]
+    waiting[:, 1:] = (left + a)[:, :-1]
     take0 = b0 & (waiting > 0)
     take1 = b1 & (waiting - take0 > 0)
-    used0 = (take0.astype(np.uint64) << RANK_COL).sum(axis=0, dtype=np.uint64)
-    used1 = (take1.astype(np.uint64) << RANK_COL).sum(axis=0, dtype=np.uint64)
-    return used0, used1, left[-1] + a[-1]
+    used0 = (take0 * PACK).sum(axis=1, dtype=np.uint16).astype(np.uint64)
+    used1 = (take1 * PACK).sum(axis=1, dtype=np.uint16).astype(np.uint64)
+    return used0, used1, (left[:, -1] + a[:, -1]).astype(np.int64)
 
 
 def np_beat_with(t_lo, t_hi, w_lo, w_hi, trump, black_maria: str):

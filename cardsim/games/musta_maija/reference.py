@@ -48,7 +48,7 @@ PACKET = 3
 
 @dataclass
 class Table:
-    """The state of one game: everything the rules need, nothing a policy could not see is hidden here."""
+    """The state of one game, the whole table; policies are handed only what they may see (MM-15)."""
 
     rules: MustaMaijaRules
     players: int
