@@ -32,7 +32,7 @@ import re
 import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from cardsim import games as registry
 from cardsim.core.rules import Rules
@@ -45,6 +45,7 @@ REQUIRED = ("name", "game", "seed", "games", "players", "policies", "variants")
 OPTIONAL = ("description", "baseline", "engine")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
+T = TypeVar("T")
 Policy = str | tuple[str, ...]
 """A policy entry: one name for every seat (self-play) or one name per seat."""
 
@@ -103,11 +104,7 @@ class Study:
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
         """The study of ``to_dict`` (full rules per variant), checked like a study file."""
-        data = dict(data)
-        variants = _table(where, "variants", data.pop("variants", None))
-        g = _game(where, data.get("game"))
-        full = {v: {"rules": r} for v, r in variants.items()}
-        return _build(where, data | {"variants": full}, g)
+        return _build(where, data, full_rules=True)
 
 
 def load(path: str | Path) -> Study:
@@ -122,10 +119,7 @@ def load(path: str | Path) -> Study:
         raise StudyError(where, None, f"cannot read the study file ({err.strerror})") from None
     except tomllib.TOMLDecodeError as err:
         raise StudyError(where, None, f"not valid TOML ({err})") from None
-    g = _game(where, data.get("game"))
-    variants = _table(where, "variants", data.get("variants"))
-    data["variants"] = {v: {"spec": _table(where, f"variants.{v}", t)} for v, t in variants.items()}
-    return _build(where, data, g)
+    return _build(where, data, full_rules=False)
 
 
 def policy_label(policy: Policy) -> str:
@@ -140,7 +134,9 @@ def seat_policies(policy: Policy, players: int) -> tuple[str, ...] | None:
     return tuple(policy) if len(policy) == players else None
 
 
-def _build(where: str, data: dict[str, Any], g) -> Study:
+def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
+    """The checked study; variants hold full rules (a manifest) or a preset plus overrides (a file)."""
+    g = _game(where, data.get("game"))
     unknown = [k for k in data if k not in REQUIRED + OPTIONAL]
     if unknown:
         raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(REQUIRED + OPTIONAL)}")
@@ -158,7 +154,8 @@ def _build(where: str, data: dict[str, Any], g) -> Study:
     engine = data.get("engine", "vector")
     if engine not in ENGINES:
         raise StudyError(where, "engine", f"expected one of {', '.join(ENGINES)}, not {engine!r}")
-    variants = {v: _variant(where, g.rules, v, entry) for v, entry in data["variants"].items()}
+    variants = {v: _variant(where, g.rules, v, _table(where, f"variants.{v}", t), full_rules)
+                for v, t in _table(where, "variants", data["variants"]).items()}
     if not variants:
         raise StudyError(where, "variants", "expected at least one variant")
     baseline = data.get("baseline", next(iter(variants)))
@@ -173,10 +170,7 @@ def _build(where: str, data: dict[str, Any], g) -> Study:
 def _game(where: str, name: object):
     if not isinstance(name, str):
         raise StudyError(where, "game", f"expected one of {', '.join(registry.GAMES)}, not {name!r}")
-    try:
-        return registry.spec(name)
-    except ValueError as err:
-        raise StudyError(where, "game", str(err)) from None
+    return _keyed(where, "game", registry.spec, name)
 
 
 def _table(where: str, key: str, value: object) -> dict[str, Any]:
@@ -190,24 +184,21 @@ def _check_int(where: str, key: str, value: object, minimum: int) -> None:
         raise StudyError(where, key, f"expected an integer >= {minimum}, not {value!r}")
 
 
-def _variant(where: str, cls: type[Rules], name: str, entry: dict[str, Any]) -> Rules:
-    """Rules of one variant: full rules (from a manifest) or a preset plus overrides (a study file)."""
+def _variant(where: str, cls: type[Rules], name: str, table: dict[str, Any], full_rules: bool) -> Rules:
     key = f"variants.{name}"
+    if full_rules:
+        return _keyed(where, key, cls.from_dict, table)
+    preset = table.get("preset")
+    if not isinstance(preset, str):
+        raise StudyError(where, f"{key}.preset", f"expected a preset name; known presets: {', '.join(cls.PRESETS)}")
+    overrides = {k: None if v == NONE else v for k, v in table.items() if k != "preset"}
+    return _keyed(where, key, _keyed(where, f"{key}.preset", cls.parse, preset).replace, **overrides)
+
+
+def _keyed(where: str, key: str, make: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``make(*args, **kwargs)``, its ``ValueError`` turned into a ``StudyError`` at ``key``."""
     try:
-        if "rules" in entry:
-            return cls.from_dict(_table(where, key, entry["rules"]))
-        spec = dict(entry["spec"])
-        preset = spec.pop("preset", None)
-        if not isinstance(preset, str):
-            raise StudyError(where, f"{key}.preset", f"expected a preset name; known presets: {', '.join(cls.PRESETS)}")
-        overrides = {k: None if v == NONE else v for k, v in spec.items()}
-        try:
-            base = cls.parse(preset)
-        except ValueError as err:
-            raise StudyError(where, f"{key}.preset", str(err)) from None
-        return base.replace(**overrides)
-    except StudyError:
-        raise
+        return make(*args, **kwargs)
     except (ValueError, TypeError) as err:
         raise StudyError(where, key, str(err)) from None
 
@@ -238,11 +229,7 @@ def _policies(where: str, g, value: object, players: tuple[int, ...]) -> tuple[P
             raise StudyError(where, key, f"expected a policy name or a list of one per seat, not {p!r}")
         if isinstance(p, list) and len(p) not in players:
             raise StudyError(where, key, f"{len(p)} seat policies match no player count of {list(players)}")
-        n = len(p) if isinstance(p, list) else players[0]
-        try:
-            seats = g.seat_policies(p, n)
-        except ValueError as err:
-            raise StudyError(where, key, str(err)) from None
+        seats = _keyed(where, key, g.seat_policies, p, len(p) if isinstance(p, list) else players[0])
         out.append(p if isinstance(p, str) else seats)
     if len(set(out)) != len(out):
         raise StudyError(where, "policies", "expected distinct policies")

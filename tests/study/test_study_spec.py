@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from cardsim.study.spec import Study, StudyError, load
+from fakegame import STUDY
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,7 +93,7 @@ def test_missing_malformed_and_incomplete_files(write_study, tmp_path):
     with pytest.raises(StudyError, match=r"study\.toml: seed: missing; a study needs name, game, seed"):
         load(write_study(**{"seed = 11\n": ""}))
     with pytest.raises(StudyError, match=r"variants: expected a table, not 3"):
-        load(write_study('name = "x"\ngame = "fakegame"\nvariants = 3\n'))
+        load(write_study(STUDY.split("[variants.plain]")[0] + "variants = 3\n"))
 
 
 def test_the_shipped_moska_experiment_reads():
