@@ -103,3 +103,9 @@ def test_the_shipped_moska_experiment_reads():
     assert s.variants["turamoska_nocap"] == s.variants["turamoska"].replace(attack_cap=None)
     for name in ("moska", "turamoska", "pyhaselka", "taraki"):
         assert s.variants[name] == type(s.variants[name]).preset(name)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "experiments").glob("*.toml")), ids=lambda p: p.name)
+def test_every_shipped_study_file_reads(path):
+    s = load(path)
+    assert s.cells() and s.baseline in s.variants
