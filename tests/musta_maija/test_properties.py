@@ -161,10 +161,10 @@ def test_one_deck_unbeatable_loser_always_holds_the_black_maria(scaled):
 
 
 def test_tail_hand_off_to_the_reference_engine_changes_no_record():
-    """Game 1406 (6 players, greedy, seed 1) circles until truncated: it is handed off after 1,000 decisions."""
+    """Game 321 (6 players, greedy, seed 1) circles until truncated: it is handed off after 1,000 decisions."""
     vector = importlib.import_module("cardsim.games.musta_maija.vector")
     rules = cardsim.rules("musta_maija", max_turns=1500)
-    games, seats = np.arange(1400, 1410), ("greedy",) * 6
+    games, seats = np.arange(315, 325), ("greedy",) * 6
     handed = frame(vector.vector(rules, 6, 1, games, seats), GAME.columns)
     numpy_only = frame(vector.vector(rules, 6, 1, games, seats, handoff=False), GAME.columns)
     pd.testing.assert_frame_equal(handed, numpy_only)

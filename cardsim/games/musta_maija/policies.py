@@ -31,14 +31,17 @@ lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten 
 - declare: at the first chance, the option suit with the most cards in hand (ties: the
   lower suit).
 - attack before the endgame, "shed low cards, keep kings and queens": the low cards
-  are the non-trump cards of rank 2..J; if any, all low cards of the suit of the lowest
-  one. If none, the lowest card other than the Black Maria alone (the Black Maria if it
-  is the only card).
+  are the non-trump cards of rank 2..J; if any, all low cards of the suit
+  ``low_suits[below(u1, len(low_suits))]`` among the suits holding low cards (suit
+  order). If none, the lowest card other than the Black Maria alone (the Black Maria
+  if it is the only card).
 - attack in the endgame (stock empty), shedding as many cards as it may: with the Black
   Maria ("held for the endgame", the card nobody can beat) the Black Maria and the
-  ``cap - 1`` lowest other spades; otherwise the suit ``held[below(u1, len(held))]``
-  (as ``random``: this draw breaks the cycles a deterministic endgame falls into) and
-  the ``cap`` lowest cards of it.
+  ``cap - 1`` lowest other spades; otherwise the ``cap`` lowest cards of the suit
+  ``held[below(u1, len(held))]``.
+- Why the draws: a deterministic attack lets a low card nobody can beat circle the
+  table for ever (each defender picks it up and sheds it next), before the endgame as
+  in it; a random suit breaks such cycles.
 - defence: ``beat_with(table, hand)`` (the Black Maria willing only with
   ``highest_trump``) if it beats every card or the stock is empty (every card beaten is
   one card fewer to shed); otherwise, since it must pick up anyway, it beats only with
@@ -120,7 +123,8 @@ def attack(policy: str, hand: int, trump: int, cap: int | None, key: int, turn: 
     if not low:
         rest = cards(hand & ~(1 << BLACK_MARIA)) or cards(hand)
         return 1 << rest[0]
-    return suit_cards(low, suit(cards(low)[0]))
+    low_suits = [s for s in range(SUITS) if suit_cards(low, s)]
+    return suit_cards(low, low_suits[rng.below(_u(key, turn, 1), len(low_suits))])
 
 
 def beat_with(table: int, willing: int, trump: int, black_maria: str) -> list[tuple[int, int]]:
@@ -210,9 +214,9 @@ def np_declaration(policy: str, lo: np.ndarray, hi: np.ndarray, options: np.ndar
 
 
 def _np_random_suit(lo, hi, key, turn):
-    """``held[below(u1, len(held))]``: a suit uniformly among the suits held."""
+    """``held[below(u1, len(held))]``: a suit uniformly among the suits held (0 for an empty hand)."""
     held = np.stack([((lo | hi) & SUIT_BITS[s]) != 0 for s in range(SUITS)])
-    j = rng.below(_np_u(key, turn, 1), held.sum(axis=0))
+    j = rng.below(_np_u(key, turn, 1), np.maximum(held.sum(axis=0), 1))
     return np.argmax(np.cumsum(held, axis=0) > j, axis=0)
 
 
@@ -232,8 +236,7 @@ def np_attack(policy: str, lo: np.ndarray, hi: np.ndarray, trump: np.ndarray, ca
     e_lo, e_hi = _np_keep_lowest(own_lo, own_hi, s, cap)
     low_lo, low_hi = _np_low_cards(lo, hi, trump)
     has_low = (low_lo | low_hi) != 0
-    first_lo, first_hi = _np_lowest_rank_major(low_lo, low_hi)
-    ls = np.where(has_low, _np_suit_of(first_lo, first_hi), 0)
+    ls = np.where(has_low, _np_random_suit(low_lo, low_hi, key, turn), 0)
     rest_lo = np.where((lo & ~BM_BIT) | hi, lo & ~BM_BIT, lo)
     one_lo, one_hi = _np_lowest_rank_major(rest_lo, hi)
     maria = endgame & ((lo & BM_BIT) != 0)
