@@ -108,6 +108,12 @@ class Batch:
                         for f in dataclasses.fields(Batch)})
 
 
+MASK_MOVES = ("open", "add", "give_back")
+"""Policy methods that return a card mask (the others return a card code or -1)."""
+COUNTERS = ("turns", "rounds", "overplays", "pickups", "self_attacks")
+"""What a cycle of play adds to (the other record fields stay the same in a cycle)."""
+CYCLES_FROM = 300
+"""Decisions after which a deterministic game is watched for cycles (longer than any normal game)."""
 RECORD_FIELDS = ("turns", "truncated", "loser", "rounds", "trump", "swaps", "overplays", "pickups", "self_attacks")
 
 
@@ -128,7 +134,14 @@ class Engine:
         kinds = sorted({type(t) for t in twins}, key=lambda t: t.__name__)
         self.twins = [k() for k in kinds]
         self.seat_twin = np.array([kinds.index(type(t)) for t in twins], dtype=np.int64)
+        self.drawing_seats = np.array([not t.DETERMINISTIC for t in twins], dtype=bool)
         self.cum = np.zeros((capacity, self.front + 1), dtype=np.uint64)
+        self.snap = np.zeros((capacity, players + 1), dtype=np.uint64)
+        """Cycle detection (by slot): a state at a round start (hands, attacker, stock) saved by Brent's method."""
+        self.snap_at = np.full((capacity, len(COUNTERS)), -1, dtype=np.int64)
+        """The counters (``COUNTERS``) when ``snap`` was saved; ``snap_at[:, 0] = -1``: nothing saved."""
+        self.brent = np.ones((capacity, 2), dtype=np.int64)
+        """Rounds since ``snap`` was saved, and the number of rounds after which it is saved again."""
         self.free = list(range(capacity))[::-1]
 
     # --- deal (M-4, M-5) ------------------------------------------------------------------
@@ -144,6 +157,8 @@ class Engine:
         slot = np.array([self.free.pop() for _ in range(n)], dtype=np.int64)
         self.cum[slot, 0] = 0
         self.cum[slot, 1:] = np.bitwise_or.accumulate(BIT[perm[:, self.dealt + 1:]], axis=1)
+        self.snap_at[slot, 0] = -1
+        self.brent[slot] = 1
         zeros = np.zeros(n, dtype=np.int64)
         empty = np.zeros(n, dtype=np.uint64)
         return Batch(
@@ -197,15 +212,22 @@ class Engine:
     def views(self, b: Batch, turn: np.ndarray, hand: np.ndarray, room: np.ndarray) -> Views:
         return Views(b.key, turn, hand, b.trump, self.stock_left(b), room)
 
-    def choose(self, seat: np.ndarray, method: str, *args) -> np.ndarray:
-        """The move of each game's deciding seat: one twin, or per seat for mixed policies."""
-        if len(self.twins) == 1:
-            return getattr(self.twins[0], method)(*args)
-        which = self.seat_twin[seat]
-        moves = [getattr(t, method)(*args) for t in self.twins]
-        out = moves[0]
-        for k in range(1, len(moves)):
-            out = np.where(which == k, moves[k], out)
+    def choose(self, m: np.ndarray, seat: np.ndarray, method: str, v: Views, *args: np.ndarray) -> np.ndarray:
+        """The move of the deciding seat of each game where ``m`` (elsewhere 0 or -1).
+
+        A twin is asked only for the games it decides in (mixed seats), and only for
+        the deciding games when they are few.
+        """
+        groups = [m] if len(self.twins) == 1 else [m & (self.seat_twin[seat] == k) for k in range(len(self.twins))]
+        out = None
+        for twin, rows in zip(self.twins, groups):
+            if rows.sum() * 2 >= len(rows):
+                move = getattr(twin, method)(v, *args)
+            else:
+                idx = np.flatnonzero(rows)
+                move = np.zeros(len(rows), dtype=np.uint64) if method in MASK_MOVES else np.full(len(rows), -1)
+                move[idx] = getattr(twin, method)(v.take(idx), *(a[idx] for a in args))
+            out = move if out is None else np.where(rows, move, out)
         return out
 
     # --- decisions, stock, end --------------------------------------------------------------
@@ -273,7 +295,7 @@ class Engine:
         b.gone[:] = 0
         m, turn = self.decide(b, b.live.copy(), A)
         hand = self.hand(b, A)
-        cards = self.choose(A, "open", self.views(b, turn, hand, self.room(b, self.hand(b, D))))
+        cards = self.choose(m, A, "open", self.views(b, turn, hand, self.room(b, self.hand(b, D))))
         cards = np.where(m, cards, ZERO)
         self.set_hand(b, A, hand & ~cards, m)
         b.att = cards
@@ -295,7 +317,7 @@ class Engine:
             asked = (low != ZERO) & (killers != ZERO)
             if asked.any():
                 v = self.views(b, turn, hand, self.room(b, hand))
-                k = self.choose(D, "kill", v, a, killers)
+                k = self.choose(asked, D, "kill", v, a, killers)
                 do = asked & (k >= 0)
                 kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
                 hand &= ~kb
@@ -327,7 +349,7 @@ class Engine:
             killers = KILL[b.trump * DECK_SIZE + np.maximum(c, 0)] & hand & ~low
             asked = (low != ZERO) & (killers != ZERO)
             if asked.any():
-                k = self.choose(D, "self_attack", self.views(b, turn, hand, self.room(b, hand)), c, killers)
+                k = self.choose(asked, D, "self_attack", self.views(b, turn, hand, self.room(b, hand)), c, killers)
                 do = asked & (k >= 0)
                 kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
                 cb = np.where(do, low, ZERO)
@@ -353,7 +375,7 @@ class Engine:
                 continue
             asked, turn = self.decide(b, asked, p)
             hand = self.hand(b, p)
-            cards = self.choose(p, "add", self.views(b, turn, hand, room), hand & ok, room)
+            cards = self.choose(asked, p, "add", self.views(b, turn, hand, room), hand & ok, room)
             added[:, o] = np.where(asked, cards, ZERO)
             made[:, o] = asked
         excess = np_count(added).sum(axis=1) - room
@@ -385,7 +407,7 @@ class Engine:
             D = b.defender
             m, turn = self.decide(b, over, D)
             pool = np.bitwise_or.reduce(added, axis=1)
-            back = self.choose(D, "give_back", self.views(b, turn, self.hand(b, D), room), pool, excess)
+            back = self.choose(m, D, "give_back", self.views(b, turn, self.hand(b, D), room), pool, excess)
             return added & ~np.where(m, back, ZERO)[:, None]
         stays = added.copy()
         excess = np.where(over, excess, 0)
@@ -399,7 +421,7 @@ class Engine:
             back = mine
             if part.any():
                 part, turn = self.decide(b, part, p)
-                chosen = self.choose(p, "give_back", self.views(b, turn, self.hand(b, p), room), mine, excess)
+                chosen = self.choose(part, p, "give_back", self.views(b, turn, self.hand(b, p), room), mine, excess)
                 back = np.where(part, chosen, mine)
             back = np.where(asked, back, ZERO)
             stays[:, o] = mine & ~back
@@ -421,8 +443,41 @@ class Engine:
 
     # --- the lockstep loop ----------------------------------------------------------------
 
+    def skip_cycles(self, b: Batch) -> None:
+        """Fast-forward long games that play in a cycle, to within one cycle of truncation (M-21).
+
+        A game whose seats still in play all use policies without draws is deterministic:
+        once its state at a round start (hands, attacker, stock) repeats after ``L``
+        decisions, it repeats every ``L`` decisions until ``max_turns``. Brent's method
+        finds the repeat; the jump adds whole cycles to the turn and round counters, so
+        the record is the one of playing every decision.
+        """
+        long = b.live & (b.phase == OPEN) & (b.turns >= CYCLES_FROM)
+        if self.drawing_seats.any():
+            long &= b.out[:, self.drawing_seats].all(axis=1)  # every seat that draws is out
+        idx = np.flatnonzero(long)
+        if not idx.size:
+            return
+        slot = b.slot[idx]
+        state = np.concatenate([b.hands[idx], (b.attacker[idx] * 64 + b.drawn[idx]).astype(np.uint64)[:, None]], axis=1)
+        now = np.stack([getattr(b, f)[idx] for f in COUNTERS], axis=1)
+        saved = self.snap_at[slot]
+        same = (saved[:, 0] >= 0) & (state == self.snap[slot]).all(axis=1)
+        cycle = now - saved
+        jumps = np.where(same, (self.rules.max_turns - now[:, 0]) // np.maximum(cycle[:, 0], 1), 0)
+        now += jumps[:, None] * cycle
+        for j, f in enumerate(COUNTERS):
+            getattr(b, f)[idx] = now[:, j]
+        seen, at = self.brent[slot, 0] + 1, self.brent[slot, 1]
+        save = same | (seen >= at)
+        self.snap[slot[save]] = state[save]
+        self.snap_at[slot[save]] = now[save]
+        self.brent[slot, 0] = np.where(save, 0, seen)
+        self.brent[slot, 1] = np.where(save & ~same, 2 * at, at)
+
     def tick(self, b: Batch) -> None:
         """Advance every live game by its phase functions (OPEN, then DEFEND, then ADD)."""
+        self.skip_cycles(b)
         for phase, step in ((OPEN, self.opening), (DEFEND, self.defence), (ADD, self.addition)):
             m = b.live & (b.phase == phase)
             if m.all():
@@ -457,11 +512,14 @@ class Engine:
 
 
 def simulate(rules: MoskaRules, players: int, seed: int, games: np.ndarray,
-             policies: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
+             policies: tuple[str, ...], capacity: int = CAPACITY) -> dict[str, np.ndarray]:
+    """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``.
+
+    At most ``capacity`` games are played at once; the records do not depend on it.
+    """
     games = np.asarray(games, dtype=np.int64)
     n = len(games)
-    engine = Engine(rules, players, seed, policies, capacity=max(1, min(CAPACITY, n)))
+    engine = Engine(rules, players, seed, policies, capacity=max(1, min(capacity, n)))
     cols = {f: np.zeros(n, dtype=bool if f == "truncated" else np.int64) for f in RECORD_FIELDS}
     finish = np.full((n, players), -1, dtype=np.int64)
     for done in engine.run(games):

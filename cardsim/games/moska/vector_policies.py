@@ -42,6 +42,7 @@ POP8, SELECT8 = _make_select_table()
 RANK_MASK = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
 SUIT_MASK = np.array([FRENCH52.suit_mask(s) for s in range(SUITS)], dtype=np.uint64)
 LOW_MASK = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(LOW_RANKS + 1)))
+LOW_RANK_BITS = np.uint64((1 << (LOW_RANKS + 1)) - 1)
 ALL_CARDS = np.uint64(FRENCH52.full)
 _CODES = np.arange(FRENCH52.size, dtype=np.uint64)
 
@@ -63,9 +64,12 @@ def ith_lowest(masks: np.ndarray, i: np.ndarray) -> np.ndarray:
 
 def n_lowest(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
     """The ``n`` lowest-code cards of each mask (all of them if it has fewer)."""
-    many = np_count(masks) > n
-    cut = ith_lowest(masks, np.where(many, n, 0))
-    return np.where(many, masks & (cut - ONE), masks)
+    many = np.flatnonzero(np_count(masks) > n)
+    if not many.size:
+        return masks
+    out = masks.copy()
+    out[many] &= ith_lowest(masks[many], np.broadcast_to(n, masks.shape)[many]) - ONE
+    return out
 
 
 def part(masks: np.ndarray, rank_mask: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -73,6 +77,12 @@ def part(masks: np.ndarray, rank_mask: np.ndarray, m: np.ndarray) -> np.ndarray:
     group = masks & rank_mask
     size = np_count(group)
     return np.where(size <= m, group, np.where(m >= 2, n_lowest(group, m), ZERO))
+
+
+def pair_ranks(masks: np.ndarray) -> np.ndarray:
+    """Rank set of the ranks with at least two cards in the mask (pairwise ANDs of the suits)."""
+    s = [masks >> np.uint64(RANKS * k) & RANK_BITS for k in range(SUITS)]
+    return (s[0] & (s[1] | s[2] | s[3])) | (s[1] & (s[2] | s[3])) | (s[2] & s[3])
 
 
 def rank_set(masks: np.ndarray) -> np.ndarray:
@@ -124,6 +134,10 @@ class Views:
         self.d(0)
         return rng.mix(self._head[:, None], _CODES[None, :])
 
+    def take(self, idx: np.ndarray) -> Views:
+        """The views of the games at ``idx``."""
+        return Views(*(getattr(self, f)[idx] for f in ("key", "turn", "hand", "trump", "stock_left", "room")))
+
     def plain(self, masks: np.ndarray) -> np.ndarray:
         """The non-trump cards of ``masks``."""
         return masks & ~SUIT_MASK[self.trump]
@@ -132,29 +146,32 @@ class Views:
         return cards // RANKS == self.trump
 
 
-def group_ranks(hand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(G, is_group)``: rank-set of ranks with >= 2 cards, and the same as an (n, 13) bool array."""
-    is_group = np.stack([np_count(hand & RANK_MASK[r]) >= 2 for r in range(RANKS)], axis=1)
-    bits = (is_group.astype(np.uint64) << np.arange(RANKS, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
-    return bits, is_group
-
-
 class RandomTwin:
     """numpy twin of ``policies.RandomPolicy`` (its docstring is the specification)."""
 
+    DETERMINISTIC = False
+
     def open(self, v: Views) -> np.ndarray:
-        groups, is_group = group_ranks(v.hand)
+        groups = pair_ranks(v.hand)
         n_groups = np_count(groups)
         grouped = (n_groups > 0) & (v.room >= 2) & (v.d(0) & ONE == ZERO)
-        first = index(ith_lowest(groups, _below(v.d(1), n_groups)))
-        chosen = part(v.hand, RANK_MASK[np.maximum(first, 0)], v.room)
-        for r in range(RANKS):
-            other = grouped & is_group[:, r] & (first != r)
-            if other.any():
-                more = other & (v.d(2 + r) & ONE == ZERO)
-                chosen |= np.where(more, part(v.hand, RANK_MASK[r], v.room - np_count(chosen)), ZERO)
-        single = ith_lowest(v.hand, _below(v.d(1), np_count(v.hand)))
+        d1 = v.d(1)
+        first = ith_lowest(groups, _below(d1, n_groups))
+        chosen = part(v.hand, rank_cards(first), v.room)
+        more = np.flatnonzero(grouped & (n_groups >= 2))
+        if more.size:
+            chosen[more] = self._more_groups(v.take(more), groups[more] & ~first[more], chosen[more])
+        single = ith_lowest(v.hand, _below(d1, np_count(v.hand)))
         return np.where(grouped, chosen, single)
+
+    def _more_groups(self, v: Views, others: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+        """The other group ranks ascending, each joining the opening on a coin flip."""
+        for r in range(RANKS):
+            other = others >> np.uint64(r) & ONE == ONE
+            if other.any():
+                join = other & (v.d(2 + r) & ONE == ZERO)
+                chosen |= np.where(join, part(v.hand, RANK_MASK[r], v.room - np_count(chosen)), ZERO)
+        return chosen
 
     def kill(self, v: Views, attack: np.ndarray, killers: np.ndarray) -> np.ndarray:
         k = ith_lowest(killers, _below(v.d(64 + attack), np_count(killers)))
@@ -190,16 +207,26 @@ class RandomTwin:
 class GreedyTwin:
     """numpy twin of ``policies.GreedyPolicy`` (its docstring is the specification); no draws."""
 
+    DETERMINISTIC = True
+
     def open(self, v: Views) -> np.ndarray:
         plain = v.plain(v.hand)
-        chosen = np.zeros_like(plain)
-        for r in range(LOW_RANKS + 1):
-            group = plain & RANK_MASK[r]
-            chosen |= np.where(np_count(group) >= 2, part(group, RANK_MASK[r], v.room - np_count(chosen)), ZERO)
+        chosen = rank_cards(pair_ranks(plain) & LOW_RANK_BITS) & plain  # every low group, when they fit
+        tight = np.flatnonzero(np_count(chosen) > v.room)
+        if tight.size:
+            chosen[tight] = self._groups_within_room(plain[tight], v.room[tight])
         low_rank = index(np_lowest_bit(rank_set(plain)))
         cheapest = np_lowest_bit(plain & RANK_MASK[np.maximum(low_rank, 0)])
         single = np.where(plain != ZERO, cheapest, np_lowest_bit(v.hand))
         return np.where(chosen != ZERO, chosen, single)
+
+    def _groups_within_room(self, plain: np.ndarray, room: np.ndarray) -> np.ndarray:
+        """The low groups ascending, each cut by ``part`` to the room left."""
+        chosen = np.zeros_like(plain)
+        for r in range(LOW_RANKS + 1):
+            group = plain & RANK_MASK[r]
+            chosen |= np.where(np_count(group) >= 2, part(group, RANK_MASK[r], room - np_count(chosen)), ZERO)
+        return chosen
 
     def kill(self, v: Views, attack: np.ndarray, killers: np.ndarray) -> np.ndarray:
         plain = v.plain(killers)
