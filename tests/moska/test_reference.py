@@ -38,7 +38,6 @@ def on_table(s, attack="", kills=()):
     for a, k in kills:
         s.table.unkilled &= ~F.hand(a)
         s.table.kills |= F.hand(k)
-        s.table.pairs.append((F.parse(a), F.parse(k)))
 
 
 class Script:

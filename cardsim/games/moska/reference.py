@@ -121,13 +121,12 @@ class GameOver(Exception):
 
 @dataclass
 class Table:
-    """The cards of the current round: attack cards, which are killed, and by what."""
+    """The cards of the current round: attack cards (killed or not) and kill cards."""
 
     start_hand: int = 0
     attack: int = 0
     unkilled: int = 0
     kills: int = 0
-    pairs: list[tuple[int, int]] = field(default_factory=list)
     gone: int = 0
     """Defender's cards that left their hand this round (kills and M-14 cards)."""
 
@@ -350,7 +349,6 @@ def kill(s: State, attack: int, killer: int) -> None:
     s.hands[d] &= ~(1 << killer)
     s.table.unkilled &= ~(1 << attack)
     s.table.kills |= 1 << killer
-    s.table.pairs.append((attack, killer))
     s.table.gone += 1
     s.say(f"  seat {d} kills {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
 
@@ -363,7 +361,6 @@ def self_attack(s: State, card: int, killer: int) -> None:
     s.hands[d] &= ~((1 << card) | (1 << killer))
     s.table.attack |= 1 << card
     s.table.kills |= 1 << killer
-    s.table.pairs.append((card, killer))
     s.table.gone += 2
     s.self_attacks += 1
     s.say(f"  seat {d} attacks own {FRENCH52.name(card)} and kills it with {FRENCH52.name(killer)} (M-14)")
