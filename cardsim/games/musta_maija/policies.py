@@ -213,38 +213,47 @@ def np_declaration(policy: str, lo: np.ndarray, hi: np.ndarray, options: np.ndar
     return np.where(n > 0, best, -1)
 
 
-def _np_random_suit(lo, hi, key, turn):
+def _np_random_suit(lo, hi, u1):
     """``held[below(u1, len(held))]``: a suit uniformly among the suits held (0 for an empty hand)."""
     held = np.stack([((lo | hi) & SUIT_BITS[s]) != 0 for s in range(SUITS)])
-    j = rng.below(_np_u(key, turn, 1), np.maximum(held.sum(axis=0), 1))
+    j = rng.below(u1, np.maximum(held.sum(axis=0), 1))
     return np.argmax(np.cumsum(held, axis=0) > j, axis=0)
 
 
 def np_attack(policy: str, lo: np.ndarray, hi: np.ndarray, trump: np.ndarray, cap: np.ndarray,
               endgame: np.ndarray, key: np.ndarray, turn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Twin of ``attack``; ``cap`` is any number >= the hand size outside the endgame."""
-    s = _np_random_suit(lo, hi, key, turn)
-    own_lo, own_hi = lo & SUIT_BITS[s], hi & SUIT_BITS[s]
+    u1 = _np_u(key, turn, 1)
     if policy_name(policy) == "random":
+        s = _np_random_suit(lo, hi, u1)
+        own_lo, own_hi = lo & SUIT_BITS[s], hi & SUIT_BITS[s]
         p_lo = own_lo & _np_u(key, turn, 2) & _M52
         p_hi = own_hi & _np_u(key, turn, 3) & _M52
         none = (p_lo | p_hi) == 0
         f_lo, f_hi = _np_lowest_of_suit(own_lo, own_hi, s)
         return _np_keep_lowest(np.where(none, f_lo, p_lo), np.where(none, f_hi, p_hi), s, cap)
+    low_lo, low_hi = _np_low_cards(lo, hi, trump)
+    s = _np_random_suit(low_lo, low_hi, u1)
+    out_lo, out_hi = low_lo & SUIT_BITS[s], low_hi & SUIT_BITS[s]
+    alone = np.nonzero(((low_lo | low_hi) == 0) & ~endgame)[0]
+    if len(alone):
+        a_lo, a_hi = lo[alone], hi[alone]
+        out_lo[alone], out_hi[alone] = _np_lowest_rank_major(np.where((a_lo & ~BM_BIT) | a_hi, a_lo & ~BM_BIT, a_lo),
+                                                             a_hi)
+    end = np.nonzero(endgame)[0]
+    if len(end):
+        out_lo[end], out_hi[end] = _np_endgame_attack(lo[end], hi[end], cap[end], u1[end])
+    return out_lo, out_hi
+
+
+def _np_endgame_attack(lo, hi, cap, u1):
+    """Greedy's endgame attack: the Black Maria and low spades, or the lowest of a random suit."""
+    s = _np_random_suit(lo, hi, u1)
+    e_lo, e_hi = _np_keep_lowest(lo & SUIT_BITS[s], hi & SUIT_BITS[s], s, cap)
     spades = np.full(len(lo), SPADES)
     m_lo, m_hi = _np_keep_lowest(lo & SUIT_BITS[SPADES] & ~BM_BIT, hi & SUIT_BITS[SPADES], spades, cap - 1)
-    e_lo, e_hi = _np_keep_lowest(own_lo, own_hi, s, cap)
-    low_lo, low_hi = _np_low_cards(lo, hi, trump)
-    has_low = (low_lo | low_hi) != 0
-    ls = np.where(has_low, _np_random_suit(low_lo, low_hi, key, turn), 0)
-    rest_lo = np.where((lo & ~BM_BIT) | hi, lo & ~BM_BIT, lo)
-    one_lo, one_hi = _np_lowest_rank_major(rest_lo, hi)
-    maria = endgame & ((lo & BM_BIT) != 0)
-    out_lo = np.where(has_low, low_lo & SUIT_BITS[ls], one_lo)
-    out_hi = np.where(has_low, low_hi & SUIT_BITS[ls], one_hi)
-    out_lo = np.where(maria, m_lo | BM_BIT, np.where(endgame, e_lo, out_lo))
-    out_hi = np.where(maria, m_hi, np.where(endgame, e_hi, out_hi))
-    return out_lo, out_hi
+    maria = (lo & BM_BIT) != 0
+    return np.where(maria, m_lo | BM_BIT, e_lo), np.where(maria, m_hi, e_hi)
 
 
 def _make_unpack() -> np.ndarray:

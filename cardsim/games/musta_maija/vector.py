@@ -20,11 +20,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from cardsim.core import rng
-from cardsim.games.musta_maija import policies
-from cardsim.games.musta_maija.cards import (
-    BM_BIT, DIAMONDS, KING, QUEEN, RANKS, SPADES, SUITS, card_list, np_count,
-)
-from cardsim.games.musta_maija import reference
+from cardsim.games.musta_maija import policies, reference
+from cardsim.games.musta_maija.cards import BM_BIT, DIAMONDS, KING, QUEEN, RANKS, SPADES, SUITS, card_list, np_count
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
 MAX_PLAYERS = 8
