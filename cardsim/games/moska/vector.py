@@ -59,6 +59,19 @@ def _make_kill_table() -> np.ndarray:
 KILL = _make_kill_table()
 
 
+def _make_next_table(players: int) -> np.ndarray:
+    """``NEXT[out * players + seat]``: the next seat clockwise after ``seat`` not in the bitmask ``out``.
+
+    ``seat`` itself when every other seat is out (as ``reference.next_active``).
+    """
+    table = np.zeros((1 << players) * players, dtype=np.int64)
+    for out in range(1 << players):
+        for seat in range(players):
+            steps = [(seat + k) % players for k in range(1, players + 1)]
+            table[out * players + seat] = next((p for p in steps if not out >> p & 1), seat)
+    return table
+
+
 @dataclass
 class Batch:
     """Live games as arrays (one row per game); ``slot`` indexes the engine's stock table ``cum``."""
@@ -68,8 +81,9 @@ class Batch:
     key: np.ndarray
     hands: np.ndarray
     out: np.ndarray
+    """Bit ``p`` set when seat ``p`` is out (M-18)."""
     finish: np.ndarray
-    n_out: np.ndarray
+    """``finish_order`` packed: the ``j``-th seat out, plus one, in bits ``4j .. 4j+3``."""
     trump: np.ndarray
     turned: np.ndarray
     bottom: np.ndarray
@@ -134,7 +148,9 @@ class Engine:
         kinds = sorted({type(t) for t in twins}, key=lambda t: t.__name__)
         self.twins = [k() for k in kinds]
         self.seat_twin = np.array([kinds.index(type(t)) for t in twins], dtype=np.int64)
-        self.drawing_seats = np.array([not t.DETERMINISTIC for t in twins], dtype=bool)
+        self.drawing_seats = sum(1 << p for p, t in enumerate(twins) if not t.DETERMINISTIC)
+        """Seats (bits) whose policy draws random numbers."""
+        self.next_table = _make_next_table(players)
         self.cum = np.zeros((capacity, self.front + 1), dtype=np.uint64)
         self.snap = np.zeros((capacity, players + 1), dtype=np.uint64)
         """Cycle detection (by slot): a state at a round start (hands, attacker, stock) saved by Brent's method."""
@@ -162,8 +178,7 @@ class Engine:
         zeros = np.zeros(n, dtype=np.int64)
         empty = np.zeros(n, dtype=np.uint64)
         return Batch(
-            row=rows, slot=slot, key=key, hands=hands, out=np.zeros((n, P), dtype=bool),
-            finish=np.full((n, P), -1, dtype=np.int64), n_out=zeros.copy(), trump=turned // RANKS,
+            row=rows, slot=slot, key=key, hands=hands, out=zeros.copy(), finish=zeros.copy(), trump=turned // RANKS,
             turned=BIT[turned], bottom=BIT[turned], drawn=zeros.copy(), attacker=np.full(n, 1 % P, dtype=np.int64),
             defender=zeros.copy(), start_hand=zeros.copy(), att=empty.copy(), unk=empty.copy(), kil=empty.copy(),
             gone=zeros.copy(), phase=np.full(n, OPEN, dtype=np.int8), live=np.ones(n, dtype=bool),
@@ -185,15 +200,10 @@ class Engine:
 
     def next_active(self, b: Batch, seat: np.ndarray) -> np.ndarray:
         """M-7, M-16: the next seat clockwise after ``seat`` that is not out (``seat`` if none)."""
-        rows = np.arange(len(b))
-        found = np.zeros(len(b), dtype=bool)
-        nxt = seat.copy()
-        for step in range(1, self.players + 1):
-            cand = (seat + step) % self.players
-            hit = ~found & ~b.out[rows, cand]
-            nxt = np.where(hit, cand, nxt)
-            found |= hit
-        return nxt
+        return self.next_table[b.out * self.players + seat]
+
+    def is_out(self, b: Batch, seat: np.ndarray) -> np.ndarray:
+        return (b.out >> seat) & 1 == 1
 
     def allowed(self, b: Batch) -> np.ndarray:
         """M-11: cards of the ranks that may be added now (``continuation``)."""
@@ -234,54 +244,66 @@ class Engine:
 
     def decide(self, b: Batch, m: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Start a decision of ``seat`` where ``m``: M-21 truncation, then the M-6 swap; its turn."""
-        stop = m & (b.turns == self.rules.max_turns)
-        if stop.any():
-            b.truncated |= stop
-            b.live &= ~stop
-            m = m & ~stop
-        if self.rules.trump_two_swap:
-            self.swap_trump_two(b, m, seat)
-        turn = b.turns.copy()
-        b.turns += m
-        return m, turn
+        idx, _, _ = self.decide_rows(b, np.flatnonzero(m), seat[m])
+        m = np.zeros(len(b), dtype=bool)
+        m[idx] = True
+        return m, b.turns - m
 
-    def swap_trump_two(self, b: Batch, m: np.ndarray, seat: np.ndarray) -> None:
+    def decide_rows(self, b: Batch, idx: np.ndarray, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``decide`` for the games at ``idx``: the games that go on, their deciding seats and turns."""
+        stop = b.turns[idx] == self.rules.max_turns
+        if stop.any():
+            b.truncated[idx[stop]] = True
+            b.live[idx[stop]] = False
+            idx, seat = idx[~stop], seat[~stop]
+        if self.rules.trump_two_swap:
+            self.swap_trump_two(b, idx, seat)
+        turn = b.turns[idx]
+        b.turns[idx] = turn + 1
+        return idx, seat, turn
+
+    def swap_trump_two(self, b: Batch, idx: np.ndarray, seat: np.ndarray) -> None:
         """M-6: the holder of the trump 2 swaps it for the turned card while that is under the stock."""
-        two = BIT[b.trump * RANKS + TRUMP_TWO_RANK]
-        hand = self.hand(b, seat)
-        can = m & (self.stock_left(b) > 0) & (b.bottom == b.turned) & (hand & two != ZERO)
+        two = BIT[b.trump[idx] * RANKS + TRUMP_TWO_RANK]
+        can = (b.drawn[idx] <= self.front) & (b.bottom[idx] == b.turned[idx]) & (b.hands[idx, seat] & two != ZERO)
         if can.any():
-            self.set_hand(b, seat, hand ^ (two | b.turned), can)
-            b.bottom = np.where(can, two, b.bottom)
-            b.swaps += can
+            r, p, two = idx[can], seat[can], two[can]
+            b.hands[r, p] ^= two | b.turned[r]
+            b.bottom[r] = two
+            b.swaps[r] += 1
 
     def refill(self, b: Batch, m: np.ndarray, seat: np.ndarray) -> None:
         """M-13: draw up to ``hand_size`` from the stock front; M-18: no cards and no stock = out."""
-        rows = np.arange(len(b))
-        hand = self.hand(b, seat)
-        left = self.stock_left(b)
-        n = np.where(m, np.minimum(np.maximum(self.hand_size - np_count(hand), 0), left), 0)
-        start, end = b.drawn, b.drawn + n
-        got = self.cum[b.slot, np.minimum(end, self.front)] & ~self.cum[b.slot, np.minimum(start, self.front)]
-        got |= np.where((n > 0) & (end == self.front + 1), b.bottom, ZERO)  # the card under the stock comes last
-        hand |= got
-        b.drawn = end
-        self.set_hand(b, seat, hand, m)
-        gone_out = m & (left == n) & (hand == ZERO) & ~b.out[rows, seat]
-        if gone_out.any():
-            r = np.flatnonzero(gone_out)
-            b.out[r, seat[r]] = True
-            b.finish[r, b.n_out[r]] = seat[r]
-            b.n_out[r] += 1
+        r = np.flatnonzero(m)
+        if not r.size:
+            return
+        p, slot, start = seat[r], b.slot[r], b.drawn[r]
+        hand = b.hands[r, p]
+        left = self.front + 1 - start
+        n = np.minimum(np.maximum(self.hand_size - np_count(hand), 0), left)
+        end = start + n
+        hand |= self.cum[slot, np.minimum(end, self.front)] & ~self.cum[slot, np.minimum(start, self.front)]
+        hand |= np.where((n > 0) & (end == self.front + 1), b.bottom[r], ZERO)  # the card under the stock
+        b.drawn[r] = end
+        b.hands[r, p] = hand
+        out = (left == n) & (hand == ZERO) & ((b.out[r] >> p) & 1 == 0)
+        if out.any():
+            r, p = r[out], p[out]
+            b.finish[r] |= (p + 1) << (4 * np_count(b.out[r].astype(np.uint64)))
+            b.out[r] |= 1 << p
 
     def check_end(self, b: Batch, m: np.ndarray) -> None:
         """M-19, M-20: stock empty and at most one seat holding cards: that seat loses (-1: nobody)."""
-        holders = b.hands != ZERO
+        r = np.flatnonzero(m & (b.drawn > self.front))
+        if not r.size:
+            return
+        holders = b.hands[r] != ZERO
         n = holders.sum(axis=1)
-        end = m & (self.stock_left(b) == 0) & (n <= 1)
+        end = n <= 1
         if end.any():
-            b.loser = np.where(end, np.where(n == 1, holders.argmax(axis=1), -1), b.loser)
-            b.live &= ~end
+            r, holders, n = r[end], holders[end], n[end]
+            b.loser[r] = np.where(n == 1, holders.argmax(axis=1), -1)
+            b.live[r] = False
 
     # --- the phases of a round (M-15) -------------------------------------------------------
 
@@ -363,21 +385,24 @@ class Engine:
     def addition(self, b: Batch) -> None:
         """M-11 addition step: every non-defender adds at once; M-12 over-play; M-13 refills."""
         P, n = self.players, len(b)
-        rows = np.arange(n)
+        rows = np.arange(n)[:, None]
         D, A = b.defender, b.attacker
         room, ok = self.room(b, self.hand(b, D)), self.allowed(b)
-        seats = [(A + o) % P for o in range(P)]
+        order = (A[:, None] + np.arange(P)) % P  # seats clockwise from the attacker
+        seats = list(order.T)
+        asked = ((order != D[:, None]) & ((b.out[:, None] >> order) & 1 == 0)
+                 & (b.hands[rows, order] & ok[:, None] != ZERO) & (b.live & (room >= 1))[:, None])
         added = np.zeros((n, P), dtype=np.uint64)
         made = np.zeros((n, P), dtype=bool)
-        for o, p in enumerate(seats):
-            asked = b.live & (p != D) & ~b.out[rows, p] & (room >= 1) & (self.hand(b, p) & ok != ZERO)
-            if not asked.any():
+        for o in range(P):
+            idx = np.flatnonzero(asked[:, o] & b.live)
+            if not idx.size:
                 continue
-            asked, turn = self.decide(b, asked, p)
-            hand = self.hand(b, p)
-            cards = self.choose(asked, p, "add", self.views(b, turn, hand, room), hand & ok, room)
-            added[:, o] = np.where(asked, cards, ZERO)
-            made[:, o] = asked
+            idx, p, turn = self.decide_rows(b, idx, order[idx, o])
+            hand = b.hands[idx, p]
+            v = Views(b.key[idx], turn, hand, b.trump[idx], self.front + 1 - b.drawn[idx], room[idx])
+            added[idx, o] = self.choose(np.ones(len(idx), dtype=bool), p, "add", v, hand & ok[idx], room[idx])
+            made[idx, o] = True
         excess = np_count(added).sum(axis=1) - room
         over = b.live & (excess > 0)
         stays = added
@@ -386,14 +411,13 @@ class Engine:
             stays = self.give_back(b, over, excess, added, made, seats, room)
         m = b.live.copy()
         stays = np.where(m[:, None], stays, ZERO)
-        for o, p in enumerate(seats):
-            if stays[:, o].any():
-                self.set_hand(b, p, self.hand(b, p) & ~stays[:, o], m)
-                b.att |= stays[:, o]
-                b.unk |= stays[:, o]
-        for o, p in enumerate(seats):
-            if stays[:, o].any():
-                self.refill(b, m & (stays[:, o] != ZERO), p)
+        if stays.any():
+            b.hands[rows, order] &= ~stays
+            table = np.bitwise_or.reduce(stays, axis=1)
+            b.att |= table
+            b.unk |= table
+            for o in range(P):
+                self.refill(b, stays[:, o] != ZERO, order[:, o])
         self.check_end(b, m)
         b.phase[:] = DEFEND
         ended = b.live & (stays == ZERO).all(axis=1)
@@ -436,7 +460,7 @@ class Engine:
         self.set_hand(b, D, self.hand(b, D) | pick, m)
         b.pickups += pick != ZERO
         self.refill(b, m, D)
-        passes = (pick != ZERO) | b.out[rows, D]
+        passes = (pick != ZERO) | self.is_out(b, D)
         b.attacker = np.where(m, np.where(passes, self.next_active(b, D), D), b.attacker)
         b.phase[m] = OPEN
         self.check_end(b, m)
@@ -453,8 +477,8 @@ class Engine:
         the record is the one of playing every decision.
         """
         long = b.live & (b.phase == OPEN) & (b.turns >= CYCLES_FROM)
-        if self.drawing_seats.any():
-            long &= b.out[:, self.drawing_seats].all(axis=1)  # every seat that draws is out
+        if self.drawing_seats:
+            long &= b.out & self.drawing_seats == self.drawing_seats  # every seat that draws is out
         idx = np.flatnonzero(long)
         if not idx.size:
             return
@@ -521,22 +545,21 @@ def simulate(rules: MoskaRules, players: int, seed: int, games: np.ndarray,
     n = len(games)
     engine = Engine(rules, players, seed, policies, capacity=max(1, min(capacity, n)))
     cols = {f: np.zeros(n, dtype=bool if f == "truncated" else np.int64) for f in RECORD_FIELDS}
-    finish = np.full((n, players), -1, dtype=np.int64)
+    finish = np.zeros(n, dtype=np.int64)
     for done in engine.run(games):
         for f in RECORD_FIELDS:
             cols[f][done.row] = getattr(done, f)
         finish[done.row] = done.finish
     cols["game"] = games
     cols["trump_suit"] = cols.pop("trump")
-    cols["first_out"] = finish[:, 0]
-    cols["finish_order"] = finish_strings(finish)
+    cols["first_out"] = finish % 16 - 1
+    cols["finish_order"] = finish_strings(finish, players)
     return cols
 
 
-def finish_strings(finish: np.ndarray) -> np.ndarray:
-    """``"2,0,3"`` per game from an (n, players) array of seats padded with -1 (M-18)."""
-    text = np.where(finish[:, 0] >= 0, finish[:, 0].astype(str), "")
-    for j in range(1, finish.shape[1]):
-        more = finish[:, j] >= 0
-        text = np.where(more, np.strings.add(np.strings.add(text, ","), finish[:, j].astype(str)), text)
-    return text.astype(object)
+def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:
+    """``"2,0,3"`` per game from the packed ``Batch.finish`` (M-18); each distinct order is written once."""
+    codes, which = np.unique(finish, return_inverse=True)
+    seats = [[int(c) >> 4 * j & 15 for j in range(players)] for c in codes]
+    text = np.array([",".join(str(p - 1) for p in order if p) for order in seats], dtype=object)
+    return text[which]

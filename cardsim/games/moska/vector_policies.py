@@ -14,6 +14,7 @@ Mask helpers for ``uint64`` arrays that the scalar side spells with Python loops
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Iterator
 
 import numpy as np
 
@@ -76,7 +77,11 @@ def part(masks: np.ndarray, rank_mask: np.ndarray, m: np.ndarray) -> np.ndarray:
     """``part(X, r, m)``: the group of rank ``r`` if it has <= ``m`` cards, else its ``m`` lowest if ``m >= 2``."""
     group = masks & rank_mask
     size = np_count(group)
-    return np.where(size <= m, group, np.where(m >= 2, n_lowest(group, m), ZERO))
+    out = np.where(size <= m, group, ZERO)
+    cut = np.flatnonzero((size > m) & (m >= 2))
+    if cut.size:
+        out[cut] = n_lowest(group[cut], np.broadcast_to(m, group.shape)[cut])
+    return out
 
 
 def pair_ranks(masks: np.ndarray) -> np.ndarray:
@@ -106,6 +111,15 @@ def highest_bit(masks: np.ndarray) -> np.ndarray:
     return np.where(top >= 0, BIT[np.maximum(top, 0)], ZERO)
 
 
+def _each_card(masks: np.ndarray) -> Iterator[np.ndarray]:
+    """The cards of each mask as single bits, lowest first (0 once a mask is exhausted)."""
+    rest = masks.copy()
+    while rest.any():
+        low = np_lowest_bit(rest)
+        yield low
+        rest ^= low
+
+
 def _below(u: np.ndarray, n: np.ndarray) -> np.ndarray:
     """``rng.below`` guarded against ``n = 0`` (games that do not decide)."""
     return rng.below(u, np.maximum(n, 1))
@@ -129,10 +143,14 @@ class Views:
             self._head = rng.mix(self.key, int(rng.Stream.POLICY), self.turn)
         return rng.mix(self._head, k)
 
+    def d_of(self, ks: np.ndarray) -> np.ndarray:
+        """``d(k)`` for an (n, m) array of ``k``: row ``i`` uses game ``i``'s decision."""
+        self.d(0)
+        return rng.mix(self._head[:, None], ks)
+
     def d_all(self) -> np.ndarray:
         """``d(c)`` for every card code ``c``: an (n, 52) array."""
-        self.d(0)
-        return rng.mix(self._head[:, None], _CODES[None, :])
+        return self.d_of(_CODES[None, :])
 
     def take(self, idx: np.ndarray) -> Views:
         """The views of the games at ``idx``."""
@@ -169,8 +187,8 @@ class RandomTwin:
         for r in range(RANKS):
             other = others >> np.uint64(r) & ONE == ONE
             if other.any():
-                join = other & (v.d(2 + r) & ONE == ZERO)
-                chosen |= np.where(join, part(v.hand, RANK_MASK[r], v.room - np_count(chosen)), ZERO)
+                j = np.flatnonzero(other & (v.d(2 + r) & ONE == ZERO))
+                chosen[j] |= part(v.hand[j], RANK_MASK[r], v.room[j] - np_count(chosen[j]))
         return chosen
 
     def kill(self, v: Views, attack: np.ndarray, killers: np.ndarray) -> np.ndarray:
@@ -182,16 +200,10 @@ class RandomTwin:
         return np.where(v.d(128 + card) & ONE == ZERO, index(k), -1)
 
     def add(self, v: Views, cands: np.ndarray, room: np.ndarray) -> np.ndarray:
-        chosen = np.zeros_like(cands)
-        n = np.zeros(len(cands), dtype=np.int64)
-        rest = cands.copy()
-        while rest.any():
-            low = np_lowest_bit(rest)
-            take = (low != ZERO) & (n < room) & (v.d(index(low)) & ONE == ZERO)
-            chosen |= np.where(take, low, ZERO)
-            n += take
-            rest ^= low
-        return chosen
+        cards = np.stack(list(_each_card(cands)), axis=1) if cands.any() else np.zeros((len(cands), 0), np.uint64)
+        heads = (cards != ZERO) & (v.d_of(index(cards)) & ONE == ZERO)
+        take = heads & (np.cumsum(heads, axis=1) <= room[:, None])  # while fewer than room are chosen
+        return np.bitwise_or.reduce(np.where(take, cards, ZERO), axis=1)
 
     def give_back(self, v: Views, cards: np.ndarray, e: np.ndarray) -> np.ndarray:
         draws = v.d_all()
