@@ -1,9 +1,10 @@
 """The study layer on the real games: the shipped Moska experiment end to end (small),
-and records that do not depend on the engine that made them (Molotow has both)."""
+and records that do not depend on the engine that made them."""
 from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from cardsim.cli import main
 from cardsim.study import storage
@@ -27,8 +28,9 @@ def test_the_shipped_moska_experiment_runs_and_verifies(tmp_path, capsys):
     assert "1 game indices x 50 cells re-run: identical" in capsys.readouterr().out
 
 
-def test_records_do_not_depend_on_the_engine(tmp_path):
-    study = load(EXPERIMENTS / "molotow_rules.toml").with_games(6)
+@pytest.mark.parametrize("file, games", [("molotow_rules.toml", 6), ("moska_variants.toml", 3)])
+def test_records_do_not_depend_on_the_engine(tmp_path, file, games):
+    study = load(EXPERIMENTS / file).with_games(games)
     vector, reference = simulate(study), simulate(replace(study, engine="reference"))
     (tmp_path / "v").mkdir(), (tmp_path / "r").mkdir()
     assert storage.write_games(vector, tmp_path / "v") == storage.write_games(reference, tmp_path / "r")
