@@ -39,6 +39,7 @@ from cardsim.core.rules import parse_call
 RANKS = FRENCH52.n_ranks
 LOW_RANKS = 8
 """Greedy's low ranks are 2..T (rank index <= 8); J, Q, K, A are kept."""
+LOW_CARDS = sum(FRENCH52.rank_mask(r) for r in range(LOW_RANKS + 1))
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ class GreedyPolicy:
     def add(self, v: View, cands: int, room: int) -> int:
         plain = self._non_trump(v, cands)
         if v.stock_left > 0:
-            plain &= sum(FRENCH52.rank_mask(r) for r in range(LOW_RANKS + 1))
+            plain &= LOW_CARDS
         return n_lowest(plain, room)
 
     def give_back(self, v: View, cards: int, e: int) -> int:
