@@ -29,38 +29,26 @@ ONE = np.uint64(1)
 RANK_BITS = np.uint64((1 << RANKS) - 1)
 
 
-def _make_select_table() -> tuple[np.ndarray, np.ndarray]:
-    """``POP8[v]``: set bits of byte ``v``; ``SELECT8[v, i]``: index of the ``i``-th lowest of them."""
-    pop = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-    select = np.zeros((256, 8), dtype=np.int64)
-    for v in range(256):
-        bits = [b for b in range(8) if v >> b & 1]
-        select[v, :len(bits)] = bits
-    return pop, select
-
-
-POP8, SELECT8 = _make_select_table()
 RANK_MASK = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
 SUIT_MASK = np.array([FRENCH52.suit_mask(s) for s in range(SUITS)], dtype=np.uint64)
 LOW_MASK = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(LOW_RANKS + 1)))
 LOW_RANK_BITS = np.uint64((1 << (LOW_RANKS + 1)) - 1)
 ALL_CARDS = np.uint64(FRENCH52.full)
 _CODES = np.arange(FRENCH52.size, dtype=np.uint64)
+BELOW = np.append(BIT - ONE, ~ZERO)
+"""``BELOW[p]``: the cards with a code below ``p`` (p = 0..64)."""
 
 
 def ith_lowest(masks: np.ndarray, i: np.ndarray) -> np.ndarray:
-    """Bit of the card of index ``i`` (from 0, ascending code) of each mask; 0 if there is none."""
-    masks = np.ascontiguousarray(masks, dtype=np.uint64)
-    i = np.asarray(i, dtype=np.int64)
-    b = masks.view(np.uint8).reshape(-1, 8)  # byte j holds cards 8j..8j+7 (little-endian)
-    c = POP8[b].cumsum(axis=1)
-    j = np.minimum((c <= i[:, None]).sum(axis=1), 7)
-    rows = np.arange(len(masks))
-    byte = b[rows, j]
-    within = i - (c[rows, j] - POP8[byte])
-    ok = (i >= 0) & (i < c[:, -1])
-    bit = BIT[8 * j + SELECT8[byte, np.clip(within, 0, 7)]]
-    return np.where(ok, bit, ZERO)
+    """Bit of the card of index ``i`` (from 0, ascending code) of each mask; 0 if there is none.
+
+    Binary search for the largest ``p`` with at most ``i`` cards below card ``p``.
+    """
+    p = np.zeros(masks.shape, dtype=np.int64)
+    for step in (32, 16, 8, 4, 2, 1):
+        below = np.bitwise_count(masks & BELOW[p + step]).astype(np.int64)
+        p = np.where(below <= i, p + step, p)
+    return np.where(i < np_count(masks), BIT[p], ZERO)
 
 
 def n_lowest(masks: np.ndarray, n: np.ndarray) -> np.ndarray:
