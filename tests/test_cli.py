@@ -71,3 +71,29 @@ def test_the_installed_command_exits_2_with_one_line():
     done = subprocess.run([sys.executable, "-m", "cardsim.cli", "list", "durak"], capture_output=True, text=True)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == "cardsim: error: unknown game 'durak'; known games: moska, musta_maija, uno, molotow\n"
+
+
+STUDY = """name = "tiny"
+game = "moska"
+seed = 1
+games = 4
+players = [2]
+policies = ["greedy"]
+baseline = "moska"
+
+[variants.moska]
+preset = "moska"
+"""
+
+
+@pytest.mark.parametrize("extra, argv, message", [
+    ("", ["--games", "-1"], "--games: expected an integer >= 1, not -1"),
+    ("\n[variants.odd]\npreset = \"moska\"\nattack_capp = 3\n", [], "variants.odd: unknown moska knob 'attack_capp'"),
+    ("\n[variants.odd]\npreset = \"taraky\"\n", [], "unknown moska preset 'taraky'"),
+])
+def test_run_refuses_bad_moska_studies_with_one_line(capsys, tmp_path, extra, argv, message):
+    study = tmp_path / "tiny.toml"
+    study.write_text(STUDY + extra)
+    code, out, err = run(capsys, "run", str(study), "--out", str(tmp_path / "out"), *argv)
+    assert code == 2 and not out and err.count("\n") == 1 and message in err
+    assert not (tmp_path / "out").exists()
