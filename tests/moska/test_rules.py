@@ -88,3 +88,12 @@ def test_bad_input_is_one_clear_value_error(call, match):
     with pytest.raises(ValueError, match=match.replace("(", r"\(")) as err:
         call()
     assert "\n" not in str(err.value)
+
+
+def test_the_game_spec():
+    from cardsim.games.moska import GAME
+    assert (GAME.name, GAME.min_players, GAME.max_players, GAME.policies) == ("moska", 2, 8, ("random", "greedy"))
+    names = [c.name for c in GAME.columns]
+    assert names[:6] == ["game", "turns", "truncated", "loser", "rounds", "first_out"]
+    assert {"finish_order", "trump_suit", "swaps", "overplays", "pickups", "self_attacks"} <= set(names)
+    assert all(c.doc for c in GAME.columns)
