@@ -1,0 +1,78 @@
+"""The policies' scalar and numpy twins choose the same move from the same position."""
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardsim.games.musta_maija import policies
+from cardsim.games.musta_maija.cards import BLACK_MARIA, SPADES, card_list, cards, mask, suit, suit_cards
+
+M52 = (1 << 52) - 1
+POLICY = st.sampled_from(policies.POLICIES)
+TRUMP = st.sampled_from([-1, 0, 1, 2])
+BLACK = st.sampled_from(["unbeatable", "highest_trump"])
+
+
+def words(hand: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.array([hand & M52], dtype=np.uint64), np.array([hand >> 52], dtype=np.uint64)
+
+
+def joined(lo: np.ndarray, hi: np.ndarray) -> int:
+    return int(lo[0]) | int(hi[0]) << 52
+
+
+@st.composite
+def hands(draw, min_size=1):
+    """A hand from the 103-card game (two decks less one ♠Q)."""
+    return mask(draw(st.lists(st.sampled_from(card_list(8)), min_size=min_size, max_size=14, unique=True)))
+
+
+@st.composite
+def positions(draw):
+    """A defender's hand and a one-suit attack from the other cards."""
+    hand = draw(hands())
+    s = draw(st.integers(0, 3))
+    rest = [c for c in card_list(8) if suit(c) == s and not hand >> c & 1]
+    table = mask(draw(st.lists(st.sampled_from(rest), min_size=1, max_size=6, unique=True)))
+    return hand, table
+
+
+KEY = st.integers(0, 2**64 - 1)
+TURN = st.integers(0, 10_000)
+
+
+@given(POLICY, hands(), st.lists(st.sampled_from([0, 1, 2]), unique=True), KEY, TURN)
+def test_declaration_twins_agree(policy, hand, options, key, turn):
+    options = sorted(options)
+    table = np.array([[s in options for s in range(4)]])
+    got = policies.np_declaration(policy, *words(hand), table, np.array([key], np.uint64), np.array([turn]))
+    assert got[0] == policies.declaration(policy, hand, options, key, turn)
+
+
+@given(POLICY, hands(), TRUMP, st.one_of(st.none(), st.integers(1, 8)), KEY, TURN)
+def test_attack_twins_agree(policy, hand, trump, cap, key, turn):
+    move = policies.attack(policy, hand, trump, cap, key, turn)
+    chosen = cards(move)
+    assert chosen and move & ~hand == 0 and len({suit(c) for c in chosen}) == 1
+    got = policies.np_attack(policy, *words(hand), np.array([trump]), np.array([cap or 1 << 20]),
+                             np.array([cap is not None]), np.array([key], np.uint64), np.array([turn]))
+    assert joined(*got) == move
+
+
+@given(POLICY, positions(), TRUMP, BLACK, st.booleans(), KEY, TURN)
+def test_defence_twins_agree(policy, position, trump, black_maria, endgame, key, turn):
+    hand, table = position
+    pairs = policies.defence(policy, hand, table, trump, black_maria, endgame, key, turn)
+    beaters, beaten = mask(b for b, _ in pairs), mask(a for _, a in pairs)
+    got = policies.np_defence(policy, *words(hand), *words(table), np.array([trump]), black_maria,
+                              np.array([endgame]), np.array([key], np.uint64), np.array([turn]))
+    assert joined(*got[:2]) == beaters and joined(*got[2:]) == table & ~beaten
+
+
+@given(positions(), TRUMP)
+def test_beat_with_never_beats_the_black_maria_and_uses_it_only_as_highest_trump(position, trump):
+    hand, table = position
+    for black_maria in ("unbeatable", "highest_trump"):
+        with_maria = suit_cards(table, SPADES) and not hand >> BLACK_MARIA & 1
+        pairs = policies.beat_with(table | with_maria << BLACK_MARIA, hand, trump, black_maria)
+        assert all(a != BLACK_MARIA for _, a in pairs)
+        assert black_maria == "highest_trump" or all(b != BLACK_MARIA for b, _ in pairs)
