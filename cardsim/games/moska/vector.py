@@ -34,8 +34,8 @@ from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 from cardsim.games.moska.vector_policies import (ZERO, RANKS, SUIT_MASK, Views, index, make_twin, rank_cards,
                                                  rank_set)
 
-CAPACITY = 8192
-"""Live games per batch: large enough to amortise numpy's call overhead, small enough for the cache."""
+CAPACITY = 32_768
+"""Live games per batch (at most): large enough to amortise numpy's per-call overhead (about 15 MiB)."""
 OPEN, DEFEND, ADD = 0, 1, 2
 NO_CAP = DECK_SIZE
 TRUMP_TWO_RANK = 0
@@ -331,6 +331,7 @@ class Engine:
         D = b.defender
         m, turn = self.decide(b, b.live.copy(), D)
         hand = self.hand(b, D)
+        v = self.views(b, turn, hand, self.room(b, hand))  # one view: its draws are hashed once
         rest = np.where(m, b.unk, ZERO)
         while rest.any():
             low = np_lowest_bit(rest)
@@ -338,7 +339,7 @@ class Engine:
             killers = KILL[b.trump * DECK_SIZE + np.maximum(a, 0)] & hand
             asked = (low != ZERO) & (killers != ZERO)
             if asked.any():
-                v = self.views(b, turn, hand, self.room(b, hand))
+                v.hand, v.room = hand, self.room(b, hand)
                 k = self.choose(asked, D, "kill", v, a, killers)
                 do = asked & (k >= 0)
                 kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
@@ -348,15 +349,14 @@ class Engine:
                 b.gone += do
             rest ^= low
         if self.rules.defender_self_attack:
-            hand = self.self_attacks(b, m, turn, D, hand)
+            hand = self.self_attacks(b, m, v, D, hand)
         self.set_hand(b, D, hand, m)
         emptied = m & (hand == ZERO)
         b.phase[:] = ADD
         if emptied.any():  # [decision] a defender without cards is not attacked further
             self.end_round(b, emptied)
 
-    def self_attacks(self, b: Batch, m: np.ndarray, turn: np.ndarray, D: np.ndarray,
-                     hand: np.ndarray) -> np.ndarray:
+    def self_attacks(self, b: Batch, m: np.ndarray, v: Views, D: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """M-14: for each card ``c`` ascending that may be self-attacked now, the policy may do it."""
         above = np.where(m, ~ZERO, ZERO)  # cards not yet looked at
         while True:
@@ -371,7 +371,8 @@ class Engine:
             killers = KILL[b.trump * DECK_SIZE + np.maximum(c, 0)] & hand & ~low
             asked = (low != ZERO) & (killers != ZERO)
             if asked.any():
-                k = self.choose(asked, D, "self_attack", self.views(b, turn, hand, self.room(b, hand)), c, killers)
+                v.hand, v.room = hand, self.room(b, hand)
+                k = self.choose(asked, D, "self_attack", v, c, killers)
                 do = asked & (k >= 0)
                 kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
                 cb = np.where(do, low, ZERO)
