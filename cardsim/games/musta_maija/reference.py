@@ -84,6 +84,7 @@ def deal_order(players: int, hand_size: int) -> list[int]:
 
 
 def deal(rules: MustaMaijaRules, players: int, key: int) -> Table:
+    """MM-1, MM-4, MM-6, MM-7: shuffle the deck(s), deal the hands, fix the trump if the rules do."""
     codes = card_list(players)
     deck = [codes[i] for i in rng.permutation(key, rng.Stream.DEAL, len(codes))]
     hands = [0] * players
