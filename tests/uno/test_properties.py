@@ -26,7 +26,7 @@ def tables(draw, max_players=10):
     deck = draw(st.sampled_from(["classic", "2018"]))
     custom = draw(st.sampled_from(["wild", "swap_hands", "everyone_draws_one"])) if deck == "2018" else "wild"
     players = draw(st.integers(2, max_players))
-    hand_size = draw(st.integers(1, min(12, (DECK_SIZES[deck] - 1) // players)))
+    hand_size = draw(st.integers(1, min(12, (DECK_SIZES[deck] - 5) // players)))
     rules = UnoRules(deck=deck, custom_wild=custom, hand_size=hand_size,
                      draw_rule=draw(st.sampled_from(["one", "until_playable"])),
                      stack_draw_two=draw(st.booleans()), wd4_challenge=draw(st.booleans()),

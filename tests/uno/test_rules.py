@@ -72,8 +72,9 @@ def test_U4_deal_one_at_a_time_clockwise_from_seat_1():
         assert s.hands[p] == expected
     assert [size(s, p) for p in range(players)] == [7, 7, 7]
     assert total_cards(s) == 108
-    with pytest.raises(ValueError, match="hand_size=11 for 10 players"):
+    with pytest.raises(ValueError, match="hand_size=11 for 10 players needs 115 cards"):
         cardsim.simulate("uno", UnoRules(hand_size=11), players=10, games=1)
+    UnoRules(hand_size=10).check_players(10)  # 100 dealt, 8 left: a starting card always exists
 
 
 def start(top, players=4, rules=None, pile="G1 G2 G3 G4"):

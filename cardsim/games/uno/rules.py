@@ -40,7 +40,10 @@ class UnoRules(Rules):
                              "(the classic deck has no customizable wilds)")
 
     def check_players(self, players: int) -> None:
+        # U-4, U-5: the deal must leave 5 cards, so that a starting card other than one of
+        # the 4 Wild Draw Fours always exists [decision]
         cards = DECK_SIZES[self.deck]
-        if self.hand_size * players + 1 > cards:
+        if self.hand_size * players + 5 > cards:
             raise ValueError(f"uno: hand_size={self.hand_size} for {players} players needs "
-                             f"{self.hand_size * players + 1} cards, the {self.deck} deck has {cards}")
+                             f"{self.hand_size * players + 5} cards (the hands and 5 to turn a starting card "
+                             f"from), the {self.deck} deck has {cards}")
