@@ -18,12 +18,11 @@ import numpy as np
 import pandas as pd
 
 import cardsim
+from cardsim import games as registry
 from cardsim.study import plots, storage
 from cardsim.study.runner import check_execution, engine_for, simulate
 from cardsim.study.spec import Study, load
 from cardsim.study.stats import CELL, summarize
-
-MANIFEST_FORMAT = 1
 
 
 def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out: str | Path | None = None,
@@ -41,11 +40,17 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     simulated = time.perf_counter()
     storage.open_folder(folder)
     digest = storage.write_games(records, folder)
+    sampled = storage.sample_games(study.games)
+    sample = records.loc[records.game.isin(sampled)].reset_index(drop=True)
+    sample_digest = storage.write_sample(sample, folder)
     written = _write_report(study, records, folder)
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
                "games_per_s": round(len(records) / max(simulated - started, 1e-9), 1)}
-    storage.write_manifest(_manifest(study, path, records, digest, written, timings,
-                                     {"jobs": jobs, "backend": backend, "scheduler": scheduler}), folder)
+    storage.write_manifest(_manifest(study, path, written, timings,
+                                     {"jobs": jobs, "backend": backend, "scheduler": scheduler},
+                                     {"file": storage.GAMES, "rows": len(records), "digest": digest},
+                                     {"file": storage.SAMPLE, "rows": len(sample), "games": sampled.tolist(),
+                                      "digest": sample_digest}), folder)
     return folder
 
 
@@ -58,37 +63,62 @@ def report_study(folder: str | Path) -> list[str]:
 
 @dataclass(frozen=True)
 class Verification:
+    """What ``verify_study`` re-ran (``games`` in each of ``cells``), against which file
+    (``source``), and every difference found: rows, and digests that differ from the manifest."""
+
     games: list[int]
     cells: int
+    source: str
     mismatches: list[str]
-    sha256_ok: bool
 
     @property
     def ok(self) -> bool:
-        return self.sha256_ok and not self.mismatches
+        return not self.mismatches
 
 
 def verify_study(folder: str | Path, sample: int = 20, seed: int | None = None) -> Verification:
-    """Re-run ``sample`` game indices of every cell and compare with ``games.parquet``.
+    """Re-run ``sample`` game indices of every cell and compare them with the stored rows.
 
-    The indices are drawn afresh each time (``seed`` fixes them); the file's sha256
-    is checked against the manifest too.
+    With ``games.parquet`` the indices are drawn afresh from the whole study (``seed``
+    fixes them) and the records' digest is checked against the manifest; without it
+    (a committed folder) they are drawn from the indices of ``sample.csv``. The digest
+    of ``sample.csv``, when present, is checked too.
     """
     folder = Path(folder)
     manifest = storage.read_manifest(folder)
     if not isinstance(sample, int) or isinstance(sample, bool) or sample < 1:
         raise ValueError(f"--sample must be a positive integer, not {sample!r}")
     study = Study.from_dict(manifest["study"], where=str(folder / storage.MANIFEST))
-    chosen = np.sort(np.random.default_rng(seed).choice(study.games, min(sample, study.games), replace=False))
-    stored = storage.read_games(folder)
+    dtypes = record_dtypes(study)
+    problems = []
+    if (folder / storage.SAMPLE).exists():
+        problems += _digest_problems(storage.read_sample(folder, dtypes), manifest["sample"])
+    if (folder / storage.GAMES).exists():
+        source, stored, pool = storage.GAMES, storage.read_games(folder), np.arange(study.games)
+        problems += _digest_problems(stored, manifest["records"])
+    else:
+        source, stored = storage.SAMPLE, storage.read_sample(folder, dtypes)
+        pool = np.asarray(manifest["sample"]["games"], dtype=np.int64)
+    chosen = np.sort(np.random.default_rng(seed).choice(pool, min(sample, len(pool)), replace=False))
     stored = stored.loc[stored.game.isin(chosen)].reset_index(drop=True)
     fresh = simulate(study, games=chosen)
-    mismatches = _row_mismatches(stored, fresh)
-    return Verification(chosen.tolist(), len(study.cells()), mismatches,
-                        storage.sha256(folder / storage.GAMES) == manifest["records"]["sha256"])
+    return Verification(chosen.tolist(), len(study.cells()), source, problems + _row_mismatches(stored, fresh, source))
 
 
-def _row_mismatches(stored: pd.DataFrame, fresh: pd.DataFrame) -> list[str]:
+def record_dtypes(study: Study) -> dict[str, str]:
+    """The columns of a study's records and their dtypes, in order: the cell, then the game's record."""
+    return {"variant": "str", "players": "int64", "policy": "str",
+            **{c.name: c.dtype for c in registry.spec(study.game).columns}}
+
+
+def _digest_problems(records: pd.DataFrame, entry: dict[str, Any]) -> list[str]:
+    """One line when the records' digest is not the one the manifest holds for ``entry['file']``."""
+    if storage.records_digest(records) == entry["digest"]:
+        return []
+    return [f"{entry['file']}: the records' digest differs from the manifest"]
+
+
+def _row_mismatches(stored: pd.DataFrame, fresh: pd.DataFrame, source: str) -> list[str]:
     """One line per re-run row that differs from (or is missing in) the stored rows."""
     keys = [*CELL, "game"]
     both = fresh.merge(stored, on=keys, how="left", suffixes=("", "_stored"), indicator=True)
@@ -96,13 +126,13 @@ def _row_mismatches(stored: pd.DataFrame, fresh: pd.DataFrame) -> list[str]:
     for _, row in both.iterrows():
         where = ", ".join(f"{k}={row[k]}" for k in keys)
         if row["_merge"] != "both":
-            out.append(f"{where}: missing from {storage.GAMES}")
+            out.append(f"{where}: missing from {source}")
             continue
         diff = [c for c in fresh.columns if c not in keys and row[c] != row[f"{c}_stored"]]
         if diff:
             out.append(f"{where}: " + ", ".join(f"{c} stored {row[f'{c}_stored']} re-run {row[c]}" for c in diff))
     if len(stored) != len(fresh):
-        out.append(f"{storage.GAMES} holds {len(stored)} rows for the sampled games, the re-run {len(fresh)}")
+        out.append(f"{source} holds {len(stored)} rows for the sampled games, the re-run {len(fresh)}")
     return out
 
 
@@ -112,11 +142,11 @@ def _write_report(study: Study, records: pd.DataFrame, folder: Path) -> list[str
     return [storage.SUMMARY, *plots.render(summary, records, study.baseline, folder)]
 
 
-def _manifest(study: Study, path: str | Path, records: pd.DataFrame, digest: str, written: list[str],
-              timings: dict[str, float], execution: dict[str, Any]) -> dict[str, Any]:
+def _manifest(study: Study, path: str | Path, written: list[str], timings: dict[str, float],
+              execution: dict[str, Any], records: dict[str, Any], sample: dict[str, Any]) -> dict[str, Any]:
     cells = study.cells()
     return {
-        "format": MANIFEST_FORMAT,
+        "format": storage.MANIFEST_FORMAT,
         "study": study.to_dict(),
         "study_file": str(path),
         "seed": study.seed,
@@ -124,7 +154,9 @@ def _manifest(study: Study, path: str | Path, records: pd.DataFrame, digest: str
         "engine": engine_for(study),
         "cells": [{"variant": c.variant, "players": c.players, "policy": c.policy, "seats": list(c.seats)}
                   for c in cells],
-        "records": {"file": storage.GAMES, "rows": len(records), "sha256": digest},
+        "records": records,
+        "sample": sample,
+        "digest": storage.DIGEST,
         "outputs": written,
         "package": {"name": "cardsim", "version": cardsim.__version__, "git": _git_revision()},
         "machine": {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),

@@ -1,9 +1,11 @@
-"""A study's folder on disk: atomic writes, ``games.parquet``, ``manifest.json``, hashes.
+"""A study's folder on disk: atomic writes, ``games.parquet``, ``sample.csv``, ``manifest.json``, digests.
 
 Every file is written to a temporary name in the same folder and renamed into
 place (``os.replace``), so a killed run never leaves a half-written file under its
 real name. ``manifest.json`` is written last: a folder is a complete study exactly
-when it has one. Nothing here simulates or computes statistics.
+when it has one. ``games.parquet`` is too large to commit; ``sample.csv`` (the rows of
+a few game indices spread over the study, text that diffs) is what a committed
+folder keeps to be verified. Nothing here simulates or computes statistics.
 """
 from __future__ import annotations
 
@@ -13,13 +15,25 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
 import pandas as pd
 
 from cardsim.study.spec import StudyError
 
 GAMES = "games.parquet"
+SAMPLE = "sample.csv"
 SUMMARY = "summary.csv"
 MANIFEST = "manifest.json"
+MANIFEST_FORMAT = 2
+"""2: records and sample checked by ``records_digest`` (1: the sha256 of the parquet file's bytes)."""
+SAMPLE_GAMES = 25
+"""Game indices per cell kept in ``sample.csv``."""
+DIGEST = ("sha256 of 'cardsim-records-v1', the row count, then per column in order: its name, its dtype "
+          "('<i8', '|b1', ... or 'utf-8') and its values (little-endian bytes, or UTF-8 strings each "
+          "followed by NUL), every text field followed by NUL")
+"""``records_digest`` in words, as the manifest states it: a digest another program can recompute."""
+_STRINGS = 1 << 16
+"""Strings hashed per block: a digest of millions of rows never joins them all at once."""
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
@@ -32,14 +46,62 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def records_digest(records: pd.DataFrame) -> str:
+    """The canonical digest of a table of records (``DIGEST``): the same rows, columns and
+    dtypes give the same digest whatever wrote or read them (parquet, CSV, pandas version)."""
+    h = hashlib.sha256(f"cardsim-records-v1\0{len(records)}\0".encode())
+    for name in records.columns:
+        col = records[name]
+        if pd.api.types.is_string_dtype(col.dtype) or col.dtype == object:
+            h.update(f"{name}\0utf-8\0".encode())
+            values = col.astype(str).tolist()
+            for i in range(0, len(values), _STRINGS):
+                h.update("".join(v + "\0" for v in values[i:i + _STRINGS]).encode("utf-8"))
+        else:
+            dtype = np.dtype(col.dtype).newbyteorder("<")
+            h.update(f"{name}\0{dtype.str}\0".encode())
+            h.update(np.ascontiguousarray(col.to_numpy(), dtype=dtype).tobytes())
+    return h.hexdigest()
+
+
+def sample_games(games: int, k: int = SAMPLE_GAMES) -> np.ndarray:
+    """``k`` game indices spread evenly over ``0 .. games - 1``, the first and the last among them:
+    ``i * (games - 1) // (k - 1)`` for ``i = 0 .. k - 1`` (integers only: the same on every machine)."""
+    k = min(k, games)
+    return np.arange(k, dtype=np.int64) * (games - 1) // max(k - 1, 1)
+
+
 def write_games(games: pd.DataFrame, folder: Path) -> str:
-    """Write ``games.parquet``; return the sha256 of its bytes."""
+    """Write ``games.parquet``; return the records' digest."""
     atomic_write(folder / GAMES, lambda p: games.to_parquet(p, index=False, engine="pyarrow"))
-    return sha256(folder / GAMES)
+    return records_digest(games)
 
 
 def read_games(folder: Path) -> pd.DataFrame:
+    """The study's full records; a ``StudyError`` naming what to do when they are not there."""
+    if not (folder / GAMES).exists():
+        raise StudyError(str(folder), None, f"no {GAMES} (the full records are not committed); "
+                         "re-create them with `cardsim run` on the study file of the manifest")
     return pd.read_parquet(folder / GAMES, engine="pyarrow")
+
+
+def write_sample(sample: pd.DataFrame, folder: Path) -> str:
+    """Write ``sample.csv`` (plain text, one row per sampled game and cell); return its records' digest."""
+    atomic_write(folder / SAMPLE, lambda p: sample.to_csv(p, index=False, lineterminator="\n"))
+    return records_digest(sample)
+
+
+def read_sample(folder: Path, dtypes: dict[str, str]) -> pd.DataFrame:
+    """``sample.csv`` with the records' dtypes (``dtypes``: column -> dtype, in order)."""
+    try:
+        sample = pd.read_csv(folder / SAMPLE, dtype=dtypes, na_filter=False)
+    except FileNotFoundError:
+        raise StudyError(str(folder), None, f"neither {GAMES} nor {SAMPLE} beside the manifest") from None
+    except ValueError as err:
+        raise StudyError(str(folder / SAMPLE), None, f"unreadable sample ({err})") from None
+    if list(sample.columns) != list(dtypes):
+        raise StudyError(str(folder / SAMPLE), None, f"expected the columns {', '.join(dtypes)}")
+    return sample
 
 
 def write_summary(summary: pd.DataFrame, folder: Path) -> None:
@@ -62,17 +124,10 @@ def read_manifest(folder: Path) -> dict[str, Any]:
         raise StudyError(str(path), None, f"unreadable manifest ({err})") from None
     if not isinstance(manifest, dict) or "study" not in manifest:
         raise StudyError(str(path), "study", "missing; not a cardsim manifest")
-    if not (folder / GAMES).exists():
-        raise StudyError(str(folder), None, f"no {GAMES} beside the manifest")
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise StudyError(str(path), "format", f"{manifest.get('format')!r}; this cardsim reads format "
+                         f"{MANIFEST_FORMAT}: re-run the study")
     return manifest
-
-
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def check_folder(folder: Path, study: dict[str, Any], force: bool) -> None:

@@ -25,7 +25,7 @@ def test_the_shipped_moska_experiment_runs_and_verifies(tmp_path, capsys):
     assert {f"{kind}_{p}.png" for kind in ("loser_by_seat", "length", "paired") for p in ("random", "greedy")} == {
         p.name for p in out.glob("*.png")}
     assert main(["verify", str(out), "--sample", "1"]) == 0
-    assert "1 game indices x 50 cells re-run: identical" in capsys.readouterr().out
+    assert "1 game indices x 50 cells re-run against games.parquet: identical" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("file, games", [("molotow_rules.toml", 6), ("moska_variants.toml", 3)])

@@ -1,6 +1,8 @@
 """`cardsim run | verify | report` end to end on the fake game: the outputs, byte-identical
-records whatever the jobs or backend, verify catching a changed row, report reproducing
-summary.csv, refusals with exit status 2 and nothing written, and a run killed half way."""
+records whatever the jobs or backend, verify catching a changed row (from games.parquet,
+or from sample.csv when the parquet is gone), report reproducing summary.csv, refusals
+with exit status 2 and nothing written, and a run killed half way."""
+import io
 import json
 import shutil
 import signal
@@ -16,6 +18,7 @@ import cardsim
 from cardsim.cli import main
 from cardsim.study import report_study, run_study, verify_study
 from cardsim.study import storage
+from cardsim.study.commands import record_dtypes
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, load
 from cardsim.study.stats import CELL
@@ -43,7 +46,8 @@ def test_run_writes_records_summary_plots_and_manifest(finished):
     assert Study.from_dict(manifest["study"]) == study
     assert manifest["seed"] == 11 and manifest["engine"] == "reference"
     assert manifest["rules"]["unlimited_short"]["knobs"] == study.variants["unlimited_short"].to_dict()
-    assert manifest["records"] == {"file": "games.parquet", "rows": len(games), "sha256": storage.sha256(out / storage.GAMES)}
+    assert manifest["records"] == {"file": "games.parquet", "rows": len(games), "digest": storage.records_digest(games)}
+    assert manifest["format"] == 2 and manifest["digest"] == storage.DIGEST
     assert manifest["package"]["version"] == cardsim.__version__ and manifest["package"]["git"]["revision"]
     assert {"simulate_s", "write_s", "games_per_s"} <= set(manifest["timings"]) and manifest["machine"]["cpus"]
     assert {c["policy"] for c in manifest["cells"]} == {"random", "greedy,random,random"}
@@ -103,24 +107,92 @@ def test_verify_passes_on_a_fresh_study_and_catches_a_changed_row(finished_copy,
     out = finished_copy
     assert verify_study(out, sample=5).ok
     assert main(["verify", str(out), "--sample", "40"]) == 0
-    assert "40 game indices x 9 cells re-run: identical" in capsys.readouterr().out
+    assert "40 game indices x 9 cells re-run against games.parquet: identical" in capsys.readouterr().out
 
     games = storage.read_games(out)
     row = games.index[(games.variant == "sturdy") & (games.players == 3) & (games.game == 21)][0]
     games.loc[row, "loser"] = (games.loc[row, "loser"] + 1) % 3
     digest = storage.write_games(games, out)
     v = verify_study(out, sample=40)
-    assert not v.ok and not v.sha256_ok  # the file no longer matches the manifest
+    assert not v.ok and "games.parquet: the records' digest differs from the manifest" in v.mismatches
     manifest = json.loads(_bytes(out, "manifest.json"))
-    manifest["records"]["sha256"] = digest  # a consistent forgery: only the re-run can tell
+    manifest["records"]["digest"] = digest  # a consistent forgery: only the re-run can tell
     storage.write_manifest(manifest, out)
     v = verify_study(out, sample=40)
-    assert v.sha256_ok and v.mismatches == [f"variant=sturdy, players=3, policy=random, game=21: loser stored "
-                                            f"{games.loc[row, 'loser']} re-run {(games.loc[row, 'loser'] + 2) % 3}"]
+    assert v.mismatches == [f"variant=sturdy, players=3, policy=random, game=21: loser stored "
+                            f"{games.loc[row, 'loser']} re-run {(games.loc[row, 'loser'] + 2) % 3}"]
     with pytest.raises(SystemExit) as exit_status:
         main(["verify", str(out), "--sample", "40"])
     assert exit_status.value.code == 1
     assert "MISMATCH variant=sturdy, players=3" in capsys.readouterr().out
+
+
+def test_the_sample_holds_25_spread_games_of_every_cell_first_and_last_included(finished):
+    assert storage.sample_games(40).tolist() == [0, 1, 3, 4, 6, 8, 9, 11, 13, 14, 16, 17, 19, 21, 22, 24, 26,
+                                                 27, 29, 30, 32, 34, 35, 37, 39]
+    assert storage.sample_games(3).tolist() == [0, 1, 2] and storage.sample_games(1).tolist() == [0]
+    assert storage.sample_games(2_000_000)[[0, -1]].tolist() == [0, 1_999_999]
+    games, manifest = storage.read_games(finished), json.loads(_bytes(finished, "manifest.json"))
+    sample = storage.read_sample(finished, record_dtypes(load(finished.parent / "study.toml")))
+    expected = games.loc[games.game.isin(storage.sample_games(40))].reset_index(drop=True)
+    pd.testing.assert_frame_equal(sample, expected, check_dtype=False)
+    assert manifest["sample"] == {"file": "sample.csv", "rows": 9 * 25, "games": storage.sample_games(40).tolist(),
+                                  "digest": storage.records_digest(expected)}
+    assert storage.records_digest(sample) == manifest["sample"]["digest"]  # CSV text reads back to the same records
+
+
+def test_the_records_digest_is_of_the_values_not_of_the_file(finished):
+    games = storage.read_games(finished)
+    digest = storage.records_digest(games)
+    assert digest == storage.records_digest(games.astype({"variant": object, "policy": object}))
+    assert digest == storage.records_digest(pd.read_csv(io.StringIO(games.to_csv(index=False)), na_filter=False,
+                                                        dtype={"variant": "str", "policy": "str"}))
+    assert digest != storage.records_digest(games.astype({"turns": "int32"}))
+    assert digest != storage.records_digest(games[list(games.columns[::-1])])
+    assert digest != storage.records_digest(games.iloc[:-1])
+    assert digest != storage.records_digest(games.replace({"variant": {"plain": "plain "}}))
+
+
+def test_verify_without_games_parquet_re_runs_the_sample_and_catches_a_changed_row(finished_copy, capsys):
+    out = finished_copy
+    (out / "games.parquet").unlink()
+    v = verify_study(out, sample=100)
+    assert v.ok and v.source == "sample.csv" and v.games == storage.sample_games(40).tolist()
+    assert main(["verify", str(out), "--sample", "3"]) == 0
+    assert "3 game indices x 9 cells re-run against sample.csv: identical" in capsys.readouterr().out
+
+    text = _bytes(out, "sample.csv").decode()
+    lines = text.splitlines(keepends=True)
+    i = next(i for i, line in enumerate(lines) if line.startswith("sturdy,3,random,39,"))
+    changed = lines[i].split(",")
+    changed[4] = str(int(changed[4]) + 1)  # the turns of the last game
+    (out / "sample.csv").write_text("".join(lines[:i] + [",".join(changed)] + lines[i + 1:]))
+    v = verify_study(out, sample=100)
+    assert v.mismatches[0] == "sample.csv: the records' digest differs from the manifest"
+    assert v.mismatches[1].startswith("variant=sturdy, players=3, policy=random, game=39: turns stored ")
+    assert len(v.mismatches) == 2
+    with pytest.raises(SystemExit):
+        main(["verify", str(out), "--sample", "100"])
+    assert "MISMATCH sample.csv: the records' digest differs" in capsys.readouterr().out
+
+
+def test_report_without_games_parquet_says_so_in_one_line(finished_copy, capsys):
+    (finished_copy / "games.parquet").unlink()
+    assert main(["report", str(finished_copy)]) == 2
+    assert capsys.readouterr().err == (f"cardsim: error: {finished_copy}: no games.parquet (the full records are "
+                                       "not committed); re-create them with `cardsim run` on the study file of "
+                                       "the manifest\n")
+
+
+def test_verify_refuses_a_folder_without_records_or_sample_and_an_old_manifest(finished_copy):
+    (finished_copy / "games.parquet").unlink()
+    (finished_copy / "sample.csv").unlink()
+    with pytest.raises(ValueError, match="neither games.parquet nor sample.csv beside the manifest"):
+        verify_study(finished_copy)
+    manifest = json.loads(_bytes(finished_copy, "manifest.json"))
+    storage.write_manifest(manifest | {"format": 1}, finished_copy)
+    with pytest.raises(ValueError, match="format: 1; this cardsim reads format 2: re-run the study"):
+        verify_study(finished_copy)
 
 
 def test_a_folder_holding_another_study_is_refused_without_force(finished_copy, write_study, capsys):
