@@ -49,20 +49,18 @@ def cmd_run(args: argparse.Namespace) -> None:
 
     folder = run_study(args.study, games=args.games, jobs=args.jobs, out=args.out, backend=args.backend,
                        scheduler=args.scheduler, force=args.force, progress=not args.quiet)
-    print(f"wrote {folder}: games.parquet, summary.csv, plots, manifest.json")
+    print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json")
 
 
 def cmd_verify(args: argparse.Namespace) -> None:
-    """Exit status 1 when a re-run row or the records' sha256 differs from the manifest."""
+    """Exit status 1 when a re-run row or a records digest differs from the manifest."""
     from cardsim.study import verify_study
 
     v = verify_study(args.folder, sample=args.sample)
     for line in v.mismatches:
         print(f"MISMATCH {line}")
-    if not v.sha256_ok:
-        print("MISMATCH games.parquet: sha256 differs from the manifest")
     verdict = "identical" if v.ok else "DIFFERENT"
-    print(f"{args.folder}: {len(v.games)} game indices x {v.cells} cells re-run: {verdict}")
+    print(f"{args.folder}: {len(v.games)} game indices x {v.cells} cells re-run against {v.source}: {verdict}")
     if not v.ok:
         raise SystemExit(1)
 
@@ -102,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("verify", help="re-run a sample of a study's games and compare with its records")
+    p = sub.add_parser("verify", help="re-run a sample of a study's games and compare with its records "
+                                      "(games.parquet, else sample.csv)")
     p.add_argument("folder", help="a study's output folder")
     p.add_argument("--sample", type=int, default=20, help="game indices to re-run, in every cell (default 20)")
     p.set_defaults(func=cmd_verify)
