@@ -97,6 +97,8 @@ class Table:
     bluff_cut: np.ndarray
     challenge_cut: np.ndarray
     deck: np.ndarray
+    advance: np.ndarray
+    """``advance[kind]``: places the turn moves after ``kind`` is played (2 passes over a player)."""
 
 
 def _new_batch(t: Table, seed: int, games: np.ndarray) -> Batch:
@@ -298,36 +300,37 @@ def _play(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray, tk: np.ndarray)
     bluff = (kind == WD4) & (held[np.arange(len(idx)), colour_now] > 0)
     b.hands.reshape(-1)[rows * K + kind] -= 1
     b.counts.reshape(-1)[rows * 5 + BUCKET[kind]] -= 1
-    b.discard[idx, b.top[idx]] += 1
+    b.discard.reshape(-1)[idx * K + b.top[idx]] += 1
     b.top[idx] = kind
     b.colour[idx] = np.where(kind < WILD, COLOUR[kind], colour_now)
     out = held.sum(axis=1) == 1  # U-18: that was the last card
     if out.any():
         _finish_with_last_card(b, t, idx[out], kind[out])
-    idx, kind = idx[~out], kind[~out]
-    symbol, bluff = SYMBOL[kind], bluff[~out]
-    g = idx[symbol == SKIP]  # U-9
-    b.current[g] = _seat(b, g, 2, players)
-    g = idx[symbol == REVERSE]  # U-10: with two players it acts as Skip
-    b.direction[g] *= -1
-    b.current[g] = _seat(b, g, 1 if players > 2 else 2, players)
-    _play_draw_two(b, t, idx[symbol == DRAW_TWO])  # U-11
-    _custom_wild(b, t, idx[kind == CUSTOM], tk)  # U-16
-    g = idx[kind == SHUFFLE]  # U-15
-    if len(g):
-        _shuffle_hands(b, t, g)
-    _name_colour(b, t, idx[kind >= WILD], tk)  # U-12: after the effect
+    idx, kind, cur, bluff = idx[~out], kind[~out], cur[~out], bluff[~out]
+    symbol = SYMBOL[kind]
+    reverse = idx[symbol == REVERSE]  # U-10
+    b.direction[reverse] *= -1
+    direction = b.direction[idx]
+    after = (cur + direction) % players
+    two = symbol == DRAW_TWO  # U-11
+    if t.rules.stack_draw_two:
+        b.pending[idx[two]] += 2
+    else:
+        _draw(b, idx[two], after[two], 2)
     four = kind == WD4
     g = idx[four]
     if t.rules.wd4_challenge:  # U-13, U-14
-        b.challenge_open[g], b.wd4_bluffed[g], b.wd4_player[g] = True, bluff[four], b.current[g]
-        b.current[g] = _seat(b, g, 1, players)
+        b.challenge_open[g], b.wd4_bluffed[g], b.wd4_player[g] = True, bluff[four], cur[four]
     else:
-        _draw(b, g, _seat(b, g, 1, players), 4)
-        b.current[g] = _seat(b, g, 2, players)
-    plain = (symbol < SKIP) | ((kind >= WILD) & (kind != WD4))
-    g = idx[plain]
-    b.current[g] = _seat(b, g, 1, players)
+        _draw(b, g, after[four], 4)
+    wild = kind >= WILD
+    if wild.any():
+        _custom_wild(b, t, idx[kind == CUSTOM], tk)  # U-16
+        g = idx[kind == SHUFFLE]  # U-15
+        if len(g):
+            _shuffle_hands(b, t, g)
+        _name_colour(b, t, idx[wild], tk)  # U-12: after the effect
+    b.current[idx] = (cur + t.advance[kind] * direction) % players  # U-9 .. U-13
 
 
 def _finish_with_last_card(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray) -> None:
@@ -464,7 +467,10 @@ def _step(b: Batch, t: Table) -> None:
         i, k = _draw_for_turn(b, t, idx[none], has_colour[none])
         play_idx.append(i)
         play_kind.append(k)
-        passing = np.setdiff1d(idx[none], i, assume_unique=True)
+        passing = np.zeros(n, dtype=bool)
+        passing[idx[none]] = True
+        passing[i] = False
+        passing = np.flatnonzero(passing)
         b.current[passing] = _seat(b, passing, 1, t.players)
     idx, kind = np.concatenate(play_idx), np.concatenate(play_kind)
     _play(b, t, idx, kind, tk)
@@ -513,7 +519,18 @@ def _table(rules: UnoRules, players: int, policies: tuple[str, ...]) -> Table:
     return Table(rules, players, greedy=np.array([p.greedy for p in parsed]),
                  bluff_cut=np.array([p.bluff_cut for p in parsed], dtype=np.uint64),
                  challenge_cut=np.array([p.challenge_cut for p in parsed], dtype=np.uint64),
-                 deck=np.array(deck_cards(rules.deck), dtype=np.int8))
+                 deck=np.array(deck_cards(rules.deck), dtype=np.int8), advance=_advance(rules, players))
+
+
+def _advance(rules: UnoRules, players: int) -> np.ndarray:
+    """Places the turn moves after each kind: Skip 2 (U-9), Reverse 1 or with two players 2
+    (U-10), Draw Two 2 or stacking 1 (U-11), W+4 2 or with challenges 1 (U-13, U-14), else 1."""
+    advance = np.ones(K, dtype=np.int64)
+    advance[SYMBOL == SKIP] = 2
+    advance[SYMBOL == REVERSE] = 1 if players > 2 else 2
+    advance[SYMBOL == DRAW_TWO] = 1 if rules.stack_draw_two else 2
+    advance[WD4] = 1 if rules.wd4_challenge else 2
+    return advance
 
 
 def vector(rules: UnoRules, players: int, seed: int, games: np.ndarray, policies: tuple[str, ...]) -> dict[str, np.ndarray]:
