@@ -4,13 +4,19 @@ once ``GAME.vector`` exists) for each player count and policy, measured in the s
     .venv/bin/python benchmarks/bench_moska.py               # 2, 4, 6 players; random, greedy
     .venv/bin/python benchmarks/bench_moska.py --quick       # a few seconds
     .venv/bin/python benchmarks/bench_moska.py --games 2000 --vector-games 100000 --rules turamoska
+    .venv/bin/python benchmarks/bench_moska.py --at-scale 1000000 --jobs 2 --policies greedy   # time, memory
+    .venv/bin/python benchmarks/bench_moska.py --stream 1000000 --policies greedy   # memory: compare sizes
 """
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 
+import numpy as np
+
 import cardsim
+from cardsim.api import CHUNK
 from cardsim.games import spec
 
 
@@ -18,6 +24,37 @@ def games_per_second(engine: str, rules: str, players: int, policy: str, games: 
     start = time.perf_counter()
     cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, engine=engine)
     return games / (time.perf_counter() - start)
+
+
+def peak_mib() -> tuple[float, float]:
+    """Peak resident memory (MiB) of this process and of its largest finished child (joblib workers)."""
+    kib = [resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    return kib[0] / 1024, kib[1] / 1024
+
+
+def vector_at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
+    """The vector engine through ``cardsim.simulate`` with ``n_jobs``: time and peak memory."""
+    start = time.perf_counter()
+    df = cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, n_jobs=jobs)
+    wall = time.perf_counter() - start
+    own, child = peak_mib()
+    print(f"vector {games:,} games {players}p {policy}, n_jobs={jobs}: {wall:.1f} s ({games / wall:,.0f} games/s), "
+          f"peak memory {own:,.0f} MiB (largest worker {child:,.0f} MiB); {len(df):,} rows")
+
+
+def vector_streamed(rules: str, players: int, policy: str, games: int, seed: int) -> None:
+    """Games streamed chunk by chunk through the vector engine, keeping only loser counts (peak memory)."""
+    g = spec("moska")
+    r = cardsim.rules("moska", rules)
+    seats = g.seat_policies(policy, players)
+    losers = np.zeros(players + 1, dtype=np.int64)
+    start = time.perf_counter()
+    for first in range(0, games, CHUNK):
+        cols = g.vector(r, players, seed, np.arange(first, min(first + CHUNK, games), dtype=np.int64), seats)
+        losers += np.bincount(cols["loser"] + 1, minlength=players + 1)
+    wall = time.perf_counter() - start
+    print(f"vector streamed {games:,} games {players}p {policy}: {wall:.1f} s, peak memory {peak_mib()[0]:,.0f} MiB; "
+          f"losers by seat (-1 first) {losers.tolist()}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,7 +66,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="moska", help="a preset or string form")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="100 reference and 5,000 vector games")
+    parser.add_argument("--at-scale", type=int, metavar="N",
+                        help="only: N vector games at 4 players through cardsim.simulate with --jobs (time, memory)")
+    parser.add_argument("--stream", type=int, metavar="N",
+                        help="only: N vector games at 4 players streamed chunk by chunk (peak memory)")
+    parser.add_argument("--jobs", type=int, default=2, help="n_jobs for --at-scale")
     args = parser.parse_args(argv)
+    if args.at_scale or args.stream:
+        for policy in args.policies:
+            if args.at_scale:
+                vector_at_scale(args.rules, 4, policy, args.at_scale, args.jobs, args.seed)
+            else:
+                vector_streamed(args.rules, 4, policy, args.stream, args.seed)
+        return
     if args.quick:
         args.games, args.vector_games = 100, 5_000
     vector = spec("moska").vector is not None
