@@ -168,13 +168,18 @@ def _draw(b: Batch, idx: np.ndarray, player: np.ndarray, n) -> None:
 
 
 def _hands_of(players: int, seat: np.ndarray, cards: np.ndarray, valid: np.ndarray | None = None):
-    """Hands (m, P, K) and colour counts (m, P, 5) from (m, w) cards given to (m, w) seats."""
-    m = len(cards)
+    """Hands (m, P, K) and colour counts (m, P, 5) from (m, w) cards given to (m, w) seats.
+
+    Column by column: within a column every game is a different row, so ``+=`` is exact.
+    """
+    m, width = cards.shape
+    hands, counts = np.zeros(m * players * K, dtype=np.int8), np.zeros(m * players * 5, dtype=np.int16)
     row = np.arange(m)[:, None] * players + seat
-    if valid is None:
-        valid = np.ones(cards.shape, dtype=bool)
-    hands = np.bincount((row * K + cards)[valid], minlength=m * players * K)
-    counts = np.bincount((row * 5 + BUCKET[cards])[valid], minlength=m * players * 5)
+    to_hand, to_count = row * K + cards, row * 5 + BUCKET[cards]
+    for j in range(width):
+        sel = slice(None) if valid is None else valid[:, j]
+        hands[to_hand[sel, j]] += 1
+        counts[to_count[sel, j]] += 1
     return hands.reshape(m, players, K), counts.reshape(m, players, 5)
 
 
