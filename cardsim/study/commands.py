@@ -21,7 +21,7 @@ import cardsim
 from cardsim import games as registry
 from cardsim.study import plots, storage
 from cardsim.study.runner import check_execution, engine_for, simulate
-from cardsim.study.spec import Study, load
+from cardsim.study.spec import Study, StudyError, load
 from cardsim.study.stats import CELL, summarize
 
 
@@ -57,7 +57,11 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
 def report_study(folder: str | Path) -> list[str]:
     """Re-render ``summary.csv`` and the plots from ``games.parquet``; return the files written."""
     folder = Path(folder)
-    study = Study.from_dict(storage.read_manifest(folder)["study"], where=str(folder / storage.MANIFEST))
+    manifest = storage.read_manifest(folder)
+    study = Study.from_dict(manifest["study"], where=str(folder / storage.MANIFEST))
+    if not (folder / storage.GAMES).exists():
+        raise StudyError(str(folder), None, f"no {storage.GAMES} (the full records are not committed); re-create "
+                         f"them with `cardsim run {manifest['study_file']} --games {study.games} --out {folder}`")
     return _write_report(study, storage.read_games(folder), folder)
 
 

@@ -176,12 +176,13 @@ def test_verify_without_games_parquet_re_runs_the_sample_and_catches_a_changed_r
     assert "MISMATCH sample.csv: the records' digest differs" in capsys.readouterr().out
 
 
-def test_report_without_games_parquet_says_so_in_one_line(finished_copy, capsys):
+def test_report_without_games_parquet_says_so_in_one_line(finished, finished_copy, capsys):
     (finished_copy / "games.parquet").unlink()
     assert main(["report", str(finished_copy)]) == 2
+    study_file = finished.parent / "study.toml"
     assert capsys.readouterr().err == (f"cardsim: error: {finished_copy}: no games.parquet (the full records are "
-                                       "not committed); re-create them with `cardsim run` on the study file of "
-                                       "the manifest\n")
+                                       f"not committed); re-create them with `cardsim run {study_file} --games 40 "
+                                       f"--out {finished_copy}`\n")
 
 
 def test_verify_refuses_a_folder_without_records_or_sample_and_an_old_manifest(finished_copy):
