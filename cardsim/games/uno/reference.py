@@ -345,6 +345,7 @@ def answer_draw_two(s: State, policy: Policy) -> None:
     if kind >= 0:
         play_card(s, kind, Chooser(s, policy))
         return
+    s.log(f"P{s.current} takes the stacked {s.pending_draw}")
     draw_cards(s, s.current, s.pending_draw)
     s.pending_draw = 0
     s.current = s.seat(1)
@@ -355,6 +356,7 @@ def answer_wild_draw_four(s: State, policy: Policy) -> bool:
     s.challenge_open = False
     p = s.current
     if not pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut):
+        s.log(f"P{p} does not challenge")
         draw_cards(s, p, 4)
         s.current = s.seat(1)
         return False
