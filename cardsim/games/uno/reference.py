@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from cardsim.core import rng
 from cardsim.core.records import Replay
 from cardsim.games.uno import policies as pol
-from cardsim.games.uno.cards import (CUSTOM, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP, WD4,
+from cardsim.games.uno.cards import (COLOURS, CUSTOM, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP, WD4,
                                      WILD, colour_of, counts_of, deck_cards, name, names, parse, symbol_of)
 from cardsim.games.uno.policies import Policy, parse_policy
 from cardsim.games.uno.rules import UnoRules
@@ -81,7 +81,14 @@ START_COLOUR_SLOT, ANSWER_SLOT, BLUFF_SLOT, CARD_SLOT, COLOUR_SLOT, TARGET_SLOT 
 
 @dataclass
 class State:
-    """One game in progress: the current hand and the game's counters."""
+    """One game in progress: the current hand and the game's counters.
+
+    ``hands[p][kind]`` copies held; ``pile`` the draw pile (``pile[0]`` drawn first);
+    ``discard`` counts per kind under ``top``; ``colour`` the current colour (-1 while a
+    wild starter waits for a colour); ``pending_draw`` a stacked Draw Two total waiting for
+    ``current``; ``challenge_open`` a Wild Draw Four (by ``wd4_player``, bluffed or not) that
+    ``current`` may challenge; ``hand_turns`` decisions in this hand, ``turns`` in the game.
+    """
 
     rules: UnoRules
     players: int
@@ -108,9 +115,9 @@ class State:
     successful_challenges: int = 0
     moves: list[str] = field(default_factory=list)
 
-    def seat(self, steps: int, player: int | None = None) -> int:
-        """The player ``steps`` places from ``player`` (default: the current one) in the direction of play."""
-        return ((self.current if player is None else player) + steps * self.direction) % self.players
+    def seat(self, steps: int) -> int:
+        """The player ``steps`` places from the current one in the direction of play."""
+        return (self.current + steps * self.direction) % self.players
 
     def log(self, text: str) -> None:
         self.moves.append(text)
@@ -127,7 +134,7 @@ def make_state(players: int, hands: list[str], top: str, *, colour: str | None =
     s = State(rules or UnoRules(), players, (parse_policy(policy),) * players, key,
               hands=[counts_of(h) for h in hands], pile=[parse(c) for c in pile.split()],
               discard=counts_of(discard), top=parse(top), current=current, direction=direction)
-    s.colour = "RYGB".index(colour) if colour else colour_of(s.top)
+    s.colour = COLOURS.index(colour) if colour else colour_of(s.top)
     return s
 
 
@@ -215,7 +222,7 @@ class Fixed(Chooser):
     """Choices given in advance (scenario tests)."""
 
     def __init__(self, colour: str = "R", target: int = 0) -> None:
-        self._colour, self._target = "RYGB".index(colour), target
+        self._colour, self._target = COLOURS.index(colour), target
 
     def colour(self, player: int) -> int:
         return self._colour
@@ -260,7 +267,7 @@ def play_card(s: State, kind: int, choose: Chooser) -> None:
 
 def name_colour(s: State, choose: Chooser) -> None:
     s.colour = choose.colour(s.current)
-    s.log(f"  P{s.current} names {'RYGB'[s.colour]}")
+    s.log(f"  P{s.current} names {COLOURS[s.colour]}")
 
 
 def play_draw_two(s: State) -> None:
@@ -329,7 +336,7 @@ def decide(s: State) -> None:
     s.hand_turns += 1
     if s.colour < 0:  # U-5: a wild starter, seat 1 names the colour and plays
         s.colour = pol.greedy_colour(hand) if policy.greedy else pol.random_colour(s.u(START_COLOUR_SLOT))
-        s.log(f"P{p} names {'RYGB'[s.colour]} for the starting card")
+        s.log(f"P{p} names {COLOURS[s.colour]} for the starting card")
     if s.pending_draw:
         answer_draw_two(s, policy)
         return
