@@ -315,6 +315,17 @@ def test_U18_last_card_stacked_draw_two_and_wild_draw_four():
     assert s.hand_winner == 1 and size(s, 2) == 5 and not s.challenge_open
 
 
+def test_U18_last_card_custom_wilds_decision():
+    r = UnoRules(deck="2018", custom_wild="everyone_draws_one")
+    s = make_state(3, ["R1", "CW", "Y5"], "R3", pile="B1 B2", rules=r)
+    play_card(s, CUSTOM, Fixed())  # [decision] everyone still draws one, like a Draw Two's penalty
+    assert s.hand_winner == 1 and [size(s, p) for p in range(3)] == [2, 0, 2]
+    r = UnoRules(deck="2018", custom_wild="swap_hands")
+    s = make_state(3, ["R1", "CW", "Y5"], "R3", rules=r)
+    play_card(s, CUSTOM, Fixed(target=2))  # the hand is over: no swap
+    assert s.hand_winner == 1 and [size(s, p) for p in range(3)] == [1, 0, 1]
+
+
 def test_U19_points_of_the_cards_left():
     s = make_state(3, ["R5 BS W", "", "G+2 SH CW Y0 GR W+4"], "R3", rules=UnoRules(deck="2018"))
     assert ref.hand_points(s, 1) == 5 + 20 + 50 + 20 + 40 + 40 + 0 + 20 + 50
