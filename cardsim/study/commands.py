@@ -93,16 +93,18 @@ def verify_study(folder: str | Path, sample: int = 20, seed: int | None = None) 
     if not isinstance(sample, int) or isinstance(sample, bool) or sample < 1:
         raise ValueError(f"--sample must be a positive integer, not {sample!r}")
     study = Study.from_dict(manifest["study"], where=str(folder / storage.MANIFEST))
-    dtypes = record_dtypes(study)
-    problems = []
-    if (folder / storage.SAMPLE).exists():
-        problems += _digest_problems(storage.read_sample(folder, dtypes), manifest["sample"])
+    has_sample, problems = (folder / storage.SAMPLE).exists(), []
+    if has_sample:
+        sample_rows = storage.read_sample(folder, record_dtypes(study))
+        problems += _digest_problems(sample_rows, manifest["sample"])
     if (folder / storage.GAMES).exists():
         source, stored, pool = storage.GAMES, storage.read_games(folder), np.arange(study.games)
         problems += _digest_problems(stored, manifest["records"])
-    else:
-        source, stored = storage.SAMPLE, storage.read_sample(folder, dtypes)
+    elif has_sample:
+        source, stored = storage.SAMPLE, sample_rows
         pool = np.asarray(manifest["sample"]["games"], dtype=np.int64)
+    else:
+        raise StudyError(str(folder), None, f"neither {storage.GAMES} nor {storage.SAMPLE} beside the manifest")
     chosen = np.sort(np.random.default_rng(seed).choice(pool, min(sample, len(pool)), replace=False))
     stored = stored.loc[stored.game.isin(chosen)].reset_index(drop=True)
     fresh = simulate(study, games=chosen)

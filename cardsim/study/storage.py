@@ -96,7 +96,7 @@ def read_sample(folder: Path, dtypes: dict[str, str]) -> pd.DataFrame:
     try:
         sample = pd.read_csv(folder / SAMPLE, dtype=dtypes, na_filter=False)
     except FileNotFoundError:
-        raise StudyError(str(folder), None, f"neither {GAMES} nor {SAMPLE} beside the manifest") from None
+        raise StudyError(str(folder), None, f"no {SAMPLE} beside the manifest") from None
     except ValueError as err:
         raise StudyError(str(folder / SAMPLE), None, f"unreadable sample ({err})") from None
     if list(sample.columns) != list(dtypes):
