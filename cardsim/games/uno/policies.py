@@ -191,11 +191,17 @@ def np_greedy_card(counts: np.ndarray, legal: np.ndarray, colour: np.ndarray, to
 
     The score and the column are packed as ``score * 32 + (31 - column)`` so one maximum
     over the rows picks the highest score and, among equals, the lowest column (kind).
+    The colour-count bonus (at most 25) only orders cards within the 2000 tier, so it is
+    added only in the games whose best card is in that tier.
     """
     state = colour * K + top
-    held_colour = np.take_along_axis(counts.T, _CAND_COLOUR_T[:, state], axis=0).astype(np.int32)
-    packed = (_CAND_BASE_T[:, state] + _CAND_BY_COLOUR_T[:, state] * held_colour) * 32 + _CAND_TIE
-    best = np.where(legal, packed, -1).max(axis=0)
+    best = np.where(legal, np.take(_CAND_PACKED_T, state, axis=1), -1).max(axis=0)
+    tier = np.flatnonzero((best >= 2000 * 32) & (best < 3000 * 32))
+    if len(tier):
+        st = state[tier]
+        held_colour = np.take_along_axis(counts[tier].T, _CAND_COLOUR_T[:, st], axis=0).astype(np.int32)
+        packed = _CAND_PACKED_T[:, st] + _CAND_BY_COLOUR_T[:, st] * held_colour * 32
+        best[tier] = np.where(legal[:, tier], packed, -1).max(axis=0)
     return np.where(best >= 0, 31 - best % 32, -1)
 
 
@@ -223,7 +229,7 @@ _CAND_BASE_T, _CAND_BY_COLOUR_T, _CAND_COLOUR_T = (
     np.ascontiguousarray(x.reshape(4 * K, -1).T).astype(np.int32 if x is not CANDIDATE_COLOUR else np.int64)
     for x in (CANDIDATE_BASE, CANDIDATE_BY_COLOUR, CANDIDATE_COLOUR))
 """The candidate tables laid out (C, 4 * K): ``table[:, colour * K + top]`` is one game's column."""
-_CAND_TIE = (31 - np.arange(CANDIDATES.shape[2]))[:, None]
+_CAND_PACKED_T = _CAND_BASE_T * 32 + (31 - np.arange(CANDIDATES.shape[2]))[:, None]
 
 
 def np_random_stack(hands: np.ndarray, u: np.ndarray) -> np.ndarray:

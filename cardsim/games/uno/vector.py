@@ -361,6 +361,11 @@ def _split(t: Table, cur: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return greedy, ~greedy
 
 
+def _all_or(mask: np.ndarray) -> np.ndarray | slice:
+    """``mask`` as an index, or the whole slice when it selects everything (self-play: no copies)."""
+    return slice(None) if mask.all() else mask
+
+
 def _answer_draw_two(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """U-11 stacking: returns the games that stack and their Draw Two; the others take the total."""
     cur = b.current[idx]
@@ -404,17 +409,19 @@ def _choose_cards(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> tuple[
     cand = np.take(_CANDIDATES_T, state, axis=1)
     rows = idx * t.players + cur
     held = np.take(b.hands.reshape(-1), cand + (rows * K)[None, :])
-    counts = b.counts.reshape(-1, 5)[rows]
-    has_colour = counts[np.arange(len(idx)), colour] > 0
+    has_colour = np.take(b.counts.reshape(-1), rows * 5 + colour) > 0
     legal = (held > 0) & np.take(_CANDIDATE_REAL_T, state, axis=1)
     legal[WD4_COLUMN] &= ~has_colour
     column = np.empty(len(idx), dtype=np.int64)
     greedy, rand = _split(t, cur)
     if greedy.any():
-        column[greedy] = pol.np_greedy_card(counts[greedy], legal[:, greedy], colour[greedy], top[greedy])
+        g = _all_or(greedy)
+        counts = b.counts.reshape(-1, 5)[rows[g], :4]
+        column[g] = pol.np_greedy_card(counts, legal[:, g], colour[g], top[g])
     if rand.any():
-        column[rand] = pol.np_random_card(held[:, rand], legal[:, rand], rng.mix(tk[idx[rand]], CARD_SLOT))
-    kind = np.where(column >= 0, cand[np.maximum(column, 0), np.arange(len(idx))], -1)
+        r = _all_or(rand)
+        column[r] = pol.np_random_card(held[:, r], legal[:, r], rng.mix(tk[idx[r]], CARD_SLOT))
+    kind = np.where(column >= 0, np.take(cand, np.maximum(column, 0) * len(idx) + np.arange(len(idx))), -1)
     may_bluff = (held[WD4_COLUMN] > 0) & has_colour
     if may_bluff.any():
         g = np.flatnonzero(may_bluff)
