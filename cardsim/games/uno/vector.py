@@ -160,8 +160,9 @@ def _draw(b: Batch, idx: np.ndarray, player: np.ndarray, n) -> None:
     first = np.minimum(n, b.end[idx] - b.ptr[idx])
     _take(b, idx, player, first)
     short = n - first
-    again = (short > 0) & b.discard[idx].any(axis=1)
-    if again.any():
+    again = np.flatnonzero(short > 0)
+    if len(again):
+        again = again[b.discard[idx[again]].any(axis=1)]
         g = idx[again]
         _reshuffle(b, g)
         _take(b, g, player[again], np.minimum(short[again], b.end[g]))
@@ -311,7 +312,7 @@ def _play(b: Batch, t: Table, idx: np.ndarray, kind: np.ndarray, tk: np.ndarray)
     out = held.sum(axis=1) == 1  # U-18: that was the last card
     if out.any():
         _finish_with_last_card(b, t, idx[out], kind[out])
-    idx, kind, cur, bluff = idx[~out], kind[~out], cur[~out], bluff[~out]
+        idx, kind, cur, bluff = idx[~out], kind[~out], cur[~out], bluff[~out]
     symbol = SYMBOL[kind]
     reverse = idx[symbol == REVERSE]  # U-10
     b.direction[reverse] *= -1
