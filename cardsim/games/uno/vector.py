@@ -83,8 +83,18 @@ class Batch:
     successes: np.ndarray
     scores: np.ndarray
 
-    def keep(self, rows: np.ndarray) -> Batch:
-        return Batch(**{f.name: getattr(self, f.name)[rows] for f in dataclasses.fields(self)})
+    def drop(self, done: np.ndarray) -> Batch:
+        """The batch without the rows marked ``done``: the last running rows move into their
+        holes and every array is cut to a prefix view, so only the moved rows are copied."""
+        keep = len(done) - int(done.sum())
+        holes = np.flatnonzero(done[:keep])
+        movers = keep + np.flatnonzero(~done[keep:])
+        fields = {}
+        for f in dataclasses.fields(self):
+            arr = getattr(self, f.name)
+            arr[holes] = arr[movers]
+            fields[f.name] = arr[:keep]
+        return Batch(**fields)
 
 
 @dataclass(frozen=True)
@@ -493,7 +503,7 @@ def _step(b: Batch, t: Table) -> None:
 
 def _end_hands(b: Batch, t: Table, out: dict[str, np.ndarray]) -> np.ndarray:
     """Score finished hands (U-19, U-20), deal the next hand of unfinished matches,
-    write finished games to ``out``; returns the rows to keep."""
+    write finished games to ``out``; returns which rows are done."""
     done = np.zeros(len(b.slot), dtype=bool)
     won = np.flatnonzero(b.hand_winner >= 0)
     if len(won):
@@ -515,7 +525,7 @@ def _end_hands(b: Batch, t: Table, out: dict[str, np.ndarray]) -> np.ndarray:
         b.hand_no[cut] += 1
         _record(b, out, cut, winner=-1, points=0, truncated=True)
         done[cut] = True
-    return np.flatnonzero(~done)
+    return done
 
 
 def _record(b: Batch, out: dict[str, np.ndarray], idx: np.ndarray, *, winner, points, truncated: bool) -> None:
@@ -559,7 +569,7 @@ def vector(rules: UnoRules, players: int, seed: int, games: np.ndarray, policies
     _deal(b, t, np.arange(n))
     while len(b.slot):
         _step(b, t)
-        keep = _end_hands(b, t, out)
-        if len(keep) < len(b.slot):
-            b = b.keep(keep)
+        done = _end_hands(b, t, out)
+        if done.any():
+            b = b.drop(done)
     return out
