@@ -166,6 +166,8 @@ def _take(b: Batch, idx: np.ndarray, player: np.ndarray, n: np.ndarray) -> None:
 
 def _draw(b: Batch, idx: np.ndarray, player: np.ndarray, n) -> None:
     """``player`` draws ``n`` cards in each game of ``idx``, reshuffling once if needed (U-8)."""
+    if not len(idx):
+        return
     n = np.broadcast_to(np.asarray(n, dtype=np.int64), idx.shape)
     first = np.minimum(n, b.end[idx] - b.ptr[idx])
     _take(b, idx, player, first)
@@ -263,6 +265,8 @@ def _play_draw_two(b: Batch, t: Table, idx: np.ndarray) -> None:
 
 
 def _name_colour(b: Batch, t: Table, idx: np.ndarray, tk: np.ndarray) -> None:
+    if not len(idx):
+        return
     greedy = t.greedy[b.current[idx]]
     colour = np.empty(len(idx), dtype=np.int64)
     if greedy.any():
