@@ -44,7 +44,14 @@ def _make_kind_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 SYMBOL, COLOUR, BUCKET = _make_kind_tables()
-_CANDIDATES_T, _CANDIDATE_REAL_T = (np.ascontiguousarray(x.reshape(4 * K, -1).T) for x in (CANDIDATES, CANDIDATE_REAL))
+
+
+def _transposed(table: np.ndarray, dtype: type) -> np.ndarray:
+    """A (4, K, C) candidate table laid out (C, 4 * K): ``[:, colour * K + top]`` is one game's column."""
+    return np.ascontiguousarray(table.reshape(4 * K, -1).T, dtype=dtype)
+
+
+_CANDIDATES_T, _CANDIDATE_REAL_T = _transposed(CANDIDATES, np.int16), _transposed(CANDIDATE_REAL, bool)
 """Candidate kinds laid out (C, 4 * K), as the policies' numpy twins want them: ``[:, colour * K + top]``."""
 
 
