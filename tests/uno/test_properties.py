@@ -1,5 +1,6 @@
 """Property tests: cards conserved after every decision, only legal plays, one winner per
 finished hand, determinism, vector = reference on random knobs, players, policies, seeds."""
+import importlib
 import random
 from unittest import mock
 
@@ -140,3 +141,12 @@ def test_bad_knobs_raise_one_clear_line():
         cardsim.rules("uno", "house")
     assert UnoRules.preset("stacking").describe() == "stacking"
     assert UnoRules.from_dict(UnoRules(target_score=500).to_dict()) == UnoRules(target_score=500)
+
+
+def test_fast_row_argsort_breaks_ties_by_index_like_a_stable_sort():
+    argsort_rows = importlib.import_module("cardsim.games.uno.vector").argsort_rows  # the module, not GAME.vector
+    gen = np.random.default_rng(1)
+    u = gen.integers(0, 2**63, size=(50, 108), dtype=np.int64).astype(np.uint64)
+    u[::3, 7] = u[::3, 90]  # equal draws in every third row
+    u[1, :] = 5  # a row of equal draws
+    assert (argsort_rows(u) == np.argsort(u, axis=1, kind="stable")).all()

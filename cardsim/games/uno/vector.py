@@ -207,7 +207,17 @@ def _permutation(key: np.ndarray, n: int, counter: np.ndarray) -> np.ndarray:
     """``rng.permutation(key, Stream.DEAL, n, counter)`` row by row (the same numbers: the key and
     the leading words are folded once per game, then each position costs one word)."""
     folded = rng.mix(key, rng.Stream.DEAL, counter)
-    return np.argsort(rng.mix(folded[:, None], np.arange(n, dtype=np.uint64)[None, :]), axis=1, kind="stable")
+    return argsort_rows(rng.mix(folded[:, None], np.arange(n, dtype=np.uint64)[None, :]))
+
+
+def argsort_rows(u: np.ndarray) -> np.ndarray:
+    """``np.argsort(u, axis=1, kind="stable")``, faster: an unstable sort, then the rows holding
+    equal draws (about 1e-16 of 108-card deals) are sorted again stably (ties by index)."""
+    order = np.argsort(u, axis=1)
+    ranked = np.take_along_axis(u, order, axis=1)
+    tied = np.flatnonzero((ranked[:, 1:] == ranked[:, :-1]).any(axis=1))
+    order[tied] = np.argsort(u[tied], axis=1, kind="stable")
+    return order
 
 
 # ---------------------------------------------------------------- deal and starting card (U-4, U-5)
