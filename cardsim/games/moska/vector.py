@@ -274,10 +274,13 @@ class Engine:
 
     def refill(self, b: Batch, m: np.ndarray, seat: np.ndarray) -> None:
         """M-13: draw up to ``hand_size`` from the stock front; M-18: no cards and no stock = out."""
-        r = np.flatnonzero(m)
+        self.refill_rows(b, np.flatnonzero(m), seat[m])
+
+    def refill_rows(self, b: Batch, r: np.ndarray, p: np.ndarray) -> None:
+        """``refill`` of seat ``p[i]`` in the game at row ``r[i]``."""
         if not r.size:
             return
-        p, slot, start = seat[r], b.slot[r], b.drawn[r]
+        slot, start = b.slot[r], b.drawn[r]
         hand = b.hands[r, p]
         left = self.front + 1 - start
         n = np.minimum(np.maximum(self.hand_size - np_count(hand), 0), left)
@@ -404,24 +407,27 @@ class Engine:
             v = Views(b.key[idx], turn, hand, b.trump[idx], self.front + 1 - b.drawn[idx], room[idx])
             added[idx, o] = self.choose(np.ones(len(idx), dtype=bool), p, "add", v, hand & ok[idx], room[idx])
             made[idx, o] = True
-        excess = np_count(added).sum(axis=1) - room
-        over = b.live & (excess > 0)
-        stays = added
+        r = np.flatnonzero(b.live & (added != ZERO).any(axis=1))  # the games where cards were added
+        excess = np.zeros(n, dtype=np.int64)
+        excess[r] = np_count(added[r]).sum(axis=1) - room[r]
+        over = excess > 0
+        stays = added[r]
         if over.any():
             b.overplays += over
-            stays = self.give_back(b, over, excess, added, made, seats, room)
-        m = b.live.copy()
-        stays = np.where(m[:, None], stays, ZERO)
-        if stays.any():
-            b.hands[rows, order] &= ~stays
-            table = np.bitwise_or.reduce(stays, axis=1)
-            b.att |= table
-            b.unk |= table
-            for o in range(P):
-                self.refill(b, stays[:, o] != ZERO, order[:, o])
-        self.check_end(b, m)
+            stays = self.give_back(b, over, excess, added, made, seats, room)[r]
+        stays = np.where(b.live[r, None], stays, ZERO)
+        order = order[r]
+        b.hands[r[:, None], order] &= ~stays
+        table = np.bitwise_or.reduce(stays, axis=1)
+        b.att[r] |= table
+        b.unk[r] |= table
+        for o in range(P):
+            put = stays[:, o] != ZERO
+            self.refill_rows(b, r[put], order[put, o])
+        self.check_end(b, b.live)
         b.phase[:] = DEFEND
-        ended = b.live & (stays == ZERO).all(axis=1)
+        ended = b.live.copy()
+        ended[r[table != ZERO]] = False
         if ended.any():
             self.end_round(b, ended)
 
