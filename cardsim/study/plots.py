@@ -22,6 +22,8 @@ from cardsim.study.storage import atomic_write  # noqa: E402
 
 PANEL = (4.2, 3.4)
 """Inches per panel (width, height)."""
+MIN_WIDTH = 8.0
+"""Inches: room for the two-line title and the legend beside a single panel."""
 
 
 def render(summary: pd.DataFrame, games: pd.DataFrame, baseline: str, folder: Path) -> list[str]:
@@ -49,7 +51,7 @@ def _slug(text: str) -> str:
 
 def _panels(rows: int, players: list[int], title: str):
     fig, axes = plt.subplots(rows, len(players), squeeze=False, sharey="row",
-                             figsize=(PANEL[0] * len(players), PANEL[1] * rows + 0.6), layout="constrained")
+                             figsize=(max(MIN_WIDTH, PANEL[0] * len(players)), PANEL[1] * rows + 0.8), layout="constrained")
     fig.suptitle(title)
     return fig, axes
 
@@ -85,7 +87,7 @@ def _side_by_side(ax, x: np.ndarray, i: int, k: int, mean, lo, hi, label: str, c
 def _outcome_by_seat(rows: pd.DataFrame, outcome: str, tag: str, colors: dict[str, str]):
     players = sorted(rows.players.unique())
     variants = list(rows.variant.unique())
-    fig, axes = _panels(1, players, f"{outcome} rate by seat (Wilson 95% intervals) — {tag}")
+    fig, axes = _panels(1, players, f"{outcome} rate by seat (Wilson 95% intervals)\n{tag}")
     for ax, n in zip(axes[0], players):
         seats = np.arange(n)
         for i, v in enumerate(variants):
@@ -102,7 +104,7 @@ def _outcome_by_seat(rows: pd.DataFrame, outcome: str, tag: str, colors: dict[st
 def _lengths(games: pd.DataFrame, lengths: tuple[str, ...], tag: str, colors: dict[str, str]):
     players = sorted(games.players.unique())
     finished = games.loc[~games.truncated]
-    fig, axes = _panels(len(lengths), players, f"game length of finished games — {tag}")
+    fig, axes = _panels(len(lengths), players, f"game length of finished games\n{tag}")
     for row, c in zip(axes, lengths):
         for ax, n in zip(row, players):
             here = finished.loc[finished.players == n]
@@ -119,7 +121,7 @@ def _lengths(games: pd.DataFrame, lengths: tuple[str, ...], tag: str, colors: di
 def _paired(rows: pd.DataFrame, m, baseline: str, tag: str, colors: dict[str, str]):
     players = sorted(rows.players.unique())
     variants = list(rows.variant.unique())
-    fig, axes = _panels(2, players, f"paired difference against {baseline} (95% intervals) — {tag}")
+    fig, axes = _panels(2, players, f"paired difference against {baseline} (95% intervals)\n{tag}")
     for col, n in enumerate(players):
         seats = np.arange(n)
         top, bottom = axes[0, col], axes[1, col]
