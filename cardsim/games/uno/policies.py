@@ -175,6 +175,24 @@ def greedy_target(player: int, sizes: list[int]) -> int:
 # and maxima over the candidates are whole-row numpy operations. ``counts`` (B, 4) are
 # the coloured cards the player holds per colour (the vector engine keeps them).
 
+def _make_candidate_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Greedy's tables on the candidate columns, laid out (C, 4 * K) like the vector engine's
+    candidates (``table[:, colour * K + top]`` is one game's column): the packed base score
+    ``score * 32 + (31 - column)``, the colour bonus flag times 32, and each candidate's colour."""
+    c, top = np.meshgrid(np.arange(4), np.arange(K), indexing="ij")
+    c, top = c[..., None], top[..., None]
+
+    def layout(table: np.ndarray, dtype: type) -> np.ndarray:
+        return np.ascontiguousarray(table.reshape(4 * K, -1).T, dtype=dtype)
+
+    packed = GREEDY_BASE[c, top, CANDIDATES].astype(np.int32) * 32 + (31 - np.arange(CANDIDATES.shape[2]))
+    bonus = GREEDY_BY_COLOUR[c, top, CANDIDATES].astype(np.int32) * 32
+    return layout(packed, np.int32), layout(bonus, np.int32), layout(KIND_COLOUR[CANDIDATES], np.int64)
+
+
+_CAND_PACKED_T, _CAND_BONUS_T, _CAND_COLOUR_T = _make_candidate_tables()
+
+
 def np_random_card(held: np.ndarray, legal: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Twin of ``random_card``: the chosen candidate column per game, -1 where none is legal."""
     cum = (held * legal).astype(np.int16)
@@ -200,7 +218,7 @@ def np_greedy_card(counts: np.ndarray, legal: np.ndarray, colour: np.ndarray, to
     if len(tier):
         st = state[tier]
         held_colour = np.take_along_axis(counts[tier].T, _CAND_COLOUR_T[:, st], axis=0).astype(np.int32)
-        packed = _CAND_PACKED_T[:, st] + _CAND_BY_COLOUR_T[:, st] * held_colour * 32
+        packed = _CAND_PACKED_T[:, st] + _CAND_BONUS_T[:, st] * held_colour
         best[tier] = np.where(legal[:, tier], packed, -1).max(axis=0)
     return np.where(best >= 0, 31 - best % 32, -1)
 
@@ -214,22 +232,6 @@ def np_greedy_colour(counts: np.ndarray) -> np.ndarray:
 
 
 _DRAW_TWO_KINDS = np.flatnonzero(IS_DRAW_TWO)
-
-
-def _make_candidate_scores() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Greedy score tables (and kind colours) on the candidate columns of ``CANDIDATES``."""
-    c, top = np.meshgrid(np.arange(4), np.arange(K), indexing="ij")
-    c, top = c[..., None], top[..., None]
-    return (GREEDY_BASE[c, top, CANDIDATES], GREEDY_BY_COLOUR[c, top, CANDIDATES].astype(np.int16),
-            KIND_COLOUR[CANDIDATES])
-
-
-CANDIDATE_BASE, CANDIDATE_BY_COLOUR, CANDIDATE_COLOUR = _make_candidate_scores()
-_CAND_BASE_T, _CAND_BY_COLOUR_T, _CAND_COLOUR_T = (
-    np.ascontiguousarray(x.reshape(4 * K, -1).T).astype(np.int32 if x is not CANDIDATE_COLOUR else np.int64)
-    for x in (CANDIDATE_BASE, CANDIDATE_BY_COLOUR, CANDIDATE_COLOUR))
-"""The candidate tables laid out (C, 4 * K): ``table[:, colour * K + top]`` is one game's column."""
-_CAND_PACKED_T = _CAND_BASE_T * 32 + (31 - np.arange(CANDIDATES.shape[2]))[:, None]
 
 
 def np_random_stack(hands: np.ndarray, u: np.ndarray) -> np.ndarray:
