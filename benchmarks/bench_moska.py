@@ -27,9 +27,20 @@ def games_per_second(engine: str, rules: str, players: int, policy: str, games: 
 
 
 def peak_mib() -> tuple[float, float]:
-    """Peak resident memory (MiB) of this process and of its largest finished child (joblib workers)."""
-    kib = [resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
-    return kib[0] / 1024, kib[1] / 1024
+    """Peak resident memory (MiB) of this process and of its largest child (joblib workers, alive or not)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    try:  # workers still alive (loky keeps them): their high-water mark, Linux only
+        import psutil
+
+        for proc in psutil.Process().children(recursive=True):
+            with open(f"/proc/{proc.pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmHWM:"):
+                        child = max(child, int(line.split()[1]) / 1024)
+    except (ImportError, OSError):
+        pass
+    return own, child
 
 
 def vector_at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
