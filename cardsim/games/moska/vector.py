@@ -127,7 +127,8 @@ MASK_MOVES = ("open", "add", "give_back")
 COUNTERS = ("turns", "rounds", "overplays", "pickups", "self_attacks")
 """What a cycle of play adds to (the other record fields stay the same in a cycle)."""
 CYCLES_FROM = 300
-"""Decisions after which a deterministic game is watched for cycles (longer than any normal game)."""
+"""Decisions after which a deterministic game is watched for cycles (normal games end sooner; the
+jump is exact whenever it happens, this only keeps the watching off the common case)."""
 RECORD_FIELDS = ("turns", "truncated", "loser", "rounds", "trump", "swaps", "overplays", "pickups", "self_attacks")
 
 
@@ -462,7 +463,6 @@ class Engine:
     def end_round(self, b: Batch, m: np.ndarray) -> None:
         """M-16 (all killed: the defender attacks next) or M-17 (pick up, the attack passes on)."""
         D = b.defender
-        rows = np.arange(len(b))
         pick = np.where(m, b.unk, ZERO)
         self.set_hand(b, D, self.hand(b, D) | pick, m)
         b.pickups += pick != ZERO
@@ -519,7 +519,7 @@ class Engine:
                 step(part)
                 b.put(idx, part)
 
-    def run(self, games: np.ndarray) -> Iterator[tuple[Batch, int]]:
+    def run(self, games: np.ndarray) -> Iterator[Batch]:
         """Play ``games``; yields finished games (a ``Batch``) as they leave the batch."""
         queue = 0
         b: Batch | None = None

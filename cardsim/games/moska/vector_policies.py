@@ -27,8 +27,6 @@ SUITS = len(FRENCH52.suits)
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 RANK_BITS = np.uint64((1 << RANKS) - 1)
-
-
 RANK_MASK = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
 SUIT_MASK = np.array([FRENCH52.suit_mask(s) for s in range(SUITS)], dtype=np.uint64)
 LOW_MASK = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(LOW_RANKS + 1)))
@@ -125,16 +123,19 @@ class Views:
     room: np.ndarray
     _head: np.ndarray | None = field(default=None, repr=False)
 
-    def d(self, k) -> np.ndarray:
-        """``rng.draw(key, POLICY, turn, k)``: the decision's prefix is hashed once."""
+    def head(self) -> np.ndarray:
+        """``rng.mix(key, POLICY, turn)``: the prefix of every draw of the decision, hashed once."""
         if self._head is None:
             self._head = rng.mix(self.key, int(rng.Stream.POLICY), self.turn)
-        return rng.mix(self._head, k)
+        return self._head
+
+    def d(self, k) -> np.ndarray:
+        """``rng.draw(key, POLICY, turn, k)``."""
+        return rng.mix(self.head(), k)
 
     def d_of(self, ks: np.ndarray) -> np.ndarray:
         """``d(k)`` for an (n, m) array of ``k``: row ``i`` uses game ``i``'s decision."""
-        self.d(0)
-        return rng.mix(self._head[:, None], ks)
+        return rng.mix(self.head()[:, None], ks)
 
     def d_all(self) -> np.ndarray:
         """``d(c)`` for every card code ``c``: an (n, 52) array."""
@@ -247,16 +248,18 @@ class GreedyTwin:
         left = cards.copy()
         e = e.copy()
         trumps = SUIT_MASK[v.trump]
-        while (e > 0).any():
+        while True:
+            more = (e > 0) & (left != ZERO)
+            if not more.any():
+                return back
             plain = left & ~trumps
             top_rank = np_highest(rank_set(plain))
             top_plain = highest_bit(plain & RANK_MASK[np.maximum(top_rank, 0)])
             pick = np.where(left & trumps != ZERO, highest_bit(left & trumps), top_plain)
-            pick = np.where(e > 0, pick, ZERO)
+            pick = np.where(more, pick, ZERO)
             back |= pick
             left &= ~pick
-            e -= pick != ZERO
-        return back
+            e -= more
 
 
 TWINS = {RandomPolicy: RandomTwin, GreedyPolicy: GreedyTwin}
