@@ -103,24 +103,28 @@ def check_records(cols: dict[str, np.ndarray], players: int) -> Counter[str]:
                    truncated=int(cut.sum()))
 
 
-def run_chunk(preset: str, players: int, seed: int, start: int, size: int, seats: tuple[str, ...]) -> Counter[str]:
-    rules = MoskaRules.preset(preset)
-    games = np.arange(start, start + size, dtype=np.int64)
-    engine = CheckedEngine(rules, players, seed, seats, capacity=min(vector.CAPACITY, size))
-    cols = {f: np.zeros(size, dtype=bool if f == "truncated" else np.int64) for f in vector.RECORD_FIELDS}
-    finish = np.zeros(size, dtype=np.int64)
+def check_games(rules: MoskaRules, players: int, seed: int, games: np.ndarray, seats: tuple[str, ...],
+                capacity: int = vector.CAPACITY) -> Counter[str]:
+    """Play ``games`` on the checked engine: violations and outcome counts (and ``games``)."""
+    n = len(games)
+    engine = CheckedEngine(rules, players, seed, seats, capacity=max(1, min(capacity, n)))
+    cols = {f: np.zeros(n, dtype=bool if f == "truncated" else np.int64) for f in vector.RECORD_FIELDS}
+    finish = np.zeros(n, dtype=np.int64)
     for done in engine.run(games):
         for f in vector.RECORD_FIELDS:
             cols[f][done.row] = getattr(done, f)
         finish[done.row] = done.finish
     cols["finish_order"] = vector.finish_strings(finish, players)
     counts = engine.violations + check_records(cols, players)
-    sample = games[::max(1, size // 50)]
-    alone = vector.simulate(rules, players, seed, sample, seats, capacity=7)
-    whole_rows = (sample - start)
-    counts["determinism"] += int(sum(np.count_nonzero(alone[f] != cols[f][whole_rows]) for f in ("turns", "loser", "rounds")))
-    counts["games"] += size
+    sample = np.arange(0, n, max(1, n // 50))
+    alone = vector.simulate(rules, players, seed, games[sample], seats, capacity=7)
+    counts["determinism"] += int(sum(np.count_nonzero(alone[f] != cols[f][sample]) for f in ("turns", "loser", "rounds")))
+    counts["games"] += n
     return counts
+
+
+def run_chunk(preset: str, players: int, seed: int, start: int, size: int, seats: tuple[str, ...]) -> Counter[str]:
+    return check_games(MoskaRules.preset(preset), players, seed, np.arange(start, start + size, dtype=np.int64), seats)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,9 +2,13 @@
 
 Differential tests (hypothesis) over every knob, 2-8 players, both policies and mixed
 seats, seeds and game offsets; a CI-sized run over the presets; a ``slow`` run of
-``scaled(10_000)`` games. Small batch capacities make games leave the batch and new
+``scaled(10_000)`` games; the invariants of ``benchmarks/invariants_moska.py`` (card
+conservation after every tick, legal moves, one result per game) on random knobs. Small batch capacities make games leave the batch and new
 deals take their places (compaction) within a few games.
 """
+import importlib.util
+import pathlib
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,6 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardsim
+from cardsim.core.cards import BIT
 from cardsim.core.records import frame
 from cardsim.games.moska import GAME, reference, vector
 from cardsim.games.moska.rules import MoskaRules
@@ -113,3 +118,36 @@ def test_slow_differential_run_equals_the_reference(scaled):
     for i, (preset, players, policy) in enumerate(cells_):
         seats = ("greedy", "random", "random")[:players] if policy == "mixed" else (policy,) * players
         assert_same_records(MoskaRules.preset(preset), players, 100 + i, np.arange(per_cell), seats)
+
+
+def _invariants_script():
+    """``benchmarks/invariants_moska.py``: its checked engine counts violated invariants while it plays."""
+    path = pathlib.Path(__file__).parents[2] / "benchmarks" / "invariants_moska.py"
+    spec = importlib.util.spec_from_file_location("invariants_moska", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+INVARIANTS = _invariants_script()
+VIOLATIONS = ("cards", "table", "out_holds_cards", "illegal_open", "illegal_kill", "illegal_self_attack",
+              "illegal_add", "illegal_give_back", "result", "determinism")
+
+
+@given(cells(), st.integers(1, 12))
+def test_cards_are_conserved_moves_are_legal_and_each_game_has_one_result(cell, capacity):
+    rules, players, seats, seed, first = cell
+    counts = INVARIANTS.check_games(rules, players, seed, np.arange(first, first + 24), seats, capacity)
+    assert counts["games"] == 24 and {k: counts[k] for k in VIOLATIONS if counts[k]} == {}
+
+
+def test_the_invariant_checks_see_a_duplicated_card():
+    class Duplicating(INVARIANTS.CheckedEngine):
+        def end_round(self, b, m):
+            super().end_round(b, m)
+            b.hands[:, 0] |= np.where(m & (b.rounds == 3), BIT[51], np.uint64(0))
+
+    engine = Duplicating(MoskaRules(), 4, 1, ("random",) * 4, capacity=64)
+    for _ in engine.run(np.arange(64)):
+        pass
+    assert engine.violations["cards"] > 0
