@@ -84,7 +84,8 @@ class CheckedEngine(vector.Engine):
         total = sum(np_count(p) for p in places)
         union = np.bitwise_or.reduce(np.stack(places, axis=1), axis=1)
         self.count("cards", live & ((total != 52) | (union != ALL_CARDS)))
-        self.count("table", live & (b.phase != vector.OPEN) & ((b.unk & ~b.att != ZERO) | (np_count(b.kil) != np_count(b.att & ~b.unk))))
+        one_kill_each = np_count(b.kil) == np_count(b.att & ~b.unk)
+        self.count("table", live & (b.phase != vector.OPEN) & ((b.unk & ~b.att != ZERO) | ~one_kill_each))
         out_cards = np.zeros(len(b), dtype=bool)
         for p in range(self.players):
             out_cards |= ((b.out >> p) & 1 == 1) & (b.hands[:, p] != ZERO)
@@ -118,7 +119,8 @@ def check_games(rules: MoskaRules, players: int, seed: int, games: np.ndarray, s
     counts = engine.violations + check_records(cols, players)
     sample = np.arange(0, n, max(1, n // 50))
     alone = vector.simulate(rules, players, seed, games[sample], seats, capacity=7)
-    counts["determinism"] += int(sum(np.count_nonzero(alone[f] != cols[f][sample]) for f in ("turns", "loser", "rounds")))
+    counts["determinism"] += int(sum(np.count_nonzero(alone[f] != cols[f][sample])
+                                     for f in ("turns", "loser", "rounds", "pickups")))
     counts["games"] += n
     return counts
 

@@ -3,8 +3,9 @@
 Differential tests (hypothesis) over every knob, 2-8 players, both policies and mixed
 seats, seeds and game offsets; a CI-sized run over the presets; a ``slow`` run of
 ``scaled(10_000)`` games; the invariants of ``benchmarks/invariants_moska.py`` (card
-conservation after every tick, legal moves, one result per game) on random knobs. Small batch capacities make games leave the batch and new
-deals take their places (compaction) within a few games.
+conservation after every tick, legal moves, one result per game) on random knobs.
+Small batch capacities make games leave the batch and new deals take their places
+(compaction) within a few games.
 """
 import importlib.util
 import pathlib

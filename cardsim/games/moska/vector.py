@@ -31,8 +31,7 @@ import numpy as np
 from cardsim.core import rng
 from cardsim.core.cards import BIT, FRENCH52, np_count, np_lowest_bit
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
-from cardsim.games.moska.vector_policies import (ZERO, RANKS, SUIT_MASK, Views, index, make_twin, rank_cards,
-                                                 rank_set)
+from cardsim.games.moska.vector_policies import RANKS, ZERO, Views, index, make_twin, rank_cards, rank_set
 
 CAPACITY = 32_768
 """Live games per batch (at most): large enough to amortise numpy's per-call overhead (about 15 MiB)."""
