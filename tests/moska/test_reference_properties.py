@@ -16,29 +16,7 @@ from cardsim.core.cards import FRENCH52, cards_of
 from cardsim.games.moska import reference as R
 from cardsim.games.moska.rules import MoskaRules
 
-POLICY = st.sampled_from(["random", "greedy"])
-RULES = st.builds(
-    MoskaRules,
-    continuation=st.sampled_from(["attack", "attack_and_kill"]),
-    attack_cap=st.one_of(st.none(), st.integers(1, 8)),
-    cap_to_defender_hand=st.booleans(),
-    cap_mode=st.sampled_from(["round", "unkilled"]),
-    trump_two_swap=st.booleans(),
-    defender_self_attack=st.booleans(),
-    excess_return=st.sampled_from(["defender", "last"]),
-    hand_size=st.integers(1, 9),
-    max_turns=st.sampled_from([10_000, 10_000, 10_000, 40]),
-)
-
-
-@st.composite
-def setups(draw):
-    """(rules, players, seat policies, seed, game) with M-3 respected."""
-    rules = draw(RULES)
-    players = draw(st.integers(2, min(8, 51 // rules.hand_size)))
-    policy = draw(st.one_of(POLICY, st.lists(POLICY, min_size=players, max_size=players)))
-    seats = (policy,) * players if isinstance(policy, str) else tuple(policy)
-    return rules, players, seats, draw(st.integers(0, 2**32)), draw(st.integers(0, 10**6))
+from .strategies import RULES, setups
 
 
 def where_cards_are(s: R.State) -> list[int]:

@@ -22,29 +22,7 @@ from cardsim.core.records import frame
 from cardsim.games.moska import GAME, reference, vector
 from cardsim.games.moska.rules import MoskaRules
 
-POLICY = st.sampled_from(["random", "greedy"])
-RULES = st.builds(
-    MoskaRules,
-    continuation=st.sampled_from(["attack", "attack_and_kill"]),
-    attack_cap=st.one_of(st.none(), st.integers(1, 8)),
-    cap_to_defender_hand=st.booleans(),
-    cap_mode=st.sampled_from(["round", "unkilled"]),
-    trump_two_swap=st.booleans(),
-    defender_self_attack=st.booleans(),
-    excess_return=st.sampled_from(["defender", "last"]),
-    hand_size=st.integers(1, 9),
-    max_turns=st.sampled_from([10_000, 10_000, 10_000, 40, 400]),
-)
-
-
-@st.composite
-def cells(draw):
-    """(rules, players, seat policies, seed, first game) with M-3 respected."""
-    rules = draw(RULES)
-    players = draw(st.integers(2, min(8, 51 // rules.hand_size)))
-    policy = draw(st.one_of(POLICY, st.lists(POLICY, min_size=players, max_size=players)))
-    seats = (policy,) * players if isinstance(policy, str) else tuple(policy)
-    return rules, players, seats, draw(st.integers(0, 2**32)), draw(st.integers(0, 10**6))
+from .strategies import setups
 
 
 def reference_frame(rules, players, seed, games, seats) -> pd.DataFrame:
@@ -64,7 +42,7 @@ def assert_same_records(rules, players, seed, games, seats, capacity=vector.CAPA
     pd.testing.assert_frame_equal(want, got)
 
 
-@given(cells(), st.integers(1, 12))
+@given(setups(), st.integers(1, 12))
 def test_every_column_of_every_record_equals_the_reference(cell, capacity):
     rules, players, seats, seed, first = cell
     assert_same_records(rules, players, seed, np.arange(first, first + 12), seats, capacity)
@@ -88,7 +66,7 @@ def test_cycling_greedy_game_is_fast_forwarded_exactly():
     assert_same_records(rules.replace(max_turns=777), 4, 1, np.array([18209]), seats)
 
 
-@given(cells(), st.integers(1, 30))
+@given(setups(), st.integers(1, 30))
 def test_a_game_is_the_same_alone_in_any_batch_and_in_any_chunk(cell, k):
     rules, players, seats, seed, first = cell
     games = np.arange(first, first + 30)
@@ -135,7 +113,7 @@ VIOLATIONS = ("cards", "table", "out_holds_cards", "illegal_open", "illegal_kill
               "illegal_add", "illegal_give_back", "result", "determinism")
 
 
-@given(cells(), st.integers(1, 12))
+@given(setups(), st.integers(1, 12))
 def test_cards_are_conserved_moves_are_legal_and_each_game_has_one_result(cell, capacity):
     rules, players, seats, seed, first = cell
     counts = INVARIANTS.check_games(rules, players, seed, np.arange(first, first + 24), seats, capacity)
