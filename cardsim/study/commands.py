@@ -35,6 +35,7 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     check_execution(jobs, backend, scheduler)
     folder = Path(out) if out is not None else Path("results") / study.name
     storage.check_folder(folder, study.to_dict(), force)
+    revision = _git_revision()  # before this run touches a tracked results folder
     started = time.perf_counter()
     records = simulate(study, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
     simulated = time.perf_counter()
@@ -46,7 +47,7 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     written = _write_report(study, records, folder)
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
                "games_per_s": round(len(records) / max(simulated - started, 1e-9), 1)}
-    storage.write_manifest(_manifest(study, path, written, timings,
+    storage.write_manifest(_manifest(study, path, written, timings, revision,
                                      {"jobs": jobs, "backend": backend, "scheduler": scheduler},
                                      {"file": storage.GAMES, "rows": len(records), "digest": digest},
                                      {"file": storage.SAMPLE, "rows": len(sample), "games": sampled.tolist(),
@@ -149,7 +150,8 @@ def _write_report(study: Study, records: pd.DataFrame, folder: Path) -> list[str
 
 
 def _manifest(study: Study, path: str | Path, written: list[str], timings: dict[str, float],
-              execution: dict[str, Any], records: dict[str, Any], sample: dict[str, Any]) -> dict[str, Any]:
+              git: dict[str, Any] | None, execution: dict[str, Any], records: dict[str, Any],
+              sample: dict[str, Any]) -> dict[str, Any]:
     cells = study.cells()
     return {
         "format": storage.MANIFEST_FORMAT,
@@ -164,7 +166,7 @@ def _manifest(study: Study, path: str | Path, written: list[str], timings: dict[
         "sample": sample,
         "digest": storage.DIGEST,
         "outputs": written,
-        "package": {"name": "cardsim", "version": cardsim.__version__, "git": _git_revision()},
+        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git},
         "machine": {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),
                     "cpus": os.cpu_count(), "numpy": np.__version__, "pandas": pd.__version__},
         "execution": execution,
