@@ -37,12 +37,8 @@ CARD_POINTS = 152
 """Card points of a hand without the last-trick bonus, under any trump state (MJ-4)."""
 
 
-def suit(card: int) -> int:
-    return card // N_RANKS
-
-
-def rank(card: int) -> int:
-    return card % N_RANKS
+suit = DECK.suit
+rank = DECK.rank
 
 
 def points(card: int, trump: int) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core.cards import FRENCH52
+from cardsim.core.cards import FRENCH52, cards_of, mask_of
 
 SUITS = 4
 RANKS = FRENCH52.n_ranks
@@ -58,19 +58,11 @@ def order_key(card: int) -> tuple[int, int, int]:
 
 def cards(mask: int) -> list[int]:
     """The cards of a hand mask, lowest first by ``order_key``."""
-    out, m = [], mask
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return sorted(out, key=order_key)
+    return sorted(cards_of(mask), key=order_key)
 
 
-def mask(codes) -> int:
-    m = 0
-    for c in codes:
-        m |= 1 << c
-    return m
+mask = mask_of
+"""Hand mask from card codes (both copies: codes 0..103)."""
 
 
 def suit_cards(hand: int, s: int) -> int:
