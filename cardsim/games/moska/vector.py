@@ -340,16 +340,11 @@ class Engine:
             low = np_lowest_bit(rest)
             a = index(low)
             killers = KILL[b.trump * DECK_SIZE + np.maximum(a, 0)] & hand
-            asked = (low != ZERO) & (killers != ZERO)
-            if asked.any():
-                v.hand, v.room = hand, self.room(b, hand)
-                k = self.choose(asked, D, "kill", v, a, killers)
-                do = asked & (k >= 0)
-                kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
-                hand &= ~kb
-                b.unk &= ~np.where(do, low, ZERO)
-                b.kil |= kb
-                b.gone += do
+            do, kb = self.ask_killer(b, D, "kill", v, hand, low, a, killers)
+            hand &= ~kb
+            b.unk &= ~np.where(do, low, ZERO)
+            b.kil |= kb
+            b.gone += do
             rest ^= low
         if self.rules.defender_self_attack:
             hand = self.self_attacks(b, m, v, D, hand)
@@ -358,6 +353,19 @@ class Engine:
         b.phase[:] = ADD
         if emptied.any():  # [decision] a defender without cards is not attacked further
             self.end_round(b, emptied)
+
+    def ask_killer(self, b: Batch, D: np.ndarray, what: str, v: Views, hand: np.ndarray, low: np.ndarray,
+                   card: np.ndarray, killers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Ask the defenders holding a killer of ``card`` (bit ``low``) whether and with which
+        killer to kill it (``what``: "kill", M-10, or "self_attack", M-14); return the games
+        that kill and the killer's bit (0 elsewhere)."""
+        asked = (low != ZERO) & (killers != ZERO)
+        if not asked.any():
+            return asked, np.zeros_like(low)
+        v.hand, v.room = hand, self.room(b, hand)
+        k = self.choose(asked, D, what, v, card, killers)
+        do = asked & (k >= 0)
+        return do, np.where(do, BIT[np.maximum(k, 0)], ZERO)
 
     def self_attacks(self, b: Batch, m: np.ndarray, v: Views, D: np.ndarray, hand: np.ndarray) -> np.ndarray:
         """M-14: for each card ``c`` ascending that may be self-attacked now, the policy may do it."""
@@ -372,18 +380,13 @@ class Engine:
                 return hand
             c = index(low)
             killers = KILL[b.trump * DECK_SIZE + np.maximum(c, 0)] & hand & ~low
-            asked = (low != ZERO) & (killers != ZERO)
-            if asked.any():
-                v.hand, v.room = hand, self.room(b, hand)
-                k = self.choose(asked, D, "self_attack", v, c, killers)
-                do = asked & (k >= 0)
-                kb = np.where(do, BIT[np.maximum(k, 0)], ZERO)
-                cb = np.where(do, low, ZERO)
-                hand &= ~(kb | cb)
-                b.att |= cb
-                b.kil |= kb
-                b.gone += 2 * do
-                b.self_attacks += do
+            do, kb = self.ask_killer(b, D, "self_attack", v, hand, low, c, killers)
+            cb = np.where(do, low, ZERO)
+            hand &= ~(kb | cb)
+            b.att |= cb
+            b.kil |= kb
+            b.gone += 2 * do
+            b.self_attacks += do
             above &= ~(low | (low - np.uint64(1)))
 
     def addition(self, b: Batch) -> None:
