@@ -27,12 +27,12 @@ def cmd_list(args: argparse.Namespace) -> None:
         return
     g = spec(args.game)
     print(f"{g.name}: {g.min_players}-{g.max_players} players")
+    default = g.rules.preset(g.rules.DEFAULT_PRESET)
     print("presets:")
     for name, r in g.rules.presets().items():
-        diff = {k: v for k, v in r.to_dict().items() if v != g.rules.preset(g.rules.DEFAULT_PRESET).to_dict()[k]}
+        diff = {k: v for k, v in r.to_dict().items() if v != getattr(default, k)}
         print(f"  {name:20} {', '.join(f'{k}={v!r}' for k, v in diff.items()) or '(the defaults)'}")
     print("knobs (default; allowed):")
-    default = g.rules.preset(g.rules.DEFAULT_PRESET)
     for name, k in g.rules.knobs().items():
         print(f"  {name:22} {getattr(default, name)!r}; {k.expectation()} — {k.doc}")
     print(f"policies: {', '.join(g.policies)}")
