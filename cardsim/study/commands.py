@@ -9,10 +9,10 @@ import os
 import platform
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import pandas as pd
@@ -20,9 +20,9 @@ import pandas as pd
 import cardsim
 from cardsim import games as registry
 from cardsim.study import plots, storage
-from cardsim.study.runner import check_execution, engine_for, simulate
+from cardsim.study.runner import check_execution, engine_for, simulate, stream
 from cardsim.study.spec import Study, StudyError, load
-from cardsim.study.stats import CELL, summarize
+from cardsim.study.stats import CELL, length_histograms, measures, summarize
 
 
 def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out: str | Path | None = None,
@@ -36,20 +36,25 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     folder = Path(out) if out is not None else Path("results") / study.name
     storage.check_folder(folder, study.to_dict(), force)
     revision = _git_revision()  # before this run touches a tracked results folder
+    sampled, kept = storage.sample_games(study.games), []
+
+    def records() -> Iterator[pd.DataFrame]:
+        for part in stream(study, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress):
+            kept.append(part.loc[part.game.isin(sampled)])
+            yield part
+
     started = time.perf_counter()
-    records = simulate(study, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+    digest = storage.stream_games(records(), folder, before_rename=lambda: storage.open_folder(folder))
     simulated = time.perf_counter()
-    storage.open_folder(folder)
-    digest = storage.write_games(records, folder)
-    sampled = storage.sample_games(study.games)
-    sample = records.loc[records.game.isin(sampled)].reset_index(drop=True)
+    rows = study.games * len(study.cells())
+    sample = pd.concat(kept, ignore_index=True)
     sample_digest = storage.write_sample(sample, folder)
-    written = _write_report(study, records, folder)
+    written = _write_report(study, folder)
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
-               "games_per_s": round(len(records) / max(simulated - started, 1e-9), 1)}
+               "games_per_s": round(rows / max(simulated - started, 1e-9), 1)}
     storage.write_manifest(_manifest(study, path, written, timings, revision,
                                      {"jobs": jobs, "backend": backend, "scheduler": scheduler},
-                                     {"file": storage.GAMES, "rows": len(records), "digest": digest},
+                                     {"file": storage.GAMES, "rows": rows, "digest": digest},
                                      {"file": storage.SAMPLE, "rows": len(sample), "games": sampled.tolist(),
                                       "digest": sample_digest}), folder)
     return folder
@@ -59,11 +64,11 @@ def report_study(folder: str | Path) -> list[str]:
     """Re-render ``summary.csv`` and the plots from ``games.parquet``; return the files written."""
     folder = Path(folder)
     manifest = storage.read_manifest(folder)
-    study = Study.from_dict(manifest["study"], where=str(folder / storage.MANIFEST))
+    study = _study(manifest, folder)
     if not (folder / storage.GAMES).exists():
         raise StudyError(str(folder), None, f"no {storage.GAMES} (the full records are not committed); re-create "
                          f"them with `cardsim run {manifest['study_file']} --games {study.games} --out {folder}`")
-    return _write_report(study, storage.read_games(folder), folder)
+    return _write_report(study, folder)
 
 
 @dataclass(frozen=True)
@@ -93,23 +98,32 @@ def verify_study(folder: str | Path, sample: int = 20, seed: int | None = None) 
     manifest = storage.read_manifest(folder)
     if not isinstance(sample, int) or isinstance(sample, bool) or sample < 1:
         raise ValueError(f"--sample must be a positive integer, not {sample!r}")
-    study = Study.from_dict(manifest["study"], where=str(folder / storage.MANIFEST))
+    study = _study(manifest, folder)
     has_sample, problems = (folder / storage.SAMPLE).exists(), []
     if has_sample:
         sample_rows = storage.read_sample(folder, record_dtypes(study))
-        problems += _digest_problems(sample_rows, manifest["sample"])
-    if (folder / storage.GAMES).exists():
-        source, stored, pool = storage.GAMES, storage.read_games(folder), np.arange(study.games)
-        problems += _digest_problems(stored, manifest["records"])
+        problems += _digest_problems(storage.records_digest(sample_rows), manifest["sample"])
+    full = (folder / storage.GAMES).exists()
+    if full:
+        source, pool = storage.GAMES, np.arange(study.games)
+        problems += _digest_problems(storage.parquet_digest(folder / storage.GAMES), manifest["records"])
     elif has_sample:
-        source, stored = storage.SAMPLE, sample_rows
-        pool = np.asarray(manifest["sample"]["games"], dtype=np.int64)
+        source, pool = storage.SAMPLE, np.asarray(manifest["sample"]["games"], dtype=np.int64)
     else:
         raise StudyError(str(folder), None, f"neither {storage.GAMES} nor {storage.SAMPLE} beside the manifest")
     chosen = np.sort(np.random.default_rng(seed).choice(pool, min(sample, len(pool)), replace=False))
-    stored = stored.loc[stored.game.isin(chosen)].reset_index(drop=True)
+    stored = storage.read_games(folder, games=chosen) if full else sample_rows.loc[sample_rows.game.isin(chosen)]
+    stored = stored.reset_index(drop=True)
     fresh = simulate(study, games=chosen)
     return Verification(chosen.tolist(), len(study.cells()), source, problems + _row_mismatches(stored, fresh, source))
+
+
+def _study(manifest: dict[str, Any], folder: Path) -> Study:
+    """The study of a manifest, its variants in the order they were run (its ``cells``): the
+    manifest's JSON keeps its keys sorted, and the cell order is the order of the records."""
+    study = Study.from_dict(manifest["study"], where=str(folder / storage.MANIFEST))
+    ran = dict.fromkeys([*(c["variant"] for c in manifest["cells"]), *study.variants])
+    return replace(study, variants={v: study.variants[v] for v in ran})
 
 
 def record_dtypes(study: Study) -> dict[str, str]:
@@ -118,9 +132,9 @@ def record_dtypes(study: Study) -> dict[str, str]:
             **{c.name: c.dtype for c in registry.spec(study.game).columns}}
 
 
-def _digest_problems(records: pd.DataFrame, entry: dict[str, Any]) -> list[str]:
-    """One line when the records' digest is not the one the manifest holds for ``entry['file']``."""
-    if storage.records_digest(records) == entry["digest"]:
+def _digest_problems(digest: str, entry: dict[str, Any]) -> list[str]:
+    """One line when a file's records' ``digest`` is not the one the manifest holds for ``entry['file']``."""
+    if digest == entry["digest"]:
         return []
     return [f"{entry['file']}: the records' digest differs from the manifest"]
 
@@ -143,10 +157,23 @@ def _row_mismatches(stored: pd.DataFrame, fresh: pd.DataFrame, source: str) -> l
     return out
 
 
-def _write_report(study: Study, records: pd.DataFrame, folder: Path) -> list[str]:
-    summary = summarize(records, study.game, study.baseline)
+def _write_report(study: Study, folder: Path) -> list[str]:
+    """``summary.csv`` and the plots from ``games.parquet``, read one (players, policy) group at a
+    time: each group holds every variant of its cells, all that the paired differences need."""
+    m = measures(list(record_dtypes(study)))
+    cells = study.cells()
+    summaries, histograms = [], []
+    for players, policy in dict.fromkeys((c.players, c.policy) for c in cells):
+        group = storage.read_games(folder, where={"players": players, "policy": policy})
+        summaries.append(summarize(group, study.game, study.baseline, seats=max(study.players)))
+        histograms.append(length_histograms(group, m.lengths))
+    order = {(c.variant, c.players, c.policy): i for i, c in enumerate(cells)}
+    summary = pd.concat(summaries, ignore_index=True)
+    summary = summary.iloc[np.argsort([order[k] for k in zip(summary.variant, summary.players, summary.policy)])]
+    summary = summary.reset_index(drop=True)
     storage.write_summary(summary, folder)
-    return [storage.SUMMARY, *plots.render(summary, records, study.baseline, folder)]
+    return [storage.SUMMARY, *plots.render(summary, pd.concat(histograms, ignore_index=True), m, study.baseline,
+                                           folder)]
 
 
 def _manifest(study: Study, path: str | Path, written: list[str], timings: dict[str, float],

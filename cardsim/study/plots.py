@@ -1,4 +1,4 @@
-"""The study's PNG plots, drawn from ``summary.csv`` rows and the games' records.
+"""The study's PNG plots, drawn from ``summary.csv`` rows and the length histograms.
 
 Three figures per policy, one panel per player count: the outcome rate by seat with
 Wilson intervals (variants side by side), the game-length distributions per variant,
@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cardsim.study.stats import measures  # noqa: E402
+from cardsim.study.stats import Measures  # noqa: E402
 from cardsim.study.storage import atomic_write  # noqa: E402
 
 PANEL = (4.2, 3.4)
@@ -26,15 +26,15 @@ MIN_WIDTH = 8.0
 """Inches: room for the two-line title and the legend beside a single panel."""
 
 
-def render(summary: pd.DataFrame, games: pd.DataFrame, baseline: str, folder: Path) -> list[str]:
-    """Write every plot of the study into ``folder``; return the file names."""
-    m = measures(list(games.columns))
+def render(summary: pd.DataFrame, histograms: pd.DataFrame, m: Measures, baseline: str, folder: Path) -> list[str]:
+    """Write every plot of the study into ``folder`` (``histograms``: ``stats.length_histograms``);
+    return the file names."""
     colors = {v: f"C{i % 10}" for i, v in enumerate(summary.variant.unique())}  # one colour per variant
     written = []
     for policy, rows in summary.groupby("policy", sort=False):
         tag = f"{rows.game.iloc[0]}, policy {policy}, {int(rows.games.max()):,} games per cell"
         figures = {f"{m.outcome}_by_seat": _outcome_by_seat(rows, m.outcome, tag, colors),
-                   "length": _lengths(games.loc[games.policy == policy], m.lengths, tag, colors)}
+                   "length": _lengths(rows, histograms.loc[histograms.policy == policy], m.lengths, tag, colors)}
         if rows.variant.nunique() > 1:
             figures["paired"] = _paired(rows.loc[rows.variant != baseline], m, baseline, tag, colors)
         for name, fig in figures.items():
@@ -63,13 +63,6 @@ def _legend(fig, axes) -> None:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(label, handle)
     fig.legend(seen.values(), seen.keys(), title="variant", loc="outside right upper", fontsize="small")
-
-
-def _integer_bins(x: pd.Series, most: int = 40) -> np.ndarray:
-    """Histogram edges between integers, at most ``most`` bins."""
-    lo, hi = int(x.min()), int(x.max())
-    step = max(1, -(-(hi - lo + 1) // most))
-    return np.arange(lo, hi + step + 1, step) - 0.5
 
 
 def _side_by_side(ax, x: np.ndarray, i: int, k: int, mean, lo, hi, label: str, color: str, bars: bool) -> None:
@@ -101,18 +94,17 @@ def _outcome_by_seat(rows: pd.DataFrame, outcome: str, tag: str, colors: dict[st
     return fig
 
 
-def _lengths(games: pd.DataFrame, lengths: tuple[str, ...], tag: str, colors: dict[str, str]):
-    players = sorted(games.players.unique())
-    finished = games.loc[~games.truncated]
+def _lengths(rows: pd.DataFrame, histograms: pd.DataFrame, lengths: tuple[str, ...], tag: str,
+             colors: dict[str, str]):
+    players = sorted(rows.players.unique())
     fig, axes = _panels(len(lengths), players, f"game length of finished games\n{tag}")
     for row, c in zip(axes, lengths):
         for ax, n in zip(row, players):
-            here = finished.loc[finished.players == n]
+            here = histograms.loc[(histograms.players == n) & (histograms.measure == c)]
             if here.empty:
                 continue
-            bins = _integer_bins(here[c])
-            for v, part in here.groupby("variant", sort=False):
-                ax.hist(part[c], bins=bins, histtype="step", density=True, label=v, color=colors[v])
+            for v, bins in here.groupby("variant", sort=False):
+                ax.stairs(bins.density, np.append(bins.left, bins.right.iloc[-1]), label=v, color=colors[v])
             ax.set(title=f"{n} players", xlabel=c, ylabel="density")
     _legend(fig, axes)
     return fig

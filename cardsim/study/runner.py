@@ -3,7 +3,9 @@
 Each chunk is one ``cardsim.api.run_chunk`` task, run in this process (``jobs=1``),
 in loky worker processes, or on a Dask cluster through joblib's dask backend. The
 records come back in cell order, then game order, whatever the backend or the
-number of jobs, so the same study always gives the same rows. Writes nothing.
+number of jobs, so the same study always gives the same rows: all at once
+(``simulate``) or chunk by chunk (``stream``, for studies larger than memory).
+Writes nothing.
 """
 from __future__ import annotations
 
@@ -47,10 +49,18 @@ def engine_for(study: Study) -> str:
 
 def simulate(study: Study, *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
              progress: bool = False, games: np.ndarray | None = None) -> pd.DataFrame:
-    """Records of every cell (``variant``, ``players``, ``policy`` columns first).
+    """Records of every cell (``variant``, ``players``, ``policy`` columns first), in one table.
 
     ``games`` restricts the run to these game indices (``verify``); default all.
     """
+    return pd.concat(list(stream(study, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
+                                 games=games)), ignore_index=True)
+
+
+def stream(study: Study, *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,
+           progress: bool = False, games: np.ndarray | None = None) -> Iterator[pd.DataFrame]:
+    """The records of ``simulate`` as consecutive chunks, in the same order, as the workers
+    finish them: memory follows the chunk (and joblib's few tasks in flight), not the study."""
     check_execution(jobs, backend, scheduler)
     g, engine = registry.spec(study.game), engine_for(study)
     indices = np.arange(study.games, dtype=np.int64) if games is None else np.asarray(games, dtype=np.int64)
@@ -58,14 +68,12 @@ def simulate(study: Study, *, jobs: int = 1, backend: str = "loky", scheduler: s
              for chunk in np.array_split(indices, max(1, -(-len(indices) // CHUNK[engine])))]
     bar = tqdm(total=len(indices) * len(study.cells()), disable=not progress, unit=" games",
                unit_scale=True, desc=study.name, smoothing=0.1)
-    parts = []
     with bar, _parallel(jobs, backend, scheduler) as parallel:
         calls = (delayed(api.run_chunk)(g, study.variants[cell.variant], cell.players, study.seed, cell.seats,
                                         engine, chunk) for cell, chunk in tasks)
         for (cell, chunk), df in zip(tasks, parallel(calls)):
-            parts.append(_with_cell(cell, df))
             bar.update(len(chunk))
-    return pd.concat(parts, ignore_index=True)
+            yield _with_cell(cell, df)
 
 
 def _with_cell(cell: Cell, df: pd.DataFrame) -> pd.DataFrame:

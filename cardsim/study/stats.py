@@ -8,7 +8,9 @@ Definitions (also in the README):
 - outcome rate of seat s: games whose outcome seat is s / all games of the cell
   (truncated games and games without an outcome seat count in the denominator), with a
   Wilson 95% interval;
-- game lengths: mean, median and 95th percentile over the games that were not truncated;
+- game lengths: mean, median and 95th percentile over the games that were not truncated,
+  and their histograms (``length_histograms``, the plots' input): one set of integer bins
+  per player count, policy and length column, shared by the variants;
 - paired difference against the baseline: game i deals the same cards in every variant,
   so for each seat the per-game difference of indicators ``[v_i = s] - [b_i = s]`` is
   averaged with a Student t 95% interval; lengths likewise, over the games finished in
@@ -29,6 +31,8 @@ LENGTHS = ("turns", "rounds", "hands", "tricks")
 """Columns that measure how long a game lasted, summarised where present."""
 CELL = ("variant", "players", "policy")
 """The columns that identify a cell in ``games.parquet``."""
+BINS = 40
+"""Most bins of a length histogram."""
 LEVEL = 0.95
 
 
@@ -69,10 +73,11 @@ def paired_mean(d: np.ndarray, level: float = LEVEL) -> tuple[float, float, floa
     return mean, mean - half, mean + half
 
 
-def summarize(games: pd.DataFrame, game: str, baseline: str) -> pd.DataFrame:
-    """``summary.csv``: one row per cell, in the order of ``games``."""
+def summarize(games: pd.DataFrame, game: str, baseline: str, seats: int | None = None) -> pd.DataFrame:
+    """``summary.csv``: one row per cell, in the order of ``games``, with the columns of
+    ``seats`` seats (default: the most players in ``games``; NaN where a cell has fewer)."""
     m = measures(list(games.columns))
-    seats = range(int(games.players.max()))
+    seats = range(int(games.players.max()) if seats is None else seats)
     cells = games.groupby(list(CELL), sort=False)
     rows = []
     for (variant, players, policy), cell in cells:
@@ -112,3 +117,26 @@ def _paired_stats(cell: pd.DataFrame, base: pd.DataFrame, m: Measures, seats: ra
         mean, lo, hi = paired_mean(both[c] - both[f"{c}_base"])
         out |= {f"{c}_diff": mean, f"{c}_diff_lo": lo, f"{c}_diff_hi": hi}
     return out
+
+
+def length_histograms(games: pd.DataFrame, lengths: Sequence[str]) -> pd.DataFrame:
+    """Density histograms of the finished games' ``lengths``: one row per bin (``policy``,
+    ``players``, ``variant``, ``measure``, edges ``left`` and ``right``, ``density``)."""
+    finished = games.loc[~games.truncated]
+    parts = []
+    for (players, policy), group in finished.groupby(["players", "policy"], sort=False):
+        for c in lengths:
+            edges = _integer_bins(group[c].to_numpy())
+            for variant, cell in group.groupby("variant", sort=False):
+                density, _ = np.histogram(cell[c].to_numpy(), bins=edges, density=True)
+                parts.append(pd.DataFrame({"policy": policy, "players": players, "variant": variant, "measure": c,
+                                           "left": edges[:-1], "right": edges[1:], "density": density}))
+    columns = ["policy", "players", "variant", "measure", "left", "right", "density"]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+
+def _integer_bins(x: np.ndarray, most: int = BINS) -> np.ndarray:
+    """Histogram edges between integers, at most ``most`` bins."""
+    lo, hi = int(x.min()), int(x.max())
+    step = max(1, -(-(hi - lo + 1) // most))
+    return np.arange(lo, hi + step + 1, step) - 0.5

@@ -2,7 +2,10 @@
 
 Every file is written to a temporary name in the same folder and renamed into
 place (``os.replace``), so a killed run never leaves a half-written file under its
-real name. ``manifest.json`` is written last: a folder is a complete study exactly
+real name. ``games.parquet`` is written chunk by chunk as the games are played
+(``stream_games``), so a study needs no more memory than a chunk; a run killed then
+leaves at most its ``games.parquet.tmp-<pid>``, which the next run into the folder
+removes. ``manifest.json`` is written last: a folder is a complete study exactly
 when it has one. ``games.parquet`` is too large to commit; ``sample.csv`` (the rows of
 a few game indices spread over the study, text that diffs) is what a committed
 folder keeps to be verified. Nothing here simulates or computes statistics.
@@ -13,10 +16,12 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from cardsim.study.spec import StudyError
 
@@ -34,6 +39,8 @@ DIGEST = ("sha256 of 'cardsim-records-v1', the row count, then per column in ord
 """``records_digest`` in words, as the manifest states it: a digest another program can recompute."""
 _STRINGS = 1 << 16
 """Strings hashed per block: a digest of millions of rows never joins them all at once."""
+ROW_GROUP = 1 << 18
+"""Rows per parquet row group: large enough to compress well, small enough to read one at a time."""
 
 
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
@@ -49,18 +56,35 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 def records_digest(records: pd.DataFrame) -> str:
     """The canonical digest of a table of records (``DIGEST``): the same rows, columns and
     dtypes give the same digest whatever wrote or read them (parquet, CSV, pandas version)."""
-    h = hashlib.sha256(f"cardsim-records-v1\0{len(records)}\0".encode())
-    for name in records.columns:
-        col = records[name]
-        if pd.api.types.is_string_dtype(col.dtype) or col.dtype == object:
-            h.update(f"{name}\0utf-8\0".encode())
-            values = col.astype(str).tolist()
-            for i in range(0, len(values), _STRINGS):
-                h.update("".join(v + "\0" for v in values[i:i + _STRINGS]).encode("utf-8"))
-        else:
-            dtype = np.dtype(col.dtype).newbyteorder("<")
-            h.update(f"{name}\0{dtype.str}\0".encode())
-            h.update(np.ascontiguousarray(col.to_numpy(), dtype=dtype).tobytes())
+    return _digest(len(records), ((name, [records[name]]) for name in records.columns))
+
+
+def parquet_digest(path: Path) -> str:
+    """``records_digest`` of a parquet file's records, read one column of one row group at a
+    time: the digest of a study larger than memory."""
+    f = pq.ParquetFile(path)
+    groups = range(f.num_row_groups)
+    return _digest(f.metadata.num_rows, ((name, (f.read_row_group(i, columns=[name]).column(0).to_pandas()
+                                                 for i in groups)) for name in f.schema_arrow.names))
+
+
+def _digest(rows: int, columns) -> str:
+    """``DIGEST`` of ``rows`` rows given as (name, that column's consecutive pieces) per column."""
+    h = hashlib.sha256(f"cardsim-records-v1\0{rows}\0".encode())
+    for name, pieces in columns:
+        head = None
+        for col in pieces:
+            text = pd.api.types.is_string_dtype(col.dtype) or col.dtype == object
+            if head is None:
+                dtype = None if text else np.dtype(col.dtype).newbyteorder("<")
+                head = f"{name}\0{'utf-8' if text else dtype.str}\0"
+                h.update(head.encode())
+            if text:
+                values = col.astype(str).tolist()
+                for i in range(0, len(values), _STRINGS):
+                    h.update("".join(v + "\0" for v in values[i:i + _STRINGS]).encode("utf-8"))
+            else:
+                h.update(np.ascontiguousarray(col.to_numpy(), dtype=dtype).tobytes())
     return h.hexdigest()
 
 
@@ -72,17 +96,65 @@ def sample_games(games: int, k: int = SAMPLE_GAMES) -> np.ndarray:
 
 
 def write_games(games: pd.DataFrame, folder: Path) -> str:
-    """Write ``games.parquet``; return the records' digest."""
-    atomic_write(folder / GAMES, lambda p: games.to_parquet(p, index=False, engine="pyarrow"))
-    return records_digest(games)
+    """Write ``games.parquet`` from one table; return the records' digest."""
+    return stream_games([games], folder)
 
 
-def read_games(folder: Path) -> pd.DataFrame:
-    """The study's full records; a ``StudyError`` naming what to do when they are not there."""
+def stream_games(parts: Iterable[pd.DataFrame], folder: Path, *,
+                 before_rename: Callable[[], None] = lambda: None) -> str:
+    """Write ``games.parquet`` from consecutive tables of records as they come; return the digest.
+
+    The rows go to a temporary file beside it (a killed run's leftover is removed first);
+    ``before_rename()`` is called once they are all there (``run_study`` removes the old
+    manifest at that moment, so old records never sit beside a manifest of new ones).
+    """
+    path = folder / GAMES
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob(f"{GAMES}.tmp-*"):
+        stale.unlink()
+
+    def write(tmp: Path) -> None:
+        writer, pending = None, []
+        try:
+            for part in parts:
+                table = pa.Table.from_pandas(part, preserve_index=False,
+                                             schema=None if writer is None else writer.schema)
+                if writer is None:
+                    writer = pq.ParquetWriter(tmp, table.schema)
+                pending.append(table)
+                if sum(len(t) for t in pending) >= ROW_GROUP:
+                    _write_row_group(writer, pending)
+                    pending = []
+            if writer is None:
+                raise ValueError("no records to write")
+            if pending:
+                _write_row_group(writer, pending)
+        finally:
+            if writer is not None:
+                writer.close()
+        before_rename()
+
+    atomic_write(path, write)
+    return parquet_digest(path)
+
+
+def _write_row_group(writer: pq.ParquetWriter, tables: list[pa.Table]) -> None:
+    table = pa.concat_tables(tables)
+    writer.write_table(table, row_group_size=len(table))
+
+
+def read_games(folder: Path, games: Iterable[int] | None = None,
+               where: dict[str, Any] | None = None) -> pd.DataFrame:
+    """The study's records: all of them, only the game indices ``games``, only the rows whose
+    columns equal ``where``'s values, or both. A ``StudyError`` naming what to do when there
+    are none."""
     if not (folder / GAMES).exists():
         raise StudyError(str(folder), None, f"no {GAMES} (the full records are not committed); "
                          "re-create them with `cardsim run` on the study file of the manifest")
-    return pd.read_parquet(folder / GAMES, engine="pyarrow")
+    filters = [(k, "==", v) for k, v in (where or {}).items()]
+    if games is not None:
+        filters.append(("game", "in", [int(i) for i in games]))
+    return pd.read_parquet(folder / GAMES, engine="pyarrow", filters=filters or None)
 
 
 def write_sample(sample: pd.DataFrame, folder: Path) -> str:
@@ -146,7 +218,6 @@ def check_folder(folder: Path, study: dict[str, Any], force: bool) -> None:
 
 
 def open_folder(folder: Path) -> None:
-    """Create the folder and remove its old manifest before any new file lands beside it,
+    """Remove the folder's old manifest before any new file lands under its real name,
     so that new records never sit beside an old manifest if the run is killed."""
-    folder.mkdir(parents=True, exist_ok=True)
     (folder / MANIFEST).unlink(missing_ok=True)

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 import cardsim
@@ -21,7 +22,7 @@ from cardsim.study import storage
 from cardsim.study.commands import record_dtypes
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, load
-from cardsim.study.stats import CELL
+from cardsim.study.stats import CELL, summarize
 
 HERE = Path(__file__).resolve().parent
 
@@ -92,6 +93,28 @@ def test_game_i_is_always_game_i_the_first_k_games_are_the_study_of_k(write_stud
     pd.testing.assert_frame_equal(whole.loc[whole.game.isin([3, 17, 39])].reset_index(drop=True), some)
 
 
+def test_the_summary_read_group_by_group_equals_the_summary_of_all_records_at_once(finished):
+    """The run summarises one (players, policy) group of games.parquet at a time; the rows
+    and their order are those of ``summarize`` on the whole table."""
+    study = load(finished.parent / "study.toml")
+    whole = summarize(storage.read_games(finished), study.game, study.baseline)
+    written = pd.read_csv(finished / "summary.csv")
+    pd.testing.assert_frame_equal(written, whole, check_dtype=False, rtol=1e-5)
+
+
+def test_records_streamed_in_many_row_groups_read_back_and_digest_as_one_table(finished, tmp_path, monkeypatch):
+    games = storage.read_games(finished)
+    monkeypatch.setattr(storage, "ROW_GROUP", 50)
+    parts = [games.iloc[i:i + 17] for i in range(0, len(games), 17)]
+    digest = storage.stream_games(parts, tmp_path)
+    assert pq.ParquetFile(tmp_path / "games.parquet").num_row_groups == -(-len(games) // 51)
+    assert digest == storage.records_digest(games) == storage.parquet_digest(finished / "games.parquet")
+    pd.testing.assert_frame_equal(storage.read_games(tmp_path), games)
+    some = storage.read_games(tmp_path, games=[3, 5], where={"players": 3, "policy": "random"})
+    pd.testing.assert_frame_equal(some, games.loc[games.game.isin([3, 5]) & (games.players == 3)
+                                                  & (games.policy == "random")].reset_index(drop=True))
+
+
 def test_report_reproduces_summary_and_plots_from_the_records(finished_copy):
     out = finished_copy
     summary = _bytes(out, "summary.csv")
@@ -101,6 +124,16 @@ def test_report_reproduces_summary_and_plots_from_the_records(finished_copy):
     assert main(["report", str(out)]) == 0
     assert _bytes(out, "summary.csv") == summary
     assert sorted(p.name for p in out.glob("*.png")) == plots
+
+
+def test_report_keeps_the_variants_in_study_file_order_though_the_manifest_sorts_its_keys(write_study, tmp_path):
+    path = write_study(**{"[variants.sturdy]": "[variants.b_sturdy]"})
+    out = run_study(path, out=tmp_path / "out")
+    summary = _bytes(out, "summary.csv")
+    assert pd.read_csv(out / "summary.csv").variant.unique().tolist() == ["plain", "b_sturdy", "unlimited_short"]
+    report_study(out)
+    assert _bytes(out, "summary.csv") == summary
+    assert verify_study(out, sample=3).ok
 
 
 def test_verify_passes_on_a_fresh_study_and_catches_a_changed_row(finished_copy, capsys):
@@ -266,12 +299,30 @@ def test_a_run_killed_half_way_leaves_nothing_that_looks_complete(finished, writ
         proc.wait()
     assert proc.returncode == -signal.SIGKILL
     after = {p.name: p.read_bytes() for p in out.iterdir()} if out.exists() else {}
-    assert after == before  # nothing new: the earlier study is intact, or there is nothing at all
+    partial = [name for name in after if name.startswith("games.parquet.tmp-")]
+    assert len(partial) <= 1  # the records streamed so far, never under the real name
+    assert {k: v for k, v in after.items() if k not in partial} == before  # the earlier study is intact
     if earlier_run:
         assert verify_study(out, sample=3).ok
+    run_study(write_study(), out=out, force=True)
+    assert not list(out.glob("games.parquet.tmp-*"))  # the next run into the folder removes the leftover
+    assert verify_study(out, sample=3).ok
 
 
-@pytest.mark.parametrize("fail_at", ["write_games", "write_summary", "write_manifest"])
+def test_a_run_that_dies_while_streaming_records_leaves_the_earlier_study_intact(finished_copy, write_study,
+                                                                               monkeypatch):
+    before = {p.name: p.read_bytes() for p in finished_copy.iterdir()}
+
+    def die(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(storage, "_write_row_group", die)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(write_study(**{"seed = 11": "seed = 12"}), out=finished_copy, force=True)
+    assert {p.name: p.read_bytes() for p in finished_copy.iterdir()} == before
+    assert verify_study(finished_copy, sample=3).ok
+
+
+@pytest.mark.parametrize("fail_at", ["parquet_digest", "write_sample", "write_summary", "write_manifest"])
 def test_a_run_that_dies_while_writing_leaves_no_manifest(finished_copy, write_study, monkeypatch, fail_at):
     def die(*args, **kwargs):
         raise KeyboardInterrupt

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cardsim.core.records import COMMON, SHEDDING
-from cardsim.study.stats import measures, paired_mean, summarize, wilson
+from cardsim.study.stats import length_histograms, measures, paired_mean, summarize, wilson
 
 
 def test_wilson_interval_known_values():
@@ -78,3 +78,19 @@ def test_summary_leaves_seats_beyond_the_player_count_empty():
     three = _cell("a", [2, 1, 0, 2], [5, 5, 5, 5]).assign(players=3)
     s = summarize(pd.concat([_cell("a", [0, 1, 0, 1], [1, 2, 3, 4]), three], ignore_index=True), "g", "a")
     assert np.isnan(s.loser_rate_2[0]) and s.loser_rate_2[1] == 0.5
+
+
+def test_length_histograms_share_integer_bins_per_group_and_leave_out_truncated_games():
+    games = pd.DataFrame({"variant": ["a"] * 4 + ["b"] * 4, "players": 2, "policy": "random",
+                          "turns": [1, 2, 2, 99, 3, 3, 3, 4], "truncated": [False] * 3 + [True] + [False] * 4})
+    h = length_histograms(games, ["turns"])
+    assert h.left.tolist() == [0.5, 1.5, 2.5, 3.5] * 2 and h.right.tolist() == [1.5, 2.5, 3.5, 4.5] * 2
+    assert h.density.tolist() == pytest.approx([1 / 3, 2 / 3, 0, 0, 0, 0, 3 / 4, 1 / 4])
+    assert h.variant.tolist() == ["a"] * 4 + ["b"] * 4 and set(h.measure) == {"turns"}
+
+
+def test_length_histograms_have_at_most_40_bins_of_whole_numbers():
+    games = pd.DataFrame({"variant": "a", "players": 4, "policy": "greedy", "turns": np.arange(1000),
+                          "truncated": False})
+    h = length_histograms(games, ["turns"])
+    assert len(h) == 40 and (h.right - h.left == 25).all() and h.density.sum() * 25 == pytest.approx(1)
