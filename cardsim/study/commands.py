@@ -164,7 +164,8 @@ def _write_report(study: Study, folder: Path) -> list[str]:
     cells = study.cells()
     summaries, histograms = [], []
     for players, policy in dict.fromkeys((c.players, c.policy) for c in cells):
-        group = storage.read_games(folder, where={"players": players, "policy": policy})
+        group = storage.read_games(folder, where={"players": players, "policy": policy},
+                                   columns=[*CELL, "game", "truncated", m.outcome, *m.lengths])
         summaries.append(summarize(group, study.game, study.baseline, seats=max(study.players)))
         histograms.append(length_histograms(group, m.lengths))
     order = {(c.variant, c.players, c.policy): i for i, c in enumerate(cells)}

@@ -143,18 +143,18 @@ def _write_row_group(writer: pq.ParquetWriter, tables: list[pa.Table]) -> None:
     writer.write_table(table, row_group_size=len(table))
 
 
-def read_games(folder: Path, games: Iterable[int] | None = None,
-               where: dict[str, Any] | None = None) -> pd.DataFrame:
+def read_games(folder: Path, games: Iterable[int] | None = None, where: dict[str, Any] | None = None,
+               columns: list[str] | None = None) -> pd.DataFrame:
     """The study's records: all of them, only the game indices ``games``, only the rows whose
-    columns equal ``where``'s values, or both. A ``StudyError`` naming what to do when there
-    are none."""
+    columns equal ``where``'s values, only ``columns``, or any of these together. A
+    ``StudyError`` naming what to do when there are none."""
     if not (folder / GAMES).exists():
         raise StudyError(str(folder), None, f"no {GAMES} (the full records are not committed); "
                          "re-create them with `cardsim run` on the study file of the manifest")
     filters = [(k, "==", v) for k, v in (where or {}).items()]
     if games is not None:
         filters.append(("game", "in", [int(i) for i in games]))
-    return pd.read_parquet(folder / GAMES, engine="pyarrow", filters=filters or None)
+    return pd.read_parquet(folder / GAMES, engine="pyarrow", filters=filters or None, columns=columns)
 
 
 def write_sample(sample: pd.DataFrame, folder: Path) -> str:
