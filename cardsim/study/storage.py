@@ -3,7 +3,7 @@
 Every file is written to a temporary name in the same folder and renamed into
 place (``os.replace``), so a killed run never leaves a half-written file under its
 real name. ``games.parquet`` is written chunk by chunk as the games are played
-(``stream_games``), so a study needs no more memory than a chunk; a run killed then
+(``stream_games``), so playing a study holds only the chunks in flight; a run killed then
 leaves at most its ``games.parquet.tmp-<pid>``, which the next run into the folder
 removes. ``manifest.json`` is written last: a folder is a complete study exactly
 when it has one. ``games.parquet`` is too large to commit; ``sample.csv`` (the rows of
