@@ -15,9 +15,11 @@ from cardsim.core.records import Replay, frame
 from cardsim.core.rules import Rules
 from cardsim.games import spec
 
-ENGINES = ("vector", "reference")
+ENGINES = ("compiled", "reference")
+ALIASES = {"vector": "compiled"}
+"""Engine names of earlier versions: ``"vector"`` (the numpy lockstep engines) now runs the compiled one."""
 CHUNK = 20_000
-"""Games per vector-engine call: memory follows the chunk, not the study."""
+"""Games per compiled-engine call: memory follows the chunk, not the study."""
 
 
 def presets(game: str) -> dict[str, Rules]:
@@ -46,7 +48,7 @@ def rules(game: str, preset: str | Rules | None = None, **knobs: Any) -> Rules:
 
 
 def simulate(game: str, rules: str | Rules | None = None, /, *, players: int = 4, games: int = 1000,
-             seed: int = 0, policy: str | Sequence[str] = "random", engine: str = "vector",
+             seed: int = 0, policy: str | Sequence[str] = "random", engine: str = "compiled",
              first_game: int = 0, n_jobs: int = 1, progress: bool = False,
              chunk_size: int = CHUNK) -> pd.DataFrame:
     """Play games ``first_game .. first_game + games - 1``; one row per game.
@@ -57,14 +59,13 @@ def simulate(game: str, rules: str | Rules | None = None, /, *, players: int = 4
     g, r, players, seats = _resolve(game, rules, players, policy)
     for name, value in (("games", games), ("seed", seed), ("first_game", first_game)):
         _check_count(name, value)
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; known engines: {', '.join(ENGINES)}")
+    engine = engine_name(engine)
     if not isinstance(n_jobs, int) or n_jobs == 0:
         raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), not {n_jobs!r}")
     _check_count("chunk_size", chunk_size, minimum=1)
-    if engine == "vector" and g.vector is None:
+    if engine == "compiled" and g.compiled is None:
         engine = "reference"
-    size = chunk_size if engine == "vector" else max(1, min(chunk_size, 500))
+    size = chunk_size if engine == "compiled" else max(1, min(chunk_size, 500))
     starts = list(range(first_game, first_game + games, size))
     chunks = [np.arange(s, min(s + size, first_game + games), dtype=np.int64) for s in starts]
     parts = run_chunks(game, r, players, seed, seats, engine, chunks, n_jobs=n_jobs, progress=progress)
@@ -81,8 +82,8 @@ def run_chunk(game: str | GameSpec, rules: Rules, players: int, seed: int, seats
     then needs not look up (a game outside the registry, e.g. a test double).
     """
     g = game if isinstance(game, GameSpec) else spec(game)
-    if engine == "vector":
-        return frame(g.vector(rules, players, seed, games, seats), g.columns)
+    if engine == "compiled":
+        return frame(g.compiled(rules, players, seed, games, seats), g.columns)
     return frame((g.play(rules, players, seed, int(i), seats).record for i in games), g.columns)
 
 
@@ -108,6 +109,14 @@ def run_chunks(game: str, rules: Rules, players: int, seed: int, seats: tuple[st
                 bar.update(len(df))
     bar.close()
     return out
+
+
+def engine_name(engine: object) -> str:
+    """``"compiled"`` or ``"reference"`` (``"vector"`` is an alias of ``"compiled"``); else a ``ValueError``."""
+    engine = ALIASES.get(engine, engine) if isinstance(engine, str) else engine
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; known engines: {', '.join(ENGINES)} (\"vector\" = compiled)")
+    return engine
 
 
 def replay(name: str, rules: str | Rules | None = None, /, *, game: int, players: int = 4, seed: int = 0,

@@ -66,9 +66,9 @@ def test_replay_record_is_the_batch_row(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_vector_equals_reference(game):
-    if spec(game).vector is None:
-        pytest.fail(f"{game} has no vector engine")
+def test_compiled_equals_reference(game):
+    if spec(game).compiled is None:
+        pytest.fail(f"{game} has no compiled engine")
     for policy in ("random", "greedy"):
         pd.testing.assert_frame_equal(sim(game, policy=policy), sim(game, policy=policy, engine="reference"))
 

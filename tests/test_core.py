@@ -62,3 +62,31 @@ def test_card_names_round_trip():
             assert deck.parse(deck.name(c)) == c
     assert FRENCH52.hand("♠6 ♦6") == FRENCH52.hand("S6 D6")
     assert FRENCH52.name(FRENCH52.card(3, 12)) == "♠A"
+
+
+@given(u64, u64, st.integers(0, 2**20), st.integers(0, 2**20), st.integers(1, 110))
+def test_compiled_rng_equals_python_rng(seed, game, counter, k, n):
+    """core/jit.py's numba twins draw the same numbers and permutations as core/rng.py."""
+    from cardsim.core import jit
+
+    key = rng.game_key(seed, game)
+    assert int(jit.game_key(np.uint64(seed), np.uint64(game))) == key
+    assert int(jit.draw(np.uint64(key), rng.Stream.POLICY, counter, k)) == rng.draw(key, rng.Stream.POLICY, counter, k)
+    assert jit.below(np.uint64(key), n) == rng.below(key, n)
+    u, out = np.zeros(n, np.uint64), np.zeros(n, np.int64)
+    jit.permutation_into(np.uint64(key), rng.Stream.DEAL, counter, n, u, out)
+    assert out.tolist() == rng.permutation(key, rng.Stream.DEAL, n, counter)
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 63))
+def test_compiled_bit_helpers_equal_python(mask, i):
+    from cardsim.core import jit
+    from cardsim.core.cards import count, highest, lowest
+
+    m = np.uint64(mask)
+    assert jit.popcount(m) == count(mask)
+    assert jit.lowest(m) == (lowest(mask) if mask else -1)
+    assert jit.highest(m) == highest(mask)
+    cards = list(cards_of(mask))
+    assert jit.ith_lowest(m, i) == (cards[i] if i < len(cards) else -1)
+    assert int(jit.n_lowest(m, i)) == mask_of(cards[:i])

@@ -6,8 +6,8 @@ the CLI and the study layer see a game only through this object.
 Engine signatures (``policies`` holds one policy string per seat, validated):
 
 - ``play(rules, players, seed, game, policies) -> Replay`` — the reference engine;
-- ``vector(rules, players, seed, games, policies) -> dict[str, np.ndarray]`` — the
-  vector engine on an ``int64`` array of game indices, one array per column.
+- ``compiled(rules, players, seed, games, policies) -> dict[str, np.ndarray]`` — the
+  fast engine on an ``int64`` array of game indices, one array per column.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class GameSpec:
     policies: tuple[str, ...]
     columns: tuple[Column, ...]
     play: Callable[[Rules, int, int, int, tuple[str, ...]], Replay]
-    vector: Callable[[Rules, int, int, np.ndarray, tuple[str, ...]], dict[str, np.ndarray]] | None = None
+    compiled: Callable[[Rules, int, int, np.ndarray, tuple[str, ...]], dict[str, np.ndarray]] | None = None
 
     def check_players(self, rules: Rules, players: object) -> int:
         if not isinstance(players, (int, np.integer)) or isinstance(players, bool):

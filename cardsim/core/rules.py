@@ -1,7 +1,7 @@
 """Rules objects: a frozen dataclass of knobs, named presets, validation, round trips.
 
 Each game declares ``class <Game>Rules(Rules)`` with one ``knob(...)`` field per knob
-of ``shared/rules/<game>.md`` and a ``PRESETS`` table of overrides. Everything else —
+of ``docs/rules/<game>.md`` and a ``PRESETS`` table of overrides. Everything else —
 validation at construction, ``preset``/``replace``/``to_dict``/``from_dict``, the string
 form ``"turamoska(attack_cap=None)"`` — lives here, once.
 """

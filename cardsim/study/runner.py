@@ -23,7 +23,7 @@ from cardsim import games as registry
 from cardsim.study.spec import Cell, Study
 
 BACKENDS = ("loky", "dask")
-CHUNK = {"vector": 5_000, "reference": 200}
+CHUNK = {"compiled": 5_000, "reference": 200}
 """Games per task by engine: small enough to balance the workers, large enough to amortise a task."""
 
 
@@ -43,8 +43,8 @@ def check_execution(jobs: object, backend: str, scheduler: str | None) -> None:
 
 
 def engine_for(study: Study) -> str:
-    """The engine that runs the study: its own, or reference for a game without a vector engine."""
-    return study.engine if registry.spec(study.game).vector is not None else "reference"
+    """The engine that runs the study: its own, or reference for a game without a compiled engine."""
+    return study.engine if registry.spec(study.game).compiled is not None else "reference"
 
 
 def simulate(study: Study, *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,

@@ -17,7 +17,7 @@ Example (the full format; only ``baseline``, ``engine`` and ``description`` may 
     players = [2, 3, 4]                # or one integer
     policies = ["random", "greedy", ["greedy", "random", "random"]]  # a list = one per seat
     baseline = "moska"                 # default: the first variant
-    engine = "vector"                  # or "reference"; a game without a vector engine uses reference
+    engine = "compiled"                # or "reference" ("vector", the former numpy engine, = "compiled")
 
     [variants.moska]
     preset = "moska"
@@ -35,12 +35,12 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from cardsim import games as registry
+from cardsim.api import engine_name
 from cardsim.core.rules import Rules
 
 NONE = "None"
 """How a study file spells ``None`` (TOML has no null)."""
 
-ENGINES = ("vector", "reference")
 REQUIRED = ("name", "game", "seed", "games", "players", "policies", "variants")
 OPTIONAL = ("description", "baseline", "engine")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -77,7 +77,7 @@ class Study:
     policies: tuple[Policy, ...]
     variants: dict[str, Rules]
     baseline: str
-    engine: str = "vector"
+    engine: str = "compiled"
     description: str = ""
 
     def cells(self) -> list[Cell]:
@@ -151,9 +151,7 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
         raise StudyError(where, "description", f"expected a string, not {description!r}")
     _check_int(where, "seed", data["seed"], minimum=0)
     _check_int(where, "games", data["games"], minimum=1)
-    engine = data.get("engine", "vector")
-    if engine not in ENGINES:
-        raise StudyError(where, "engine", f"expected one of {', '.join(ENGINES)}, not {engine!r}")
+    engine = _keyed(where, "engine", engine_name, data.get("engine", "compiled"))
     variants = {v: _variant(where, g.rules, v, _table(where, f"variants.{v}", t), full_rules)
                 for v, t in _table(where, "variants", data["variants"]).items()}
     if not variants:

@@ -58,14 +58,14 @@ def trumpless_hands(rules, players, hands, policy):
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_MJ4_four_player_hands_are_never_trumpless_three_player_hands_can_be(policy):
-    """Rule MJ-4 of shared/rules/molotow.md."""
+    """Rule MJ-4 of docs/rules/molotow.md."""
     assert trumpless_hands("molotow", 4, 24_000, policy)[0] == 0
     assert trumpless_hands("mittlere", 3, 6_000, policy)[0] > 0
 
 
 @pytest.mark.slow
 def test_MJ4_no_trumpless_hand_in_a_million_four_player_hands(scaled):
-    """Rule MJ-4 of shared/rules/molotow.md."""
+    """Rule MJ-4 of docs/rules/molotow.md."""
     found, hands = trumpless_hands("molotow", 4, scaled(1_000_000, floor=24_000), "random")
     print(f"molotow: {found} trumpless hands in {hands} four-player hands")
     assert found == 0

@@ -1,4 +1,4 @@
-"""One scenario per rule of shared/rules/molotow.md (MJ-1…MJ-19): a hand-built position, the rule, the outcome."""
+"""One scenario per rule of docs/rules/molotow.md (MJ-1…MJ-19): a hand-built position, the rule, the outcome."""
 import numpy as np
 import pytest
 
@@ -57,7 +57,7 @@ def both_engines_score(pts, rules, hand_no=0, key=12345):
 # ----------------------------------------------------------------------------- cards and players
 
 def test_MJ1_four_players_nine_cards_or_three_players_twelve():
-    """Rule MJ-1 of shared/rules/molotow.md."""
+    """Rule MJ-1 of docs/rules/molotow.md."""
     assert DECK.size == 36
     for n, each in ((4, 9), (3, 12)):
         hands = deal(rng.game_key(1, 2), 0, n)
@@ -71,7 +71,7 @@ def test_MJ1_four_players_nine_cards_or_three_players_twelve():
 
 
 def test_MJ2_plain_order_and_points():
-    """Rule MJ-2 of shared/rules/molotow.md."""
+    """Rule MJ-2 of docs/rules/molotow.md."""
     order = T("♠A ♠K ♠O ♠U ♠10 ♠9 ♠8 ♠7 ♠6")
     for high, low in zip(order, order[1:]):
         assert beats(high, low, NO_TRUMP) and not beats(low, high, NO_TRUMP)
@@ -80,7 +80,7 @@ def test_MJ2_plain_order_and_points():
 
 
 def test_MJ3_trump_order_and_points():
-    """Rule MJ-3 of shared/rules/molotow.md."""
+    """Rule MJ-3 of docs/rules/molotow.md."""
     order = T("♥U ♥9 ♥A ♥K ♥O ♥10 ♥8 ♥7 ♥6")
     for high, low in zip(order, order[1:]):
         assert beats(high, low, HEARTS) and not beats(low, high, HEARTS)
@@ -88,7 +88,7 @@ def test_MJ3_trump_order_and_points():
 
 
 def test_MJ4_trumpless_eights_last_trick_and_final_trump_valuation():
-    """Rule MJ-4 of shared/rules/molotow.md."""
+    """Rule MJ-4 of docs/rules/molotow.md."""
     everything = [DECK.full, 0, 0, 0]
     assert hand_points(everything, NO_TRUMP, 0, 5) == [157, 0, 0, 0]
     assert points(C("♣8"), NO_TRUMP) == 8 and points(C("♣8"), CLUBS) == 0
@@ -103,7 +103,7 @@ def test_MJ4_trumpless_eights_last_trick_and_final_trump_valuation():
 # ----------------------------------------------------------------------------- deal and play
 
 def test_MJ5_packets_of_three_counter_clockwise_deal_passes_right():
-    """Rule MJ-5 of shared/rules/molotow.md."""
+    """Rule MJ-5 of docs/rules/molotow.md."""
     key = rng.game_key(3, 4)
     for h in (0, 1, 5):
         order = rng.permutation(key, rng.Stream.DEAL, 36, h)
@@ -117,7 +117,7 @@ def test_MJ5_packets_of_three_counter_clockwise_deal_passes_right():
 
 
 def test_MJ6_dealers_right_leads_first_then_the_trick_winner():
-    """Rule MJ-6 of shared/rules/molotow.md."""
+    """Rule MJ-6 of docs/rules/molotow.md."""
     log: list[Decision] = []
     game = play_game(SEED, 4, 9, 0, ("greedy",) * 4, log)
     assert [d.seat for d in log if d.turn % 36 == 0] == [(h + 1) % 4 for h in range(12)]
@@ -132,14 +132,14 @@ def test_MJ6_dealers_right_leads_first_then_the_trick_winner():
 
 
 def test_MJ7_follow_suit_if_able_else_any_card():
-    """Rule MJ-7 of shared/rules/molotow.md."""
+    """Rule MJ-7 of docs/rules/molotow.md."""
     assert legal("♠6 ♠A ♥7 ♦9", "♠K", NO_TRUMP) == H("♠6 ♠A")
     assert legal("♥7 ♦9 ♣6", "♠K", NO_TRUMP) == H("♥7 ♦9 ♣6")
     assert legal("♠6 ♥7 ♦9", "♦K", DIAMONDS) == H("♦9")  # trump led: follow with a trump
 
 
 def test_MJ8_first_off_suit_card_sets_trump_and_counts_as_trump_in_its_trick():
-    """Rule MJ-8 of shared/rules/molotow.md."""
+    """Rule MJ-8 of docs/rules/molotow.md."""
     trick = T("♠K")
     assert sets_trump(C("♥6"), trick, NO_TRUMP)
     assert not sets_trump(C("♠6"), trick, NO_TRUMP) and not sets_trump(C("♥6"), trick, CLUBS)
@@ -155,7 +155,7 @@ def test_MJ8_first_off_suit_card_sets_trump_and_counts_as_trump_in_its_trick():
 
 
 def test_MJ9_trump_allowed_even_when_able_to_follow():
-    """Rule MJ-9 of shared/rules/molotow.md."""
+    """Rule MJ-9 of docs/rules/molotow.md."""
     assert legal("♠6 ♠A ♥7 ♦9", "♠K", HEARTS) == H("♠6 ♠A ♥7")
 
 
@@ -165,7 +165,7 @@ def test_MJ9_trump_allowed_even_when_able_to_follow():
     ("allowed", "♠6 ♦6 ♦9", "♦6 ♥7 ♥A", "♦6 ♦7"),
 ])
 def test_MJ10_undertrump_three_readings(undertrump, can_follow, cannot_follow, only_trumps):
-    """Rule MJ-10 of shared/rules/molotow.md."""
+    """Rule MJ-10 of docs/rules/molotow.md."""
     trick = "♠K ♦10"  # spades led, trump diamonds, a trump already in the trick
     assert legal("♠6 ♦6 ♦9 ♥A", trick, DIAMONDS, undertrump) == H(can_follow)
     assert legal("♦6 ♥7 ♥A", trick, DIAMONDS, undertrump) == H(cannot_follow)
@@ -175,7 +175,7 @@ def test_MJ10_undertrump_three_readings(undertrump, can_follow, cannot_follow, o
 
 
 def test_MJ11_the_buur_is_never_forced():
-    """Rule MJ-11 of shared/rules/molotow.md."""
+    """Rule MJ-11 of docs/rules/molotow.md."""
     assert legal("♦U ♠6 ♥7", "♦K", DIAMONDS) == H("♠6 ♦U ♥7")               # only trump: keep it back
     assert legal("♦U ♦6 ♠6", "♦K", DIAMONDS) == H("♦6 ♦U")                  # other trumps must follow
     assert legal("♦U ♦6 ♥A", "♠K ♦9", DIAMONDS) == H("♦6 ♦U")               # not forced to overtrump
@@ -185,7 +185,7 @@ def test_MJ11_the_buur_is_never_forced():
 
 
 def test_MJ12_highest_trump_else_highest_of_led_suit():
-    """Rule MJ-12 of shared/rules/molotow.md."""
+    """Rule MJ-12 of docs/rules/molotow.md."""
     assert best_card(T("♠10 ♠U ♥A ♠9"), CLUBS) == C("♠U")              # U above 10 in plain order
     assert best_card(T("♠10 ♥A ♣6 ♠A"), CLUBS) == C("♣6")
     assert best_card(T("♠10 ♣6 ♣U ♣9"), CLUBS) == C("♣U")
@@ -196,14 +196,14 @@ def test_MJ12_highest_trump_else_highest_of_led_suit():
 
 @pytest.mark.parametrize("rules", BIG_HAND)
 def test_MJ13_single_highest_and_lowest_stick_middle_two_potato(rules):
-    """Rule MJ-13 of shared/rules/molotow.md."""
+    """Rule MJ-13 of docs/rules/molotow.md."""
     assert both_engines_score([40, 30, 50, 37], rules) == ([0, 1, 1, 0], [1, 0, 0, 1])
     assert both_engines_score([40, 30, 47, 40], rules) == ([0, 1, 1, 0], [1, 0, 0, 1])  # tied middle
 
 
 @pytest.mark.parametrize("rules", BIG_HAND)
 def test_MJ14_ties_for_highest_or_lowest(rules):
-    """Rule MJ-14 of shared/rules/molotow.md."""
+    """Rule MJ-14 of docs/rules/molotow.md."""
     assert both_engines_score([45, 45, 30, 37], rules) == ([0, 0, 1, 0], [0, 0, 0, 1])
     assert both_engines_score([60, 30, 30, 37], rules) == ([1, 0, 0, 0], [0, 0, 0, 1])
     even = rules.replace(last_trick_bonus=6)  # [decision] 2 + 2 (needs an even total): nobody scores
@@ -212,7 +212,7 @@ def test_MJ14_ties_for_highest_or_lowest(rules):
 
 @pytest.mark.parametrize("rules", BIG_HAND)
 def test_MJ15_three_way_tie_fourth_sticks_highest_draw_potatoes(rules):
-    """Rule MJ-15 of shared/rules/molotow.md."""
+    """Rule MJ-15 of docs/rules/molotow.md."""
     for pts, fourth in (([40, 39, 39, 39], 0), ([39, 39, 40, 39], 2), ([37, 40, 40, 40], 0)):
         tied = [s for s in range(4) if s != fourth]
         assert score_hand(pts, rules, lambda t: t[1]) == ([int(s == fourth) for s in range(4)],
@@ -233,7 +233,7 @@ def test_MJ15_three_way_tie_fourth_sticks_highest_draw_potatoes(rules):
 
 @pytest.mark.parametrize("rules", BIG_HAND)
 def test_MJ16_100_to_156_points_three_potatoes(rules):
-    """Rule MJ-16 of shared/rules/molotow.md."""
+    """Rule MJ-16 of docs/rules/molotow.md."""
     others = 3 if rules.big_hand == "seed" else 1
     for pts in ([100, 20, 20, 17], [14, 156, 0, 0], [17, 20, 20, 100]):
         big = pts.index(max(pts))
@@ -244,7 +244,7 @@ def test_MJ16_100_to_156_points_three_potatoes(rules):
 
 @pytest.mark.parametrize("rules", BIG_HAND)
 def test_MJ17_all_157_points_three_sticks(rules):
-    """Rule MJ-17 of shared/rules/molotow.md."""
+    """Rule MJ-17 of docs/rules/molotow.md."""
     others = 3 if rules.big_hand == "seed" else 1
     assert both_engines_score([0, 0, 157, 0], rules) == ([0, 0, 3, 0], [others, others, 0, others])
     assert both_engines_score([0, 157, 0], rules.replace(players=3)) == ([0, 3, 0], [others, 0, others])
@@ -252,7 +252,7 @@ def test_MJ17_all_157_points_three_sticks(rules):
 
 @pytest.mark.parametrize("rules", [r.replace(players=3) for r in BIG_HAND])
 def test_MJ18_three_players(rules):
-    """Rule MJ-18 of shared/rules/molotow.md."""
+    """Rule MJ-18 of docs/rules/molotow.md."""
     others = 3 if rules.big_hand == "seed" else 1
     assert both_engines_score([60, 50, 47], rules) == ([1, 0, 1], [0, 1, 0])
     assert both_engines_score([60, 60, 37], rules) == ([0, 0, 1], [0, 0, 0])
@@ -264,7 +264,7 @@ def test_MJ18_three_players(rules):
 
 
 def test_MJ19_game_of_hands_score_is_sticks_minus_potatoes_shared_win():
-    """Rule MJ-19 of shared/rules/molotow.md."""
+    """Rule MJ-19 of docs/rules/molotow.md."""
     df = cardsim.simulate("molotow", SEED.replace(hands=5), players=4, games=200, seed=2, policy="greedy")
     assert (df.turns == 5 * 36).all()
     table = hands_table(SEED.replace(hands=5), seed=2, games=200, policy="greedy")

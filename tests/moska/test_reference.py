@@ -74,7 +74,7 @@ def names(mask):
 
 
 def test_M1_one_52_card_deck_ranks_two_to_ace():
-    """Rule M-1 of shared/rules/moska.md."""
+    """Rule M-1 of docs/rules/moska.md."""
     s = R.deal(MoskaRules(), 4, key=123)
     held = [c for h in s.hands for c in cards_of(h)] + s.stock
     assert sorted(held) == list(range(52))
@@ -85,7 +85,7 @@ def test_M1_one_52_card_deck_ranks_two_to_ace():
 
 
 def test_M2_two_to_eight_players_seated_from_the_dealer():
-    """Rule M-2 of shared/rules/moska.md."""
+    """Rule M-2 of docs/rules/moska.md."""
     for players in (2, 8):
         t = cardsim.replay("moska", "moska", players=players, seed=3, game=0)
         assert t.moves[1].startswith(f"Round 1: seat 1 attacks seat {2 % players}")
@@ -96,7 +96,7 @@ def test_M2_two_to_eight_players_seated_from_the_dealer():
 
 
 def test_M3_hand_size_and_players_times_hand_size_plus_one_fit_the_deck():
-    """Rule M-3 of shared/rules/moska.md."""
+    """Rule M-3 of docs/rules/moska.md."""
     MoskaRules().check_players(8)  # 8 x 6 + 1 = 49
     MoskaRules(hand_size=25).check_players(2)  # 51
     with pytest.raises(ValueError, match="hand_size"):
@@ -108,7 +108,7 @@ def test_M3_hand_size_and_players_times_hand_size_plus_one_fit_the_deck():
 
 
 def test_M4_deal_one_card_at_a_time_clockwise_from_seat_one():
-    """Rule M-4 of shared/rules/moska.md."""
+    """Rule M-4 of docs/rules/moska.md."""
     key = rng.game_key(9, 4)
     perm = rng.permutation(key, rng.Stream.DEAL, 52)
     s = R.deal(MoskaRules(hand_size=4), 3, key)
@@ -120,7 +120,7 @@ def test_M4_deal_one_card_at_a_time_clockwise_from_seat_one():
 
 
 def test_M5_turned_card_is_trump_and_drawn_last():
-    """Rule M-5 of shared/rules/moska.md."""
+    """Rule M-5 of docs/rules/moska.md."""
     key = rng.game_key(1, 2)
     perm = rng.permutation(key, rng.Stream.DEAL, 52)
     s = R.deal(MoskaRules(), 4, key)
@@ -135,7 +135,7 @@ def test_M5_turned_card_is_trump_and_drawn_last():
 
 
 def test_M6_trump_two_holder_swaps_before_acting():
-    """Rule M-6 of shared/rules/moska.md."""
+    """Rule M-6 of docs/rules/moska.md."""
     s = position("♠3", "♥2 ♠4", "♦5", trump="♥", stock="♣2 ♥9")
     assert R.decide(s, 1) == 0
     assert names(s.hands[1]) == "♥9 ♠4" and s.stock == [F.parse("♣2"), F.parse("♥2")]
@@ -146,7 +146,7 @@ def test_M6_trump_two_holder_swaps_before_acting():
 
 
 def test_M7_first_attacker_is_seat_one_and_defender_the_next_with_cards():
-    """Rule M-7 of shared/rules/moska.md."""
+    """Rule M-7 of docs/rules/moska.md."""
     assert R.deal(MoskaRules(), 5, key=0).attacker == 1
     s = position("♠3", "♠4", "", "♠6", trump="♥", stock="", turned="♥9")
     s.out[2] = True
@@ -155,7 +155,7 @@ def test_M7_first_attacker_is_seat_one_and_defender_the_next_with_cards():
 
 
 def test_M8_opening_is_one_card_or_same_rank_groups_of_two_or_more():
-    """Rule M-8 of shared/rules/moska.md."""
+    """Rule M-8 of docs/rules/moska.md."""
     hand = F.hand("♠6 ♦6 ♣5 ♦5 ♥5 ♠K ♦K ♣2 ♠7 ♦7")
     for ok in ("♠6", "♠6 ♦6", "♣5 ♦5 ♥5 ♠K ♦K", "♣5 ♦5"):
         assert R.is_legal_opening(F.hand(ok), hand, 6), ok
@@ -168,7 +168,7 @@ def test_M8_opening_is_one_card_or_same_rank_groups_of_two_or_more():
 
 
 def test_M9_cap_counts_all_attack_cards_of_the_round():
-    """Rule M-9 of shared/rules/moska.md."""
+    """Rule M-9 of docs/rules/moska.md."""
     s = position("♥6", "♠6", "♣2 ♣3 ♣4 ♣5", trump="♦", stock="♦2", defender=2)  # defender holds 4
     assert R.room(s) == 4
     on_table(s, "♠6 ♦6 ♣6", kills=[("♣6", "♣7")])
@@ -186,7 +186,7 @@ def test_M9_cap_counts_all_attack_cards_of_the_round():
 
 
 def test_M10_kill_same_suit_higher_or_trump_and_no_duty_to_kill():
-    """Rule M-10 of shared/rules/moska.md."""
+    """Rule M-10 of docs/rules/moska.md."""
     t = SUITS.index("♥")
     assert R.kills(F.parse("♠6"), F.parse("♠9"), t)
     assert R.kills(F.parse("♠A"), F.parse("♥2"), t)  # any trump kills a non-trump
@@ -201,7 +201,7 @@ def test_M10_kill_same_suit_higher_or_trump_and_no_duty_to_kill():
 
 
 def test_M11_additions_use_ranks_of_attack_cards_or_also_kill_cards():
-    """Rule M-11 of shared/rules/moska.md."""
+    """Rule M-11 of docs/rules/moska.md."""
     s = position("♠4", "♣8", "♥3 ♥4", trump="♦", stock="♦2", defender=2)
     on_table(s, "♠6 ♣9", kills=[("♠6", "♠8")])
     assert names(s.hands[0] & R.allowed(s)) == "-"
@@ -217,7 +217,7 @@ EERO, STOCK = "♦9 ♣3 ♠A ♥A ♦A ♦Q", "♥2 ♥4 ♠2 ♠4 ♦2 ♦4 �
 @pytest.mark.parametrize("continuation, offered", [("attack", "♥6"), ("attack_and_kill", "♥3 ♥6 ♥9")])
 def test_M11_worked_example_aino_eero_maija(continuation, offered):
     # seed 000: Aino (seat 1) plays ♠6 ♦6; Eero (seat 2) kills with ♦9 and a trump 3; Maija (seat 0) adds ♥6
-    """Rule M-11 of shared/rules/moska.md."""
+    """Rule M-11 of docs/rules/moska.md."""
     s = position("♥6 ♥9 ♥3 ♠K", "♠6 ♦6 ♠K ♦K", EERO, trump="♣", stock=STOCK, continuation=continuation)
     maija, aino, eero = Script(adds=["♥6"]), Script(open="♠6 ♦6"), Script(kills={"♠6": "♣3", "♦6": "♦9"})
     R.play_round(s, [maija, aino, eero])
@@ -242,7 +242,7 @@ def _overplay(excess_return):
 
 
 def test_M12_over_play_defender_chooses_what_goes_back():
-    """Rule M-12 of shared/rules/moska.md."""
+    """Rule M-12 of docs/rules/moska.md."""
     s, seats = _overplay("defender")
     assert R.addition_step(s, seats)
     assert seats[2].offered == [("give_back", "♣6 ♦6 ♥6", 1)]
@@ -251,7 +251,7 @@ def test_M12_over_play_defender_chooses_what_goes_back():
 
 
 def test_M12_over_play_last_over_player_takes_back_first():
-    """Rule M-12 of shared/rules/moska.md."""
+    """Rule M-12 of docs/rules/moska.md."""
     s, seats = _overplay("last")
     assert R.addition_step(s, seats)
     assert seats[3].offered[-1] == ("give_back", "♣6 ♥6", 1)  # seat 3 is last from the attacker, partial
@@ -264,7 +264,7 @@ def test_M12_over_play_last_over_player_takes_back_first():
 
 
 def test_M13_attackers_refill_at_once_in_clockwise_order_defender_after_the_round():
-    """Rule M-13 of shared/rules/moska.md."""
+    """Rule M-13 of docs/rules/moska.md."""
     s, seats = _overplay("defender")
     s.rules = s.rules.replace(hand_size=3)
     s.stock = [F.parse(c) for c in "♦2 ♦4 ♦5 ♦7".split()]
@@ -276,7 +276,7 @@ def test_M13_attackers_refill_at_once_in_clockwise_order_defender_after_the_roun
 
 
 def test_M14_defender_attacks_own_cards_within_the_cap():
-    """Rule M-14 of shared/rules/moska.md."""
+    """Rule M-14 of docs/rules/moska.md."""
     s = position("♠3", "♠4", "♦7 ♦9 ♥7 ♥A ♠8", trump="♣", stock="♣2", defender=2, rules=MoskaRules.preset("taraki"))
     on_table(s, "♠7")
     eero = Script(kills={"♠7": "♠8"}, self_attacks={"♦7": "♦9"})
@@ -295,7 +295,7 @@ def test_M14_defender_attacks_own_cards_within_the_cap():
 
 
 def test_M15_defence_and_addition_steps_repeat_until_nothing_is_added():
-    """Rule M-15 of shared/rules/moska.md."""
+    """Rule M-15 of docs/rules/moska.md."""
     s = position("♥6 ♥8", "♠6 ♠K", "♠9 ♥9 ♣2 ♣3", trump="♦", stock="♣4 ♣5 ♣7 ♣8 ♣9 ♣T ♣J")
     seat0, seat1, seat2 = Script(adds=["♥6"]), Script(open="♠6"), Script(kills={"♠6": "♠9", "♥6": "♥9"})
     R.play_round(s, [seat0, seat1, seat2])
@@ -306,7 +306,7 @@ def test_M15_defence_and_addition_steps_repeat_until_nothing_is_added():
 
 
 def test_M16_all_killed_defender_refills_and_attacks_next():
-    """Rule M-16 of shared/rules/moska.md."""
+    """Rule M-16 of docs/rules/moska.md."""
     s = position("♠3", "♠4", "♥3", "♠5", trump="♦", stock="♣4 ♣5 ♣7", defender=2, hand_size=2)
     on_table(s, "♠6", kills=[("♠6", "♠9")])
     R.end_round(s)
@@ -318,7 +318,7 @@ def test_M16_all_killed_defender_refills_and_attacks_next():
 
 
 def test_M17_unkilled_cards_are_picked_up_and_the_attack_passes_on():
-    """Rule M-17 of shared/rules/moska.md."""
+    """Rule M-17 of docs/rules/moska.md."""
     s = position("♠3", "♠4", "♥3", "♠5", trump="♦", stock="♣4", defender=2)
     on_table(s, "♠6 ♣6", kills=[("♠6", "♠9")])
     R.end_round(s)
@@ -327,7 +327,7 @@ def test_M17_unkilled_cards_are_picked_up_and_the_attack_passes_on():
 
 
 def test_M18_player_without_cards_and_stock_is_out_in_order():
-    """Rule M-18 of shared/rules/moska.md."""
+    """Rule M-18 of docs/rules/moska.md."""
     s = position("♠3 ♣3", "♠4", "♥2 ♥9", "♠5", trump="♦", stock="", turned="♦9", defender=2)
     on_table(s, "♠4")
     s.hands[1] = 0
@@ -339,7 +339,7 @@ def test_M18_player_without_cards_and_stock_is_out_in_order():
 
 
 def test_M19_two_players_attacker_empties_hand_defender_loses_though_able_to_kill():
-    """Rule M-19 of shared/rules/moska.md."""
+    """Rule M-19 of docs/rules/moska.md."""
     s = position("♠A ♥A", "♠6 ♦6", trump="♣", stock="", turned="♣9")
     defender = Script(kills={"♠6": "♠A"})
     R.run(s, [defender, Script(open="♠6 ♦6")])
@@ -347,7 +347,7 @@ def test_M19_two_players_attacker_empties_hand_defender_loses_though_able_to_kil
 
 
 def test_M20_everyone_out_at_once_no_loser():
-    """Rule M-20 of shared/rules/moska.md."""
+    """Rule M-20 of docs/rules/moska.md."""
     s = position("", "", "", trump="♣", stock="", turned="♣9")
     with pytest.raises(R.GameOver):
         R.check_end(s)
@@ -356,7 +356,7 @@ def test_M20_everyone_out_at_once_no_loser():
 
 
 def test_M21_truncated_after_max_turns_decisions():
-    """Rule M-21 of shared/rules/moska.md."""
+    """Rule M-21 of docs/rules/moska.md."""
     r = cardsim.rules("moska", "moska", max_turns=5)
     t = cardsim.replay("moska", r, players=4, seed=0, game=0)
     assert t.record["truncated"] and t.record["turns"] == 5 and t.record["loser"] == -1
@@ -364,6 +364,6 @@ def test_M21_truncated_after_max_turns_decisions():
 
 
 def test_M22_the_loser_deals_next():
-    """Rule M-22 of shared/rules/moska.md."""
+    """Rule M-22 of docs/rules/moska.md."""
     assert R.next_dealer(3) == 3
     assert R.next_dealer(-1) == 0

@@ -67,7 +67,7 @@ def test_unknown_preset_lists_the_presets():
 @pytest.mark.parametrize("players, hand_size, ok", [(8, 6, True), (2, 25, True), (8, 7, False), (3, 17, True),
                                                     (4, 13, False)])
 def test_M3_player_count_against_hand_size(players, hand_size, ok):
-    """Rule M-3 of shared/rules/moska.md."""
+    """Rule M-3 of docs/rules/moska.md."""
     r = MoskaRules(hand_size=hand_size)
     if ok:
         cardsim.simulate("moska", r, players=players, games=1, engine="reference")

@@ -96,7 +96,7 @@ def same(mask, cards: str) -> bool:
 
 
 def test_M1_kill_table_is_built_on_the_52_card_deck_with_ranks_two_to_ace():
-    """Rule M-1 of shared/rules/moska.md."""
+    """Rule M-1 of docs/rules/moska.md."""
     for trump in range(4):
         for a in range(52):
             same_higher = {F.card(F.suit(a), r) for r in range(F.rank(a) + 1, 13)}
@@ -107,7 +107,7 @@ def test_M1_kill_table_is_built_on_the_52_card_deck_with_ranks_two_to_ace():
 
 @pytest.mark.parametrize("players", range(2, 9))
 def test_M2_M4_deal_one_card_at_a_time_clockwise_from_seat_one(players):
-    """Rule M-2 of shared/rules/moska.md."""
+    """Rule M-2 of docs/rules/moska.md."""
     e = engine(players)
     b = e.deal(np.array([0]), np.array([77]))
     s = reference.deal(e.rules, players, rng.game_key(0, 77))
@@ -120,7 +120,7 @@ def test_M2_M4_deal_one_card_at_a_time_clockwise_from_seat_one(players):
 
 
 def test_M3_hand_size_is_refilled_to_and_must_fit_the_deck():
-    """Rule M-3 of shared/rules/moska.md."""
+    """Rule M-3 of docs/rules/moska.md."""
     with pytest.raises(ValueError, match="hand_size"):
         engine(6, hand_size=9)
     e = engine(3, hand_size=3)
@@ -130,7 +130,7 @@ def test_M3_hand_size_is_refilled_to_and_must_fit_the_deck():
 
 
 def test_M5_turned_card_is_trump_and_drawn_last():
-    """Rule M-5 of shared/rules/moska.md."""
+    """Rule M-5 of docs/rules/moska.md."""
     e = engine(2)
     b = position(e, "", "♦2", trump="♠", stock="♥2 ♥3 ♠9")
     e.refill(b, ONE, np.array([0]))
@@ -140,7 +140,7 @@ def test_M5_turned_card_is_trump_and_drawn_last():
 
 
 def test_M6_trump_two_holder_swaps_before_deciding_while_the_turned_card_is_under_the_stock():
-    """Rule M-6 of shared/rules/moska.md."""
+    """Rule M-6 of docs/rules/moska.md."""
     e = engine(2)
     b = position(e, "♣2 ♦5", "♦6", trump="♣", stock="♥2 ♣K")
     e.decide_rows(b, np.array([0]), np.array([0]))
@@ -154,7 +154,7 @@ def test_M6_trump_two_holder_swaps_before_deciding_while_the_turned_card_is_unde
 
 
 def test_M7_defender_is_the_next_seat_clockwise_still_in_play():
-    """Rule M-7 of shared/rules/moska.md."""
+    """Rule M-7 of docs/rules/moska.md."""
     e = engine(4, Script(open="♦5"))
     b = position(e, "♦2", "♦5 ♦7", "", "♠4", stock="♥2 ♥3", out=(2,))
     e.opening(b)
@@ -162,7 +162,7 @@ def test_M7_defender_is_the_next_seat_clockwise_still_in_play():
 
 
 def test_M8_policy_openings_are_one_card_or_same_rank_groups_within_the_room():
-    """Rule M-8 of shared/rules/moska.md."""
+    """Rule M-8 of docs/rules/moska.md."""
     gen = np.random.default_rng(8)
     hands = np.array([F.hand(" ".join(F.name(c) for c in gen.choice(52, gen.integers(1, 12), replace=False)))
                       for _ in range(3000)], dtype=np.uint64)
@@ -177,7 +177,7 @@ def test_M8_policy_openings_are_one_card_or_same_rank_groups_within_the_room():
 
 
 def test_M9_room_counts_all_attack_cards_or_only_the_unkilled_ones():
-    """Rule M-9 of shared/rules/moska.md."""
+    """Rule M-9 of docs/rules/moska.md."""
     e = engine(2)
     b = position(e, "♦2", "♠2 ♠3 ♠4 ♠5", defender=1)
     on_table(b, "♦5 ♦6 ♦7", kills=[("♦5", "♦9")])
@@ -191,7 +191,7 @@ def test_M9_room_counts_all_attack_cards_or_only_the_unkilled_ones():
 
 
 def test_M10_kill_same_suit_higher_or_trump_and_a_trump_only_by_a_higher_trump():
-    """Rule M-10 of shared/rules/moska.md."""
+    """Rule M-10 of docs/rules/moska.md."""
     script = Script(kills={"♦5": "♦9"})
     e = engine(2, script)
     b = position(e, "♦2", "♦4 ♦9 ♦A ♣7", trump="♣", defender=1)
@@ -209,7 +209,7 @@ def test_M10_kill_same_suit_higher_or_trump_and_a_trump_only_by_a_higher_trump()
 @pytest.mark.parametrize("continuation, allowed", [("attack", "♣6 ♦6 ♥6 ♠6"),
                                                    ("attack_and_kill", "♣3 ♦3 ♥3 ♠3 ♣6 ♦6 ♥6 ♠6 ♣9 ♦9 ♥9 ♠9")])
 def test_M11_additions_use_attack_ranks_or_also_kill_ranks_worked_example(continuation, allowed):
-    """Rule M-11 of shared/rules/moska.md."""
+    """Rule M-11 of docs/rules/moska.md."""
     e = engine(3, continuation=continuation)
     b = position(e, "", "", "", trump="♣", defender=2)
     on_table(b, "♠6 ♦6", kills=[("♠6", "♦9"), ("♦6", "♣3")])
@@ -217,7 +217,7 @@ def test_M11_additions_use_attack_ranks_or_also_kill_ranks_worked_example(contin
 
 
 def test_M12_over_play_defender_chooses_what_goes_back():
-    """Rule M-12 of shared/rules/moska.md."""
+    """Rule M-12 of docs/rules/moska.md."""
     e = engine(3, Script(adds="♥5 ♠5", back="♠5"), attack_cap=2)
     b = position(e, "♥5 ♦K", "♦2 ♦3", "♠5 ♦Q", attacker=2, defender=1)
     b.start_hand[0] = 6
@@ -228,7 +228,7 @@ def test_M12_over_play_defender_chooses_what_goes_back():
 
 
 def test_M12_over_play_last_over_player_takes_back_first():
-    """Rule M-12 of shared/rules/moska.md."""
+    """Rule M-12 of docs/rules/moska.md."""
     e = engine(3, Script(adds="♥5 ♠5"), attack_cap=2, excess_return="last")
     b = position(e, "♥5 ♦K", "♦2 ♦3", "♠5 ♦Q", attacker=2, defender=1)
     b.start_hand[0] = 6
@@ -239,7 +239,7 @@ def test_M12_over_play_last_over_player_takes_back_first():
 
 
 def test_M13_adders_refill_at_once_in_clockwise_order_from_the_attacker():
-    """Rule M-13 of shared/rules/moska.md."""
+    """Rule M-13 of docs/rules/moska.md."""
     e = engine(4, Script(adds="♥5 ♠5"))
     b = position(e, "♥5 ♦K ♦J ♦T ♦9 ♦8", "♦2 ♦3 ♥2 ♥3 ♥4 ♥6", "", "♠5 ♦Q ♦7 ♦6 ♦4 ♠A",
                  stock="♣9 ♣K", attacker=3, defender=1)
@@ -251,7 +251,7 @@ def test_M13_adders_refill_at_once_in_clockwise_order_from_the_attacker():
 
 
 def test_M14_defender_attacks_own_cards_within_the_cap():
-    """Rule M-14 of shared/rules/moska.md."""
+    """Rule M-14 of docs/rules/moska.md."""
     e = engine(2, Script(self_attacks={"♦6": "♦9"}), defender_self_attack=True, trump_two_swap=False)
     b = position(e, "♦2", "♦6 ♦9 ♠2 ♠3", defender=1)
     on_table(b, "♥6")
@@ -265,7 +265,7 @@ def test_M14_defender_attacks_own_cards_within_the_cap():
 
 
 def test_M15_an_addition_step_adding_nothing_ends_the_round():
-    """Rule M-15 of shared/rules/moska.md."""
+    """Rule M-15 of docs/rules/moska.md."""
     e = engine(3, Script(adds=""))
     b = position(e, "♥5 ♦K", "♦2 ♦3", "♠5 ♦Q", stock="♥2 ♥3 ♥4 ♥6", attacker=0, defender=1)
     on_table(b, "♦5", kills=[("♦5", "♦7")])
@@ -275,7 +275,7 @@ def test_M15_an_addition_step_adding_nothing_ends_the_round():
 
 
 def test_M16_all_killed_the_defender_refills_and_attacks_next():
-    """Rule M-16 of shared/rules/moska.md."""
+    """Rule M-16 of docs/rules/moska.md."""
     e = engine(3)
     b = position(e, "♥5", "♦2", "♠5", stock="♥2 ♥3 ♥4", attacker=0, defender=1)
     on_table(b, "♦5", kills=[("♦5", "♦7")])
@@ -288,7 +288,7 @@ def test_M16_all_killed_the_defender_refills_and_attacks_next():
 
 
 def test_M17_unkilled_cards_are_picked_up_and_the_attack_passes_on():
-    """Rule M-17 of shared/rules/moska.md."""
+    """Rule M-17 of docs/rules/moska.md."""
     e = engine(3)
     b = position(e, "♥5", "♦2", "♠5", attacker=0, defender=1)
     on_table(b, "♦5 ♦6", kills=[("♦5", "♦7")])
@@ -297,7 +297,7 @@ def test_M17_unkilled_cards_are_picked_up_and_the_attack_passes_on():
 
 
 def test_M18_players_without_cards_and_stock_are_out_in_order():
-    """Rule M-18 of shared/rules/moska.md."""
+    """Rule M-18 of docs/rules/moska.md."""
     e = engine(4)
     b = position(e, "♥5", "", "♠5", "")
     e.refill(b, ONE, np.array([3]))
@@ -306,7 +306,7 @@ def test_M18_players_without_cards_and_stock_are_out_in_order():
 
 
 def test_M19_two_players_attacker_plays_last_card_defender_loses_at_once():
-    """Rule M-19 of shared/rules/moska.md."""
+    """Rule M-19 of docs/rules/moska.md."""
     e = engine(2, Script(open="♦5"))
     b = position(e, "♦2 ♦3 ♦4", "♦5")
     e.opening(b)
@@ -314,7 +314,7 @@ def test_M19_two_players_attacker_plays_last_card_defender_loses_at_once():
 
 
 def test_M20_everyone_out_at_once_no_loser():
-    """Rule M-20 of shared/rules/moska.md."""
+    """Rule M-20 of docs/rules/moska.md."""
     e = engine(3)
     b = position(e, "", "", "")
     e.check_end(b, ONE)
@@ -322,7 +322,7 @@ def test_M20_everyone_out_at_once_no_loser():
 
 
 def test_M21_truncated_at_max_turns_decisions():
-    """Rule M-21 of shared/rules/moska.md."""
+    """Rule M-21 of docs/rules/moska.md."""
     e = engine(2, max_turns=7)
     b = position(e, "♦2", "♦5", turns=7)
     e.opening(b)

@@ -128,7 +128,7 @@ def differential(games_per_case: int, seed: int) -> int:
                          else (policy,) * players)
                 rules = GAME.rules.preset(preset)
                 games = np.arange(games_per_case, dtype=np.int64) + 1000 * i
-                v = frame(GAME.vector(rules, players, seed, games, seats), GAME.columns)
+                v = frame(GAME.compiled(rules, players, seed, games, seats), GAME.columns)
                 r = frame([GAME.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
                 mismatches += int((v != r).any(axis=1).sum())
     return mismatches

@@ -1,4 +1,4 @@
-"""One scenario per rule of shared/rules/musta_maija.md: a position built by hand, a rule
+"""One scenario per rule of docs/rules/musta_maija.md: a position built by hand, a rule
 applied, the exact outcome checked (plus the knobs, presets and their errors)."""
 import pytest
 
@@ -28,7 +28,7 @@ def table(hands, stock="", *, rules=RULES, attacker=1, trump=-1, on_table="", ou
 
 
 def test_MM1_two_decks_and_one_black_maria_from_six_players():
-    """Rule MM-1 of shared/rules/musta_maija.md."""
+    """Rule MM-1 of docs/rules/musta_maija.md."""
     assert len(card_list(5)) == 52 and len(card_list(6)) == 103 == len(set(card_list(8)))
     queens = [c for c in card_list(8) if c % 52 == BLACK_MARIA]
     assert queens == [BLACK_MARIA]
@@ -40,7 +40,7 @@ def test_MM1_two_decks_and_one_black_maria_from_six_players():
 
 
 def test_MM2_black_maria_is_never_beaten_and_never_beats_and_attacks_as_a_spade():
-    """Rule MM-2 of shared/rules/musta_maija.md."""
+    """Rule MM-2 of docs/rules/musta_maija.md."""
     bm, spade_ace, spade_two = BLACK_MARIA, c("♠A"), c("♠2")
     assert not ref.beats(spade_ace, bm, SPADES, "unbeatable")
     assert not ref.beats(c("♥2"), bm, HEARTS, "unbeatable")
@@ -54,7 +54,7 @@ def test_MM2_black_maria_is_never_beaten_and_never_beats_and_attacks_as_a_spade(
 
 
 def test_MM3_highest_trump_black_maria_beats_anything_even_before_a_trump():
-    """Rule MM-3 of shared/rules/musta_maija.md."""
+    """Rule MM-3 of docs/rules/musta_maija.md."""
     bm = BLACK_MARIA
     assert ref.beats(bm, c("♥A"), HEARTS, "highest_trump")
     assert ref.beats(bm, c("♣5"), -1, "highest_trump")
@@ -64,7 +64,7 @@ def test_MM3_highest_trump_black_maria_beats_anything_even_before_a_trump():
 
 
 def test_MM4_deal_three_at_a_time_clockwise_from_seat_one():
-    """Rule MM-4 of shared/rules/musta_maija.md."""
+    """Rule MM-4 of docs/rules/musta_maija.md."""
     assert ref.packets(6) == [3, 3] and ref.packets(5) == [3, 2]
     assert ref.deal_order(3, 5) == [1, 1, 1, 2, 2, 2, 0, 0, 0, 1, 1, 2, 2, 0, 0]
     key = rng.game_key(4, 11)
@@ -75,7 +75,7 @@ def test_MM4_deal_three_at_a_time_clockwise_from_seat_one():
 
 
 def test_MM5_marriage_declares_trump_once_never_spades():
-    """Rule MM-5 of shared/rules/musta_maija.md."""
+    """Rule MM-5 of docs/rules/musta_maija.md."""
     t = table(["♣2", "♥K ♥Q ♠K ♠Q ♦K ♦Q'", "♣3"], rules=RULES)
     t.hands[1] = H("♥K ♥Q ♠K ♠Q ♦K")
     assert ref.marriages(t, 1) == [HEARTS]
@@ -90,7 +90,7 @@ def test_MM5_marriage_declares_trump_once_never_spades():
 
 
 def test_MM5_greedy_declares_at_first_chance_and_the_record_says_when():
-    """Rule MM-5 of shared/rules/musta_maija.md."""
+    """Rule MM-5 of docs/rules/musta_maija.md."""
     rec = cardsim.simulate("musta_maija", "musta_maija", players=4, games=200, seed=2, policy="greedy")
     declared = rec[rec.trump_declared_turn >= 0]
     assert len(declared) > 0 and (declared.trump_suit != SPADES).all() and (declared.trump_suit >= 0).all()
@@ -98,13 +98,13 @@ def test_MM5_greedy_declares_at_first_chance_and_the_record_says_when():
 
 
 def test_MM6_diamonds_are_always_trump():
-    """Rule MM-6 of shared/rules/musta_maija.md."""
+    """Rule MM-6 of docs/rules/musta_maija.md."""
     t = ref.deal(RULES.replace(trump="diamonds"), 4, rng.game_key(0, 0))
     assert t.trump == DIAMONDS and ref.marriages(t, 1) == []
 
 
 def test_MM7_turned_card_is_trump_goes_under_the_stock_and_spades_are_reshuffled():
-    """Rule MM-7 of shared/rules/musta_maija.md."""
+    """Rule MM-7 of docs/rules/musta_maija.md."""
     r = RULES.replace(trump="turned")
     reshuffled = 0
     for game in range(60):
@@ -121,7 +121,7 @@ def test_MM7_turned_card_is_trump_goes_under_the_stock_and_spades_are_reshuffled
 
 
 def test_MM8_trump_beats_non_trump_and_only_a_higher_trump_beats_a_trump():
-    """Rule MM-8 of shared/rules/musta_maija.md."""
+    """Rule MM-8 of docs/rules/musta_maija.md."""
     assert ref.beats(c("♥2"), c("♣A"), HEARTS, "unbeatable")
     assert not ref.beats(c("♣A"), c("♥2"), HEARTS, "unbeatable")
     assert ref.beats(c("♥3"), c("♥2"), HEARTS, "unbeatable")
@@ -130,7 +130,7 @@ def test_MM8_trump_beats_non_trump_and_only_a_higher_trump_beats_a_trump():
 
 
 def test_MM9_attack_one_suit_then_draw_up_seat_one_first_out_players_skipped():
-    """Rule MM-9 of shared/rules/musta_maija.md."""
+    """Rule MM-9 of docs/rules/musta_maija.md."""
     t = ref.deal(RULES, 4, rng.game_key(0, 0))
     assert t.attacker == 1 and ref.defender(t) == 2
     t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7", "♦2", "♦3"], "♦4 ♦5 ♦6 ♦7")
@@ -146,7 +146,7 @@ def test_MM9_attack_one_suit_then_draw_up_seat_one_first_out_players_skipped():
 
 
 def test_MM10_each_attack_card_beaten_by_a_higher_same_suit_card_or_a_trump_no_duty():
-    """Rule MM-10 of shared/rules/musta_maija.md."""
+    """Rule MM-10 of docs/rules/musta_maija.md."""
     t = table(["♣2", "♣3", "♥5 ♥9 ♦2 ♣4"], trump=DIAMONDS, on_table="♥4 ♥8")
     assert ref.is_legal_defence(t.hands[2], t.table, [(c("♥5"), c("♥4")), (c("♦2"), c("♥8"))], DIAMONDS, "unbeatable")
     assert not ref.is_legal_defence(t.hands[2], t.table, [(c("♣4"), c("♥4"))], DIAMONDS, "unbeatable")
@@ -156,7 +156,7 @@ def test_MM10_each_attack_card_beaten_by_a_higher_same_suit_card_or_a_trump_no_d
 
 
 def test_MM11_all_beaten_discard_draw_up_and_the_defender_attacks_next():
-    """Rule MM-11 of shared/rules/musta_maija.md."""
+    """Rule MM-11 of docs/rules/musta_maija.md."""
     t = table(["♣2", "♣3", "♥5 ♥9", "♣4"], "♦7 ♦8 ♦9", on_table="♥4 ♥8")
     ref.defend(t, [(c("♥5"), c("♥4")), (c("♥9"), c("♥8"))])
     assert t.discard == H("♥4 ♥8 ♥5 ♥9") and t.hands[2] == H("♦7 ♦8 ♦9") and t.attacker == 2
@@ -164,7 +164,7 @@ def test_MM11_all_beaten_discard_draw_up_and_the_defender_attacks_next():
 
 
 def test_MM12_not_all_beaten_pick_up_no_draw_above_hand_size_next_attacker_is_left_of_defender():
-    """Rule MM-12 of shared/rules/musta_maija.md."""
+    """Rule MM-12 of docs/rules/musta_maija.md."""
     t = table(["♣2", "♣3", "♥5 ♣6 ♣7 ♣8 ♣9 ♣T", "♣4"], "♦7", on_table="♥4 ♥8 ♥Q")
     ref.defend(t, [(c("♥5"), c("♥4"))])
     assert t.hands[2] == H("♣6 ♣7 ♣8 ♣9 ♣T ♥8 ♥Q") and t.stock == [c("♦7")]
@@ -172,7 +172,7 @@ def test_MM12_not_all_beaten_pick_up_no_draw_above_hand_size_next_attacker_is_le
 
 
 def test_MM13_endgame_attack_no_bigger_than_the_defenders_hand():
-    """Rule MM-13 of shared/rules/musta_maija.md."""
+    """Rule MM-13 of docs/rules/musta_maija.md."""
     t = table(["♣2", "♥2 ♥3 ♥4", "♣5 ♣6", "♣4"])
     assert ref.attack_cap(t) == 2
     assert ref.is_legal_attack(t.hands[1], H("♥2 ♥3"), 2) and not ref.is_legal_attack(t.hands[1], H("♥2 ♥3 ♥4"), 2)
@@ -183,7 +183,7 @@ def test_MM13_endgame_attack_no_bigger_than_the_defenders_hand():
 
 
 def test_MM14_out_when_empty_with_an_empty_stock_last_holder_loses():
-    """Rule MM-14 of shared/rules/musta_maija.md."""
+    """Rule MM-14 of docs/rules/musta_maija.md."""
     t = table(["♣2", "♥2", "♣5 ♣6", "♣4"])
     ref.attack(t, H("♥2"))
     assert t.out == [1]
@@ -200,7 +200,7 @@ def test_MM14_out_when_empty_with_an_empty_stock_last_holder_loses():
 
 
 def test_MM14_one_deck_unbeatable_the_loser_holds_the_black_maria():
-    """Rule MM-14 of shared/rules/musta_maija.md."""
+    """Rule MM-14 of docs/rules/musta_maija.md."""
     for players in (2, 3, 4, 5):
         df = cardsim.simulate("musta_maija", players=players, games=300, seed=9, policy=["random", "greedy"] * 2
                               if players == 4 else "random")
@@ -209,7 +209,7 @@ def test_MM14_one_deck_unbeatable_the_loser_holds_the_black_maria():
 
 
 def test_MM15_policies_see_hand_sizes_not_hidden_cards():
-    """Rule MM-15 of shared/rules/musta_maija.md."""
+    """Rule MM-15 of docs/rules/musta_maija.md."""
     a = table(["♣2 ♣3", "♥2 ♥3 ♦4", "♣5 ♣6", "♣4"])
     b = table(["♦9 ♦T", "♥2 ♥3 ♦4", "♥5 ♠6", "♣4"])
     for policy in ("random", "greedy"):
@@ -218,7 +218,7 @@ def test_MM15_policies_see_hand_sizes_not_hidden_cards():
 
 
 def test_MM16_truncation_after_max_turns_decisions():
-    """Rule MM-16 of shared/rules/musta_maija.md."""
+    """Rule MM-16 of docs/rules/musta_maija.md."""
     r = RULES.replace(max_turns=5)
     rec = ref.play(r, 4, 0, 0, ("random",) * 4).record
     assert rec["turns"] == 5 and rec["truncated"] and rec["loser"] == -1 and rec["rounds"] == 3
@@ -227,7 +227,7 @@ def test_MM16_truncation_after_max_turns_decisions():
 
 
 def test_MM17_every_player_but_the_loser_scores_one_point():
-    """Rule MM-17 of shared/rules/musta_maija.md."""
+    """Rule MM-17 of docs/rules/musta_maija.md."""
     assert ref.scores(2, 4) == [1, 1, 0, 1]
     assert ref.scores(-1, 3) == [1, 1, 1]
 

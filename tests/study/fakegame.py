@@ -29,7 +29,7 @@ games = 40
 players = [2, 3]
 policies = ["random", ["greedy", "random", "random"]]
 baseline = "plain"
-engine = "vector"
+engine = "compiled"
 
 [variants.plain]
 preset = "plain"

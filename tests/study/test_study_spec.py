@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_study_file_reads_into_cells_in_file_order(write_study):
     s = load(write_study())
     assert (s.name, s.game, s.seed, s.games, s.players, s.baseline, s.engine) == (
-        "fake_study", "fakegame", 11, 40, (2, 3), "plain", "vector")
+        "fake_study", "fakegame", 11, 40, (2, 3), "plain", "compiled")
     cells = s.cells()
     # 3 variants x (self-play at 2 and 3 players + the 3-seat list at 3 players only)
     assert len(cells) == 3 * 3
@@ -64,7 +64,7 @@ def test_with_games_overrides_only_the_number_of_games(write_study):
      "policies[1]: unknown fakegame policy 'cheat'; known policies: random, greedy"),
     ('policies = ["random",', 'policies = ["random", "random",', "policies: expected distinct policies"),
     ('baseline = "plain"', 'baseline = "nope"', "baseline: 'nope' is not a variant; variants: plain, sturdy, unlimited"),
-    ('engine = "vector"', 'engine = "quantum"', "engine: expected one of vector, reference, not 'quantum'"),
+    ('engine = "compiled"', 'engine = "quantum"', "engine: unknown engine 'quantum'; known engines: compiled, reference"),
     ('name = "fake_study"', 'name = "a/b"', "name: expected a folder-safe name"),
     ('preset = "plain"', 'preset = "hardcore"',
      "variants.plain.preset: unknown fakegame preset 'hardcore'; known presets: plain, sturdy_dealer, short"),

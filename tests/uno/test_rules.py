@@ -1,4 +1,4 @@
-"""Scenario tests, one (or more) per rule ID of shared/rules/uno.md: a position built by
+"""Scenario tests, one (or more) per rule ID of docs/rules/uno.md: a position built by
 hand, one rule applied, the exact outcome checked (reference engine functions)."""
 import numpy as np
 import pytest
@@ -27,7 +27,7 @@ def total_cards(s):
 # ---------------------------------------------------------------- cards and players
 
 def test_U1_classic_deck_has_108_cards_25_per_colour_plus_8_wilds():
-    """Rule U-1 of shared/rules/uno.md."""
+    """Rule U-1 of docs/rules/uno.md."""
     n = copies("classic")
     assert sum(n) == 108 == DECK_SIZES["classic"]
     for c in range(4):
@@ -37,7 +37,7 @@ def test_U1_classic_deck_has_108_cards_25_per_colour_plus_8_wilds():
 
 
 def test_U2_deck_2018_adds_shuffle_hands_and_three_custom_wilds():
-    """Rule U-2 of shared/rules/uno.md."""
+    """Rule U-2 of docs/rules/uno.md."""
     classic, new = copies("classic"), copies("2018")
     assert sum(new) == 112 and new[SHUFFLE] == 1 and new[CUSTOM] == 3
     assert [n for k, n in enumerate(new) if k not in (SHUFFLE, CUSTOM)] == \
@@ -47,7 +47,7 @@ def test_U2_deck_2018_adds_shuffle_hands_and_three_custom_wilds():
 
 
 def test_U3_two_to_ten_players_seat_1_acts_first():
-    """Rule U-3 of shared/rules/uno.md."""
+    """Rule U-3 of docs/rules/uno.md."""
     assert (GAME.min_players, GAME.max_players) == (2, 10)
     for bad in (1, 11):
         with pytest.raises(ValueError, match="2 to 10 players"):
@@ -63,7 +63,7 @@ def test_U3_two_to_ten_players_seat_1_acts_first():
 # ---------------------------------------------------------------- deal and start
 
 def test_U4_deal_one_at_a_time_clockwise_from_seat_1():
-    """Rule U-4 of shared/rules/uno.md."""
+    """Rule U-4 of docs/rules/uno.md."""
     r, players = UnoRules(), 3
     s = ref.new_state(r, players, 9, 4, ("random",) * players)
     ref.deal(s, 0)
@@ -89,13 +89,13 @@ def start(top, players=4, rules=None, pile="G1 G2 G3 G4"):
 
 
 def test_U5_starting_skip_skips_seat_1():
-    """Rule U-5 of shared/rules/uno.md."""
+    """Rule U-5 of docs/rules/uno.md."""
     assert start("YS").current == 2
     assert start("YS", players=2).current == 0  # two players: the dealer starts
 
 
 def test_U5_starting_reverse_dealer_plays_first_then_to_the_right():
-    """Rule U-5 of shared/rules/uno.md."""
+    """Rule U-5 of docs/rules/uno.md."""
     s = start("YR")
     assert (s.current, s.direction) == (0, -1)
     play_card(s, parse("R1"), Fixed())  # R1 is not playable on YR, but this checks only the order
@@ -103,7 +103,7 @@ def test_U5_starting_reverse_dealer_plays_first_then_to_the_right():
 
 
 def test_U5_starting_draw_two_seat_1_draws_two_and_seat_2_starts():
-    """Rule U-5 of shared/rules/uno.md."""
+    """Rule U-5 of docs/rules/uno.md."""
     s = start("B+2")
     assert (s.current, size(s, 1), size(s, 2)) == (2, 4, 2)
     s = start("B+2", players=2)
@@ -113,7 +113,7 @@ def test_U5_starting_draw_two_seat_1_draws_two_and_seat_2_starts():
 
 
 def test_U5_starting_wild_seat_1_names_the_colour_and_plays():
-    """Rule U-5 of shared/rules/uno.md."""
+    """Rule U-5 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "G5 G6 B7", "R2", "R3"], "W", pile="Y1", current=0, policy=GREEDY)
     ref.start_with_card(s, dealer=0)
     assert (s.current, s.colour) == (1, -1)
@@ -122,7 +122,7 @@ def test_U5_starting_wild_seat_1_names_the_colour_and_plays():
 
 
 def test_U5_starting_wild_draw_four_goes_back_and_a_new_card_is_turned():
-    """Rule U-5 of shared/rules/uno.md."""
+    """Rule U-5 of docs/rules/uno.md."""
     r = UnoRules()
     hit = []
     for game in range(400):
@@ -138,7 +138,7 @@ def test_U5_starting_wild_draw_four_goes_back_and_a_new_card_is_turned():
 
 @pytest.mark.parametrize("top", ["SH", "CW"])
 def test_U5_starting_shuffle_hands_or_custom_wild_acts_as_wild(top):
-    """Rule U-5 of shared/rules/uno.md."""
+    """Rule U-5 of docs/rules/uno.md."""
     s = start(top, rules=UnoRules(deck="2018", custom_wild="swap_hands"))
     assert (s.current, s.colour, [size(s, p) for p in range(4)]) == (1, -1, [2, 2, 2, 2])
 
@@ -146,7 +146,7 @@ def test_U5_starting_shuffle_hands_or_custom_wild_acts_as_wild(top):
 # ---------------------------------------------------------------- a turn
 
 def test_U6_match_colour_number_or_symbol():
-    """Rule U-6 of shared/rules/uno.md."""
+    """Rule U-6 of docs/rules/uno.md."""
     s = make_state(2, ["R1", "R7 B3 G5 YS B+2 W"], "R3")
     legal = {ref.name(k) for k in range(K) if ref.legal_cards(s, 1)[k]}
     assert legal == {"R7", "B3", "W"}
@@ -157,7 +157,7 @@ def test_U6_match_colour_number_or_symbol():
 
 
 def test_U7_draw_one_and_play_it_only_if_playable():
-    """Rule U-7 of shared/rules/uno.md."""
+    """Rule U-7 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "B5", "R1", "R1"], "R3", pile="G7 R9", policy=GREEDY)
     ref.decide(s)
     assert names(s.hands[1]) == "G7 B5"
@@ -168,7 +168,7 @@ def test_U7_draw_one_and_play_it_only_if_playable():
 
 
 def test_U7_draw_until_playable():
-    """Rule U-7 of shared/rules/uno.md."""
+    """Rule U-7 of docs/rules/uno.md."""
     r = UnoRules.preset("draw_until_playable")
     s = make_state(4, ["R1", "B5", "R1", "R1"], "R3", pile="G7 Y1 R9 B2", rules=r, policy=GREEDY)
     ref.decide(s)
@@ -177,7 +177,7 @@ def test_U7_draw_until_playable():
 
 
 def test_U8_reshuffle_keeps_the_top_card():
-    """Rule U-8 of shared/rules/uno.md."""
+    """Rule U-8 of docs/rules/uno.md."""
     s = make_state(3, ["R1", "B5", "R1"], "R3", discard="G1 G2 Y3 W")
     drawn = ref.draw_cards(s, 1, 2)
     assert len(drawn) == 2 and s.reshuffles == 1 and ref.name(s.top) == "R3"
@@ -186,14 +186,14 @@ def test_U8_reshuffle_keeps_the_top_card():
 
 
 def test_U8_nothing_to_reshuffle_draws_what_is_there():
-    """Rule U-8 of shared/rules/uno.md."""
+    """Rule U-8 of docs/rules/uno.md."""
     s = make_state(3, ["R1", "B5", "R1"], "R3", pile="G1")
     assert ref.draw_cards(s, 1, 4) == [parse("G1")] and s.reshuffles == 0 and s.cards_drawn == 1
     assert ref.draw_cards(s, 1, 1) == []
 
 
 def test_U9_skip_four_players_and_two_players():
-    """Rule U-9 of shared/rules/uno.md."""
+    """Rule U-9 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "RS R5", "R1", "R1"], "R3")
     play_card(s, parse("RS"), Fixed())
     assert s.current == 3
@@ -203,7 +203,7 @@ def test_U9_skip_four_players_and_two_players():
 
 
 def test_U10_reverse_four_players_and_two_players():
-    """Rule U-10 of shared/rules/uno.md."""
+    """Rule U-10 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "RR R5", "R1", "R1"], "R3")
     play_card(s, parse("RR"), Fixed())
     assert (s.current, s.direction) == (0, -1)
@@ -213,7 +213,7 @@ def test_U10_reverse_four_players_and_two_players():
 
 
 def test_U11_draw_two_next_draws_two_and_loses_the_turn():
-    """Rule U-11 of shared/rules/uno.md."""
+    """Rule U-11 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "R+2 R5", "B+2", "R1"], "R3", pile="G1 G2 G3")
     play_card(s, parse("R+2"), Fixed())
     assert (s.current, size(s, 2), s.pending_draw) == (3, 3, 0)  # stacking off: no answer
@@ -223,7 +223,7 @@ def test_U11_draw_two_next_draws_two_and_loses_the_turn():
 
 
 def test_U11_stacking_passes_the_total_to_the_first_who_does_not_stack():
-    """Rule U-11 of shared/rules/uno.md."""
+    """Rule U-11 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "R+2 R5", "B+2 Y5", "G5"], "R3", pile="G1 G2 G3 G4 G6", rules=STACKING,
                    policy=GREEDY)
     play_card(s, parse("R+2"), Fixed())
@@ -235,7 +235,7 @@ def test_U11_stacking_passes_the_total_to_the_first_who_does_not_stack():
 
 
 def test_U12_wild_on_anything_even_with_playable_cards():
-    """Rule U-12 of shared/rules/uno.md."""
+    """Rule U-12 of docs/rules/uno.md."""
     s = make_state(2, ["R1", "R7 W"], "R3")
     assert ref.legal_cards(s, 1)[WILD]
     play_card(s, WILD, Fixed(colour="G"))
@@ -243,7 +243,7 @@ def test_U12_wild_on_anything_even_with_playable_cards():
 
 
 def test_U13_wild_draw_four_legal_only_without_the_current_colour():
-    """Rule U-13 of shared/rules/uno.md."""
+    """Rule U-13 of docs/rules/uno.md."""
     s = make_state(2, ["R1", "B3 W+4"], "R3")
     assert ref.legal_cards(s, 1)[WD4]  # a same number in another colour does not matter
     s = make_state(2, ["R1", "R5 W+4"], "R3")
@@ -254,7 +254,7 @@ def test_U13_wild_draw_four_legal_only_without_the_current_colour():
 
 
 def test_U14_failed_challenge_costs_six_and_the_turn():
-    """Rule U-14 of shared/rules/uno.md."""
+    """Rule U-14 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "B3 W+4 G7", "Y1 Y2", "R1"], "R3", pile=" ".join(["G1"] * 8),
                    policy="greedy(challenge=1)")
     play_card(s, WD4, Fixed(colour="Y"))
@@ -263,7 +263,7 @@ def test_U14_failed_challenge_costs_six_and_the_turn():
 
 
 def test_U14_successful_challenge_the_bluffer_draws_four_the_challenger_plays():
-    """Rule U-14 of shared/rules/uno.md."""
+    """Rule U-14 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "R5 W+4 G7", "Y1 Y2", "R1"], "R3", pile=" ".join(["G1"] * 8),
                    policy="greedy(challenge=1)")
     play_card(s, WD4, Fixed(colour="Y"))
@@ -273,7 +273,7 @@ def test_U14_successful_challenge_the_bluffer_draws_four_the_challenger_plays():
 
 
 def test_U14_no_challenge_draws_four_and_without_the_knob_it_is_at_once():
-    """Rule U-14 of shared/rules/uno.md."""
+    """Rule U-14 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "B3 W+4", "Y1", "R1"], "R3", pile=" ".join(["G1"] * 8), policy=GREEDY)
     play_card(s, WD4, Fixed(colour="Y"))
     ref.decide(s)
@@ -285,7 +285,7 @@ def test_U14_no_challenge_draws_four_and_without_the_knob_it_is_at_once():
 
 
 def test_U15_shuffle_hands_deals_from_the_next_player_in_the_direction_of_play():
-    """Rule U-15 of shared/rules/uno.md."""
+    """Rule U-15 of docs/rules/uno.md."""
     r = UnoRules(deck="2018")
     s = make_state(3, ["R1 R2", "SH G5 G6 G7", "B1 B2"], "R3", rules=r, direction=-1)
     before = sorted(names([sum(h[k] for h in s.hands) for k in range(K)]).split())
@@ -297,14 +297,14 @@ def test_U15_shuffle_hands_deals_from_the_next_player_in_the_direction_of_play()
 
 
 def test_U16_custom_wild_plain_wild():
-    """Rule U-16 of shared/rules/uno.md."""
+    """Rule U-16 of docs/rules/uno.md."""
     s = make_state(3, ["R1", "CW R5", "R1"], "G3", rules=UnoRules(deck="2018"))
     play_card(s, CUSTOM, Fixed(colour="R"))
     assert (s.colour, s.current, [size(s, p) for p in range(3)]) == (0, 2, [1, 1, 1])
 
 
 def test_U16_custom_wild_swap_hands():
-    """Rule U-16 of shared/rules/uno.md."""
+    """Rule U-16 of docs/rules/uno.md."""
     s = make_state(3, ["R1", "CW R5 R6", "Y1 Y2 Y3"], "G3",
                    rules=UnoRules(deck="2018", custom_wild="swap_hands"))
     play_card(s, CUSTOM, Fixed(colour="Y", target=2))
@@ -313,7 +313,7 @@ def test_U16_custom_wild_swap_hands():
 
 
 def test_U16_custom_wild_everyone_draws_one():
-    """Rule U-16 of shared/rules/uno.md."""
+    """Rule U-16 of docs/rules/uno.md."""
     s = make_state(4, ["R1", "CW R5", "R1", "R1"], "G3", pile="B1 B2 B3 B4",
                    rules=UnoRules(deck="2018", custom_wild="everyone_draws_one"))
     play_card(s, CUSTOM, Fixed(colour="B"))
@@ -321,14 +321,14 @@ def test_U16_custom_wild_everyone_draws_one():
 
 
 def test_U17_no_uno_call_one_card_left_is_never_penalised():
-    """Rule U-17 of shared/rules/uno.md."""
+    """Rule U-17 of docs/rules/uno.md."""
     s = make_state(3, ["R1", "R5 R6", "R1"], "R3", pile="B1 B2")
     play_card(s, parse("R5"), Fixed())
     assert size(s, 1) == 1 and s.cards_drawn == 0 and s.hand_winner == -1
 
 
 def test_U18_last_card_draw_two_the_next_player_still_draws():
-    """Rule U-18 of shared/rules/uno.md."""
+    """Rule U-18 of docs/rules/uno.md."""
     s = make_state(3, ["R1", "R+2", "Y5"], "R3", pile="B1 B2 B3")
     play_card(s, parse("R+2"), Fixed())
     assert s.hand_winner == 1 and size(s, 2) == 3
@@ -336,7 +336,7 @@ def test_U18_last_card_draw_two_the_next_player_still_draws():
 
 
 def test_U18_last_card_stacked_draw_two_and_wild_draw_four():
-    """Rule U-18 of shared/rules/uno.md."""
+    """Rule U-18 of docs/rules/uno.md."""
     s = make_state(3, ["R1", "B+2", "Y5"], "R+2", pile="B1 B2 B3 B4 B5", rules=STACKING, policy=GREEDY)
     s.pending_draw = 2
     ref.decide(s)
@@ -347,7 +347,7 @@ def test_U18_last_card_stacked_draw_two_and_wild_draw_four():
 
 
 def test_U18_last_card_custom_wilds_decision():
-    """Rule U-18 of shared/rules/uno.md."""
+    """Rule U-18 of docs/rules/uno.md."""
     r = UnoRules(deck="2018", custom_wild="everyone_draws_one")
     s = make_state(3, ["R1", "CW", "Y5"], "R3", pile="B1 B2", rules=r)
     play_card(s, CUSTOM, Fixed())  # [decision] everyone still draws one, like a Draw Two's penalty
@@ -359,13 +359,13 @@ def test_U18_last_card_custom_wilds_decision():
 
 
 def test_U19_points_of_the_cards_left():
-    """Rule U-19 of shared/rules/uno.md."""
+    """Rule U-19 of docs/rules/uno.md."""
     s = make_state(3, ["R5 BS W", "", "G+2 SH CW Y0 GR W+4"], "R3", rules=UnoRules(deck="2018"))
     assert ref.hand_points(s, 1) == 5 + 20 + 50 + 20 + 40 + 40 + 0 + 20 + 50
 
 
 def test_U20_target_score_plays_hands_and_passes_the_deal_left():
-    """Rule U-20 of shared/rules/uno.md."""
+    """Rule U-20 of docs/rules/uno.md."""
     r = UnoRules(target_score=150)
     replays = [cardsim.replay("uno", r, players=3, seed=2, game=g, policy="greedy") for g in range(6)]
     assert all(t.record["points"] >= 150 and t.record["winner"] >= 0 for t in replays)
@@ -376,7 +376,7 @@ def test_U20_target_score_plays_hands_and_passes_the_deal_left():
 
 
 def test_U21_truncation_after_max_turns():
-    """Rule U-21 of shared/rules/uno.md."""
+    """Rule U-21 of docs/rules/uno.md."""
     df = cardsim.simulate("uno", UnoRules(max_turns=5), players=4, games=20, seed=1, engine="reference")
     assert df.truncated.all() and (df.turns == 5).all() and (df.winner == -1).all() and (df.points == 0).all()
     vec = cardsim.simulate("uno", UnoRules(max_turns=5), players=4, games=20, seed=1)
@@ -384,7 +384,7 @@ def test_U21_truncation_after_max_turns():
 
 
 def test_U14_challenge_counts_in_the_record():
-    """Rule U-14 of shared/rules/uno.md."""
+    """Rule U-14 of docs/rules/uno.md."""
     df = cardsim.simulate("uno", None, players=4, games=200, seed=3, policy="random(bluff=0.5, challenge=1)")
     assert (df.challenges >= df.successful_challenges).all() and df.successful_challenges.sum() > 0
     assert np.all(df.challenges >= 0)

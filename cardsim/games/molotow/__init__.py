@@ -1,4 +1,4 @@
-"""Molotow Jass (``shared/rules/molotow.md``): the game as the library sees it, ``GAME``.
+"""Molotow Jass (``docs/rules/molotow.md``): the game as the library sees it, ``GAME``.
 
 Also ``hands_table``: one row per hand instead of per game, for studies of single hands.
 """
@@ -52,7 +52,7 @@ GAME = GameSpec(
     policies=POLICIES,
     columns=COLUMNS,
     play=reference.play,
-    vector=vector.play,
+    compiled=vector.play,
 )
 
 

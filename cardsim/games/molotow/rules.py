@@ -1,4 +1,4 @@
-"""Molotow Jass rules objects: the knobs of ``shared/rules/molotow.md`` and its presets.
+"""Molotow Jass rules objects: the knobs of ``docs/rules/molotow.md`` and its presets.
 
 Only what a table agrees on before the first deal lives here; how a hand is played
 is in ``reference.py`` (readable) and ``vector.py`` (fast).

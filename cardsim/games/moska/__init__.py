@@ -1,4 +1,4 @@
-"""Moska (shared/rules/moska.md): the ``GameSpec`` the library sees."""
+"""Moska (docs/rules/moska.md): the ``GameSpec`` the library sees."""
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, SHEDDING, Column
 from cardsim.games.moska import reference, vector
@@ -21,5 +21,5 @@ GAME = GameSpec(
     policies=("random", "greedy"),
     columns=COLUMNS,
     play=reference.play,
-    vector=vector.simulate,
+    compiled=vector.simulate,
 )

@@ -1,7 +1,7 @@
 """Moska reference engine: one game in plain Python, rules M-1…M-22, a record and a trace.
 
 This file is the oracle that ``vector.py`` must reproduce game for game; it is written
-to be read next to shared/rules/moska.md. It is not fast. The decision protocol below
+to be read next to docs/rules/moska.md. It is not fast. The decision protocol below
 is normative for both engines (and for ``policies.py``): change it only with a note
 here and in the commit message.
 

@@ -1,4 +1,4 @@
-"""Musta-Maija (shared/rules/musta_maija.md): rules, reference and vector engines, policies."""
+"""Musta-Maija (docs/rules/musta_maija.md): rules, reference and vector engines, policies."""
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, SHEDDING, Column
 from cardsim.games.musta_maija.policies import POLICIES
@@ -21,5 +21,5 @@ GAME = GameSpec(
     policies=POLICIES,
     columns=COLUMNS,
     play=play,
-    vector=vector,
+    compiled=vector,
 )

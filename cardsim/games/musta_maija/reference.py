@@ -1,5 +1,5 @@
 """Musta-Maija reference engine: one game in plain Python, to be read next to
-shared/rules/musta_maija.md, with a trace a person can follow. Not fast (vector.py is).
+docs/rules/musta_maija.md, with a trace a person can follow. Not fast (vector.py is).
 
 The decision protocol (vector.py implements exactly this):
 

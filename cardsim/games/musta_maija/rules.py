@@ -1,4 +1,4 @@
-"""Musta-Maija's knobs and presets (shared/rules/musta_maija.md); no game logic here."""
+"""Musta-Maija's knobs and presets (docs/rules/musta_maija.md); no game logic here."""
 from __future__ import annotations
 
 from dataclasses import dataclass

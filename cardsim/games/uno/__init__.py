@@ -1,4 +1,4 @@
-"""Uno (``shared/rules/uno.md``, U-1..U-21): rules, reference and vector engines, policies.
+"""Uno (``docs/rules/uno.md``, U-1..U-21): rules, reference and vector engines, policies.
 
 The record adds to the common columns: ``winner`` (dealer-relative seat of the first
 hand; -1 when truncated), ``points`` (U-19: what the winner scored in the hand, or
@@ -25,4 +25,4 @@ COLUMNS = COMMON + (
 )
 
 GAME = GameSpec(name="uno", rules=UnoRules, min_players=2, max_players=10, policies=NAMES,
-                columns=COLUMNS, play=play, vector=vector)
+                columns=COLUMNS, play=play, compiled=vector)

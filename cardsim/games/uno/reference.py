@@ -1,4 +1,4 @@
-"""Uno reference engine: one game in plain Python, rule IDs of ``shared/rules/uno.md`` in
+"""Uno reference engine: one game in plain Python, rule IDs of ``docs/rules/uno.md`` in
 comments, a trace a person can follow. It is the oracle ``vector.py`` must equal; it is
 not meant to be fast.
 

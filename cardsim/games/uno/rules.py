@@ -1,4 +1,4 @@
-"""``UnoRules``: the knobs of ``shared/rules/uno.md`` and its named presets (not the play)."""
+"""``UnoRules``: the knobs of ``docs/rules/uno.md`` and its named presets (not the play)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,0 +1,175 @@
+"""What every compiled (numba) engine shares: the keyed RNG, bit tricks on card masks, compilation.
+
+The functions here are ``@njit`` twins of ``core/rng.py`` and ``core/cards.py``: the same
+numbers and the same cards, tested equal. They allocate nothing, so they could also be
+compiled for a GPU (numba's CUDA target, one thread per game).
+
+numba pitfalls this module exists to absorb, once:
+- mixing ``uint64`` and ``int64`` silently gives ``float64`` (or ``int64``): every mask
+  constant is a ``np.uint64`` and every shift count is cast with ``U(...)`` first;
+- numba 0.68 has neither ``np.bitwise_count`` nor ``int.bit_count``: ``popcount`` is the
+  classic SWAR bit count;
+- control flow cannot use exceptions: engines use flags and return codes instead.
+
+Compiled code is cached on disk (``cache=True``): beside the package when it is writable,
+else in numba's user-wide cache folder (or ``NUMBA_CACHE_DIR``), so a read-only install
+works. ``first_call`` says on stderr how long a cold compile took.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+U = np.uint64
+"""Cast before shifting or mixing: ``U(1) << U(c)``."""
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S1, _S2, _S4, _S8, _S16, _S27, _S30, _S31, _S56 = (np.uint64(s) for s in (1, 2, 4, 8, 16, 27, 30, 31, 56))
+_H1 = np.uint64(0x5555555555555555)
+_H2 = np.uint64(0x3333333333333333)
+_H4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+
+# Streams of core/rng.py's ``Stream`` (numba cannot read an IntEnum): DEAL, POLICY, RESHUFFLE, EXTRA.
+DEAL, POLICY, RESHUFFLE, EXTRA = 1, 2, 3, 4
+
+
+# --- the keyed counter RNG (core/rng.py) ---------------------------------------------------
+
+@njit(cache=True)
+def fmix(z: np.uint64) -> np.uint64:
+    """splitmix64's finaliser."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def fold(h: np.uint64, word: int) -> np.uint64:
+    """``rng.mix(h, word)``: fold one word into a key."""
+    return fmix(h ^ fmix(U(word) + _GOLDEN))
+
+
+@njit(cache=True)
+def game_key(seed: int, game: int) -> np.uint64:
+    """``rng.game_key(seed, game)``."""
+    return fold(U(seed), game)
+
+
+@njit(cache=True)
+def draw(key: np.uint64, stream: int, counter: int, k: int) -> np.uint64:
+    """``rng.draw(key, stream, counter, k)``: draw ``k`` at ``counter`` of ``stream``."""
+    return fold(fold(fold(key, stream), counter), k)
+
+
+@njit(cache=True)
+def below(u: np.uint64, n: int) -> int:
+    """``rng.below(u, n)``: ``u % n`` as an int (``n >= 1``)."""
+    return np.int64(u % U(n))
+
+
+@njit(cache=True)
+def permutation_into(key: np.uint64, stream: int, counter: int, n: int, u: np.ndarray, out: np.ndarray) -> None:
+    """``rng.permutation(key, stream, n, counter)`` written into ``out[:n]`` (``u``: ``n`` uint64 of scratch).
+
+    The argsort of ``n`` keyed draws, ties by index: an insertion sort, stable, no allocation.
+    """
+    base = fold(fold(key, stream), counter)
+    for i in range(n):
+        u[i] = fold(base, i)
+        j = i
+        while j > 0 and u[out[j - 1]] > u[i]:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = i
+
+
+# --- card masks (core/cards.py) ------------------------------------------------------------
+
+@njit(cache=True)
+def bit(card: int) -> np.uint64:
+    """The mask of one card."""
+    return ONE << U(card)
+
+
+@njit(cache=True)
+def has(mask: np.uint64, card: int) -> bool:
+    return (mask >> U(card)) & ONE != ZERO
+
+
+@njit(cache=True)
+def popcount(x: np.uint64) -> int:
+    """Cards in a mask (SWAR bit count)."""
+    x = x - ((x >> _S1) & _H1)
+    x = (x & _H2) + ((x >> _S2) & _H2)
+    x = (x + (x >> _S4)) & _H4
+    return np.int64((x * _H01) >> _S56)
+
+
+@njit(cache=True)
+def lowest(x: np.uint64) -> int:
+    """Code of the lowest card of a mask, -1 when empty."""
+    if x == ZERO:
+        return -1
+    return popcount((x & (~x + ONE)) - ONE)
+
+
+@njit(cache=True)
+def highest(x: np.uint64) -> int:
+    """Code of the highest card of a mask, -1 when empty."""
+    x |= x >> _S1
+    x |= x >> _S2
+    x |= x >> _S4
+    x |= x >> _S8
+    x |= x >> _S16
+    x |= x >> U(32)
+    return popcount(x) - 1
+
+
+@njit(cache=True)
+def drop_lowest(x: np.uint64) -> np.uint64:
+    """The mask without its lowest card."""
+    return x & (x - ONE)
+
+
+@njit(cache=True)
+def ith_lowest(x: np.uint64, i: int) -> int:
+    """The card of index ``i`` (from 0) of the mask in ascending code (``policies.ith_lowest``)."""
+    for _ in range(i):
+        x = drop_lowest(x)
+    return lowest(x)
+
+
+@njit(cache=True)
+def n_lowest(x: np.uint64, n: int) -> np.uint64:
+    """The ``n`` lowest-code cards of a mask (all when it has fewer)."""
+    out = ZERO
+    for _ in range(n):
+        if x == ZERO:
+            break
+        low = x & (~x + ONE)
+        out |= low
+        x ^= low
+    return out
+
+
+# --- compilation ---------------------------------------------------------------------------
+
+def first_call(dispatcher: Any, label: str, *args: Any) -> Any:
+    """Call a compiled entry point; on its first call in this process, say on stderr how long a
+    cold compile took (a cached load says nothing: it takes about a second)."""
+    if dispatcher.signatures:
+        return dispatcher(*args)
+    start = time.perf_counter()
+    out = dispatcher(*args)
+    if dispatcher.stats.cache_misses:
+        print(f"cardsim: compiled the {label} engine in {time.perf_counter() - start:.1f} s "
+              f"(once; cached in {dispatcher.stats.cache_path})", file=sys.stderr)
+    return out
