@@ -87,6 +87,13 @@ def run_chunk(game: str | GameSpec, rules: Rules, players: int, seed: int, seats
     return frame((g.play(rules, players, seed, int(i), seats).record for i in games), g.columns)
 
 
+def warm(game: str | GameSpec, rules: Rules, players: int, seed: int, seats: tuple[str, ...], engine: str) -> None:
+    """Play game 0 here before workers start: a compiled engine is compiled (or loaded from its
+    cache) once, in this process, and the workers then load it from the cache."""
+    if engine == "compiled":
+        run_chunk(game, rules, players, seed, seats, engine, np.zeros(1, dtype=np.int64))
+
+
 def run_chunks(game: str, rules: Rules, players: int, seed: int, seats: tuple[str, ...], engine: str,
                chunks: list[np.ndarray], *, n_jobs: int = 1, progress: bool = False,
                backend: str | None = None) -> list[pd.DataFrame]:
@@ -102,6 +109,7 @@ def run_chunks(game: str, rules: Rules, players: int, seed: int, seats: tuple[st
             out.append(run_chunk(game, rules, players, seed, seats, engine, c))
             bar.update(len(c))
     else:
+        warm(game, rules, players, seed, seats, engine)
         tasks = (delayed(run_chunk)(game, rules, players, seed, seats, engine, c) for c in chunks)
         with Parallel(n_jobs=n_jobs, backend=backend, return_as="generator") as parallel:
             for df in parallel(tasks):

@@ -68,6 +68,9 @@ def stream(study: Study, *, jobs: int = 1, backend: str = "loky", scheduler: str
              for chunk in np.array_split(indices, max(1, -(-len(indices) // CHUNK[engine])))]
     bar = tqdm(total=len(indices) * len(study.cells()), disable=not progress, unit=" games",
                unit_scale=True, desc=study.name, smoothing=0.1)
+    if tasks and not (jobs == 1 and backend == "loky"):
+        first = tasks[0][0]
+        api.warm(g, study.variants[first.variant], first.players, study.seed, first.seats, engine)
     with bar, _parallel(jobs, backend, scheduler) as parallel:
         calls = (delayed(api.run_chunk)(g, study.variants[cell.variant], cell.players, study.seed, cell.seats,
                                         engine, chunk) for cell, chunk in tasks)
