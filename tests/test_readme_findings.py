@@ -1,5 +1,6 @@
-"""The README's findings tables are the ones ``experiments/findings.py`` prints from the
-committed ``results/<study>/summary.csv`` files: every number in a table is in a summary."""
+"""The findings tables of the README and of docs/findings.md are the ones ``experiments/findings.py``
+prints from the committed ``results/<study>/summary.csv`` files: every number in a table is in a
+summary. The README's headline numbers are those of docs/findings.md."""
 import importlib.util
 import re
 from pathlib import Path
@@ -9,8 +10,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-FINDINGS = README[README.index("## Findings"):README.index("\n## ", README.index("## Findings") + 1)]
+HEADLINE = README[README.index("## Findings"):README.index("\n## ", README.index("## Findings") + 1)]
+FINDINGS_PAGE = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
+PAGES = {"README.md": HEADLINE, "docs/findings.md": FINDINGS_PAGE}
 HEADER = re.compile(r"^(\w+), (\d+) players, policy `([^`]+)`, [\d,]+ games per variant", re.MULTILINE)
+TABLE = re.compile(r"^\| variant \|", re.MULTILINE)
 STUDY = {"moska": "moska_variants", "musta_maija": "musta_maija_variants", "uno": "uno_house_rules",
          "molotow": "molotow_rules"}
 
@@ -22,14 +26,37 @@ def _findings():
     return module
 
 
-TABLES = [m.groups() for m in HEADER.finditer(FINDINGS)]
+TABLES = [(page, *m.groups()) for page, text in PAGES.items() for m in HEADER.finditer(text)]
 
 
-def test_the_findings_show_a_table_for_every_game():
-    assert {game for game, _, _ in TABLES} == set(STUDY)
+def test_the_findings_page_shows_a_table_for_every_game():
+    assert {game for page, game, _, _ in TABLES if page == "docs/findings.md"} == set(STUDY)
 
 
-@pytest.mark.parametrize("game, players, policy", TABLES, ids=[f"{g}-{n}p-{p}" for g, n, p in TABLES])
-def test_a_findings_table_is_printed_from_its_committed_summary(game, players, policy):
+def test_the_readme_shows_a_headline_table():
+    assert [page for page, *_ in TABLES].count("README.md") >= 1
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_findings_table_has_the_header_that_names_its_summary(page):
+    """A table without its header line would escape the check below."""
+    assert len(TABLE.findall(PAGES[page])) == sum(1 for t in TABLES if t[0] == page)
+
+
+@pytest.mark.parametrize("page, game, players, policy", TABLES,
+                         ids=[f"{p}-{g}-{n}p-{q}" for p, g, n, q in TABLES])
+def test_a_findings_table_is_printed_from_its_committed_summary(page, game, players, policy):
     summary = pd.read_csv(ROOT / "results" / STUDY[game] / "summary.csv")
-    assert _findings().table(summary, int(players), policy) in FINDINGS
+    assert _findings().table(summary, int(players), policy) in PAGES[page]
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:\.\d+)?", text))
+
+
+def test_every_number_of_the_readme_headline_prose_is_in_the_findings_page():
+    """The README's headline sentences summarise docs/findings.md: updating one without the other fails."""
+    prose = "\n".join(line for line in HEADLINE.splitlines() if not line.startswith("|") and not HEADER.match(line))
+    prose = re.sub(r"\([^)]*\.png\)", "", prose)
+    missing = _numbers(prose) - _numbers(FINDINGS_PAGE)
+    assert not missing, f"README headline numbers not in docs/findings.md: {sorted(missing)}"
