@@ -1,7 +1,7 @@
-"""Print the README's findings tables from the committed results/<study>/summary.csv files.
+"""Print the findings tables (docs/findings.md, the README's headline) from the committed results/<study>/summary.csv files.
 
-Every number in the README's findings comes from here, so each is in a committed
-summary.csv:
+Every number in those tables comes from here, so each is in a committed summary.csv
+(tests/test_readme_findings.py checks it):
 
     python experiments/findings.py                 # all studies, 4 players
     python experiments/findings.py --players 2     # another table size
