@@ -19,6 +19,7 @@ the two (so that a busy machine slows both alike); CPU seconds are this process'
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import time
 
 import numpy as np
@@ -58,7 +59,6 @@ def against_rlcard(args: argparse.Namespace, rounds: int = 3) -> None:
           f" {'ratio)':>7}")
     for players in args.players:
         rules = cardsim.rules("uno", args.rules)
-        cardsim.simulate("uno", rules, players=players, games=10, seed=args.seed)  # compile or load once
         rl, co = np.zeros(2), np.zeros(2)
         for r in range(rounds):
             rl += timed(lambda: rlcard_hands(players, rl_hands, args.seed + r))
@@ -75,14 +75,13 @@ def main() -> None:
                    help="only: the compiled engine beside rlcard's own UnoGame loop, random play (rlcard must be "
                         "installed in this environment; it is not a cardsim dependency)")
     args = p.parse_args()
+    cardsim.simulate("uno", args.rules, players=2, games=10, seed=args.seed)  # compile or load once, untimed
     if not args.rlcard:
         compare("uno", args)
         return
     if args.quick:
         args.games, args.vector_games = max(10, args.games // 10), max(1000, args.vector_games // 10)
-    try:
-        import rlcard  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("rlcard") is None:
         raise SystemExit("bench_uno: --rlcard needs the rlcard package in this environment "
                          "(e.g. python3 -m venv /tmp/bench-uno && /tmp/bench-uno/bin/pip install -e . rlcard)")
     against_rlcard(args)

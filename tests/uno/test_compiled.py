@@ -71,7 +71,7 @@ def test_state_equals_the_reference_state_after_every_decision(table, seed, game
 
 
 def record(s):
-    out = np.zeros((1, len(C._RECORD)), dtype=np.int64)
+    out = np.zeros((1, len(C.RECORD)), dtype=np.int64)
     C.record_into(s, out, 0)
     return out[0].tolist()
 
@@ -89,7 +89,7 @@ def test_playing_out_a_copy_from_any_choice_gives_the_game_and_leaves_the_origin
     rules = cardsim.rules("uno", rules)
     seats = GAME.seat_policies(policy, players)
     row = cardsim.simulate("uno", rules, players=players, games=1, first_game=5, seed=8, policy=seats)
-    expected = [row[c].iloc[0] for c in C._RECORD]
+    expected = [row[c].iloc[0] for c in C.RECORD]
     _, state, params, table, work = start(rules, players, 8, 5, seats)
     s, copy = state[0], np.zeros(1, C.STATE)
     choices = 0

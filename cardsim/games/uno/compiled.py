@@ -55,13 +55,14 @@ MAX_PLAYERS, MAX_CARDS = 10, 112
 START_COLOUR, STACK, CHALLENGE, CARD, TARGET, COLOUR, OVER = range(7)
 DRAW = TAKE = -1
 """The ``CARD`` choice that draws (U-7) and the ``STACK`` choice that takes the stacked total (U-11)."""
-RANDOM, GREEDY = NAMES.index("random"), NAMES.index("greedy")
+GREEDY = NAMES.index("greedy")
 CODE, BLUFF_CUT, CHALLENGE_CUT = range(3)
 """Columns of a seat's row of the ``policy`` array: policy code, ``bluff`` and ``challenge`` as 53-bit cut-offs."""
 N_CARDS, HAND_SIZE, UNTIL_PLAYABLE, STACK_DRAW_TWO, WD4_CHALLENGE, CUSTOM_WILD, TARGET_SCORE, MAX_TURNS = range(8)
 """Indices of the ``params`` array built from the rules by ``params_of`` (``TARGET_SCORE`` 0 = one hand)."""
-PLAIN_WILD, SWAP_HANDS, EVERYONE_DRAWS_ONE = range(3)
 CUSTOM_RULES = ("wild", "swap_hands", "everyone_draws_one")
+"""Codes of the ``custom_wild`` knob (U-16) in ``params``: their index."""
+SWAP_HANDS, EVERYONE_DRAWS_ONE = CUSTOM_RULES.index("swap_hands"), CUSTOM_RULES.index("everyone_draws_one")
 
 STATE = np.dtype([
     ("key", np.uint64), ("pkey", np.uint64), ("tkey", np.uint64),
@@ -91,8 +92,9 @@ WORK = np.dtype([
 """Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, and the canonical
 deck (filled by ``new_work``)."""
 
-_RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
-           "successful_challenges")
+RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
+          "successful_challenges")
+"""The record columns (beside ``game``) in the order of ``record_into``."""
 
 
 # ---------------------------------------------------------------- small facts
@@ -739,18 +741,17 @@ def copy_state(dst, src) -> None:
 
 @njit(cache=True)
 def record_into(s, out, i: int) -> None:
-    """Row ``i`` of ``out`` (columns of ``_RECORD``) from a finished game."""
+    """Row ``i`` of ``out`` (columns of ``RECORD``) from a finished game."""
     out[i, 0], out[i, 1], out[i, 2], out[i, 3] = s.turns, s.truncated, s.winner, s.points
     out[i, 4], out[i, 5], out[i, 6] = s.hand_no + 1, s.cards_drawn, s.reshuffles
     out[i, 7], out[i, 8] = s.challenges, s.successes
 
 
 @njit(cache=True)
-def play_games(params, policy, players: int, seed: np.uint64, games, deck, out) -> None:
+def play_games(params, policy, players: int, seed: np.uint64, games, w, out) -> None:
     """The engine's loop: game ``games[i]`` dealt, played out and recorded in row ``i`` of ``out``."""
-    state, work = np.zeros(1, STATE), np.zeros(1, WORK)
-    s, w = state[0], work[0]
-    w.deck[:len(deck)] = deck
+    state = np.zeros(1, STATE)
+    s = state[0]
     for i in range(len(games)):
         new_game(s, params, players, jit.game_key(seed, games[i]), w)
         play_out(s, params, policy, w)
@@ -777,15 +778,10 @@ def policy_of(policies: tuple[str, ...]) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(len(policies), 3)
 
 
-def deck_of(rules: UnoRules) -> np.ndarray:
-    """The canonical deck (kinds ascending) that a deal permutes."""
-    return np.array(deck_cards(rules.deck), dtype=np.int8)
-
-
 def new_work(rules: UnoRules) -> np.ndarray:
-    """A ``WORK`` record with the rules' deck filled in."""
+    """A ``WORK`` record with the rules' deck in canonical order (kinds ascending: what a deal permutes)."""
     work = np.zeros(1, WORK)
-    deck = deck_of(rules)
+    deck = deck_cards(rules.deck)
     work[0]["deck"][:len(deck)] = deck
     return work
 
@@ -815,13 +811,14 @@ def state_from(position: reference.State) -> np.ndarray:
     return state
 
 
-def simulate(rules: UnoRules, players: int, seed: int, games: np.ndarray, policies: tuple[str, ...]) -> dict[str, np.ndarray]:
+def simulate(rules: UnoRules, players: int, seed: int, games: np.ndarray,
+             policies: tuple[str, ...]) -> dict[str, np.ndarray]:
     """Play ``games`` (int64 game indices) one after another; one array per record column."""
     games = np.asarray(games, dtype=np.int64)
-    out = np.zeros((len(games), len(_RECORD)), dtype=np.int64)
+    out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
     jit.first_call(play_games, "uno", params_of(rules), policy_of(policies), players, np.uint64(seed), games,
-                   deck_of(rules), out)
+                   new_work(rules)[0], out)
     cols = {"game": games.copy()}
-    for j, name in enumerate(_RECORD):
+    for j, name in enumerate(RECORD):
         cols[name] = out[:, j].astype(bool) if name == "truncated" else out[:, j].copy()
     return cols
