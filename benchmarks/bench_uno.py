@@ -1,15 +1,91 @@
-"""Uno throughput: hands/s of the vector and reference engines and their ratio, measured in
-the same run for each player count and policy. A game is one hand unless the rules set
-``target_score`` (then the hands/s columns count every hand of a match).
+"""Uno throughput: hands/s of the compiled and reference engines and their ratio, measured in
+the same run for each player count and policy; with ``--rlcard``, the compiled engine beside
+the rlcard package's own ``UnoGame`` loop (random play), in this process. A game is one hand
+unless the rules set ``target_score`` (then the hands/s columns count every hand of a match).
 
     .venv/bin/python benchmarks/bench_uno.py                 # 2 and 4 players; random, greedy
     .venv/bin/python benchmarks/bench_uno.py --quick         # a few seconds
-    .venv/bin/python benchmarks/bench_uno.py --vector-games 200000 --jobs 2 --rules stacking
+    .venv/bin/python benchmarks/bench_uno.py --vector-games 500000 --jobs 2 --rules stacking
 
-For scale: rlcard's own Uno game loop plays about 2,000 random 4-player hands/s on a
-machine like ours; the target for the vector engine is 25x that.
+rlcard is not a dependency of cardsim: install it in a benchmark environment of its own, e.g.
+
+    python3 -m venv /tmp/bench-uno && /tmp/bench-uno/bin/pip install -e . rlcard
+    /tmp/bench-uno/bin/python benchmarks/bench_uno.py --rlcard --players 4 --policies random
+
+The rlcard loop is the one its own UnoGame offers: ``init_game``, then ``get_legal_actions``
+and ``step`` with a uniformly random legal action until ``is_over``. Rounds alternate between
+the two (so that a busy machine slows both alike); CPU seconds are this process's.
 """
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import time
+
+import numpy as np
+
+import cardsim
 from throughput import compare, parser
 
+
+def rlcard_hands(players: int, hands: int, seed: int) -> None:
+    """``hands`` random-play hands of rlcard's own UnoGame loop."""
+    from rlcard.games.uno.game import UnoGame
+
+    game = UnoGame(num_players=players)
+    game.configure({"game_num_players": players})
+    game.np_random = np.random.RandomState(seed)
+    choose = np.random.RandomState(seed + 1)
+    for _ in range(hands):
+        game.init_game()
+        while not game.is_over():
+            legal = game.get_legal_actions()
+            game.step(legal[choose.randint(len(legal))])
+
+
+def timed(run) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of ``run()``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    run()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def against_rlcard(args: argparse.Namespace, rounds: int = 3) -> None:
+    """The compiled engine (one process, ``n_jobs=1``) and rlcard's UnoGame, random play, side by side."""
+    rl_hands, hands = max(100, args.games), args.vector_games
+    print(f"uno vs rlcard: random play, {rounds} alternating rounds of {rl_hands:,} rlcard hands "
+          f"and {hands:,} compiled hands, one process")
+    print(f"{'players':>7} {'rlcard h/s':>11} {'compiled h/s':>13} {'ratio':>7} {'(CPU: rlcard':>13} {'compiled':>10}"
+          f" {'ratio)':>7}")
+    for players in args.players:
+        rules = cardsim.rules("uno", args.rules)
+        rl, co = np.zeros(2), np.zeros(2)
+        for r in range(rounds):
+            rl += timed(lambda: rlcard_hands(players, rl_hands, args.seed + r))
+            co += timed(lambda: cardsim.simulate("uno", rules, players=players, games=hands, seed=args.seed,
+                                                 first_game=r * hands, policy="random"))
+        rl_rate, co_rate = rounds * rl_hands / rl, rounds * hands / co
+        print(f"{players:>7} {rl_rate[0]:>11,.0f} {co_rate[0]:>13,.0f} {co_rate[0] / rl_rate[0]:>6.0f}x"
+              f" {rl_rate[1]:>13,.0f} {co_rate[1]:>10,.0f} {co_rate[1] / rl_rate[1]:>6.0f}x", flush=True)
+
+
+def main() -> None:
+    p = parser(__doc__, rules="official", players=(2, 4), games=1_000, vector_games=200_000)
+    p.add_argument("--rlcard", action="store_true",
+                   help="only: the compiled engine beside rlcard's own UnoGame loop, random play (rlcard must be "
+                        "installed in this environment; it is not a cardsim dependency)")
+    args = p.parse_args()
+    cardsim.simulate("uno", args.rules, players=2, games=10, seed=args.seed)  # compile or load once, untimed
+    if not args.rlcard:
+        compare("uno", args)
+        return
+    if args.quick:
+        args.games, args.vector_games = max(10, args.games // 10), max(1000, args.vector_games // 10)
+    if importlib.util.find_spec("rlcard") is None:
+        raise SystemExit("bench_uno: --rlcard needs the rlcard package in this environment "
+                         "(e.g. python3 -m venv /tmp/bench-uno && /tmp/bench-uno/bin/pip install -e . rlcard)")
+    against_rlcard(args)
+
+
 if __name__ == "__main__":
-    compare("uno", parser(__doc__, rules="official", players=(2, 4), games=1_000, vector_games=100_000).parse_args())
+    main()

@@ -76,6 +76,20 @@ def test_compiled_rng_equals_python_rng(seed, game, counter, k, n):
     u, out = np.zeros(n, np.uint64), np.zeros(n, np.int64)
     jit.permutation_into(np.uint64(key), rng.Stream.DEAL, counter, n, u, out)
     assert out.tolist() == rng.permutation(key, rng.Stream.DEAL, n, counter)
+    count = np.zeros(jit.BUCKETS + 1, np.int64)
+    jit.bucket_permutation_into(np.uint64(key), rng.Stream.DEAL, counter, n, u, out, count)
+    assert out.tolist() == rng.permutation(key, rng.Stream.DEAL, n, counter)
+
+
+@given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=120), st.integers(0, 63))
+def test_argsort_draws_is_a_stable_argsort(draws, shift):
+    """Ties (equal draws) keep index order, whatever the draws' spread over the buckets."""
+    from cardsim.core import jit
+
+    u = np.array(draws, dtype=np.uint64) >> np.uint64(shift)  # shifted right: many equal draws, few buckets
+    out, count = np.zeros(len(u), np.int64), np.zeros(jit.BUCKETS + 1, np.int64)
+    jit.argsort_draws(u, len(u), out, count)
+    assert out.tolist() == np.argsort(u, kind="stable").tolist()
 
 
 @given(st.integers(0, 2**64 - 1), st.integers(0, 63))

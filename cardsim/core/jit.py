@@ -91,6 +91,46 @@ def permutation_into(key: np.uint64, stream: int, counter: int, n: int, u: np.nd
         out[j] = i
 
 
+BUCKETS = 128
+"""Buckets of ``argsort_draws`` (its ``count`` scratch holds ``BUCKETS + 1`` int64)."""
+_BUCKET_SHIFT = np.uint64(57)
+
+
+@njit(cache=True)
+def argsort_draws(u: np.ndarray, n: int, out: np.ndarray, count: np.ndarray) -> None:
+    """``out[:n]``: the indices of ``u[:n]`` sorted by ``(u[i], i)``, without allocating.
+
+    The indices are placed in index order into ``BUCKETS`` buckets by their draw's top bits (a
+    counting sort; ``count``: ``BUCKETS + 1`` int64 of scratch), then insertion-sorted, stable: keyed
+    draws are uniform, so an index moves only within its bucket, about one deep (~n steps, not ~n²/4).
+    """
+    count[:] = 0
+    for i in range(n):
+        count[np.int64(u[i] >> _BUCKET_SHIFT) + 1] += 1
+    for b in range(BUCKETS):
+        count[b + 1] += count[b]
+    for i in range(n):
+        b = np.int64(u[i] >> _BUCKET_SHIFT)
+        out[count[b]] = i
+        count[b] += 1
+    for i in range(1, n):
+        x = out[i]
+        j = i
+        while j > 0 and u[out[j - 1]] > u[x]:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = x
+
+
+@njit(cache=True)
+def bucket_permutation_into(key: np.uint64, stream: int, counter: int, n: int, u: np.ndarray, out: np.ndarray,
+                            count: np.ndarray) -> None:
+    """``permutation_into`` for long decks: the same permutation, sorted by ``argsort_draws``."""
+    base = fold(fold(key, stream), counter)
+    for i in range(n):  # a loop of its own: the draws are computed side by side (SIMD)
+        u[i] = fold(base, i)
+    argsort_draws(u, n, out, count)
+
 # --- card masks (core/cards.py) ------------------------------------------------------------
 
 @njit(cache=True)

@@ -1,11 +1,15 @@
-"""Policies: the words of the policies.py docstring, checked on both twins."""
+"""Policies: the words of the policies.py docstring, checked on the reference functions, and the
+compiled engine's ``choose`` equal to them on random hands, tops and draws."""
 import numpy as np
+import pytest
 
 from cardsim.core import rng
+from cardsim.games.uno import compiled as C
 from cardsim.games.uno import policies as pol
 from cardsim.games.uno import reference as ref
-from cardsim.games.uno.cards import CANDIDATE_REAL, CANDIDATES, K, WD4_COLUMN, counts_of, parse
+from cardsim.games.uno.cards import K, WILD, counts_of, parse
 from cardsim.games.uno.reference import make_state
+from cardsim.games.uno.rules import UnoRules
 
 
 def test_random_is_uniform_over_the_legal_cards_copies_counted():
@@ -16,38 +20,47 @@ def test_random_is_uniform_over_the_legal_cards_copies_counted():
     freq = {k: picks.count(k) / len(picks) for k in set(picks)}
     assert set(freq) == {parse("R5"), parse("R7"), parse("W")}
     assert abs(freq[parse("R5")] - 0.5) < 0.03 and abs(freq[parse("W")] - 0.25) < 0.03
-    colours = np.bincount(pol.np_random_colour(u), minlength=4) / len(u)
+    colours = np.bincount([pol.random_colour(int(x)) for x in u], minlength=4) / len(u)
     assert np.all(np.abs(colours - 0.25) < 0.01)
 
 
-def _np_choice(hand, colour, top, u, greedy):
-    """The numpy twin on the candidate columns, for one hand."""
-    cand, real = CANDIDATES[colour, top], CANDIDATE_REAL[colour, top]
-    held = np.array(hand)[cand][:, None]
-    legal = (held > 0) & real[:, None]
-    counts = np.array([pol.colour_counts(hand)])
-    legal[WD4_COLUMN, 0] &= not counts[0, colour] > 0
-    if greedy:
-        col = pol.np_greedy_card(counts, legal, np.array([colour]), np.array([top]))[0]
-    else:
-        col = pol.np_random_card(held, legal, np.array([u], dtype=np.uint64))[0]
-    return -1 if col < 0 else int(cand[col])
+def random_position(gen, players, policy, rules=UnoRules(deck="2018")):
+    """A reference position at the start of seat 1's decision: random hands (seat 1's from any kinds,
+    W+4 often), a random top and colour."""
+    hands = []
+    for _ in range(players):
+        kinds = gen.integers(0, K, size=gen.integers(1, 12))
+        hands.append(" ".join(ref.name(int(k)) for k in kinds))
+    top = int(gen.integers(0, 54))
+    colour = "RYGB"[int(gen.integers(0, 4))] if top >= WILD else None
+    s = make_state(players, hands, ref.name(top), colour=colour, rules=rules, policy=policy,
+                   key=int(gen.integers(0, 2**63)))
+    s.turns = int(gen.integers(0, 500))
+    return s
 
 
-def test_twins_choose_the_same_card():
+@pytest.mark.parametrize("policy", ["random", "greedy", "random(bluff=0.5)", "greedy(bluff=0.5, challenge=0.5)"])
+def test_compiled_choose_equals_the_reference_policies(policy):
+    """Card (bluffs included), colour, Draw Two stack, challenge and swap target: ``compiled.choose``
+    on the compiled twin of a position equals the reference policy functions at the same decision."""
     gen = np.random.default_rng(0)
-    for i in range(300):
-        hand = [0] * K
-        for k in gen.integers(0, 54, size=gen.integers(1, 12)):
-            hand[k] += 1
-        top = int(gen.integers(0, 54))
-        colour = int(gen.integers(0, 4)) if top >= 52 else top // 13
-        s = make_state(2, ["R1", ""], ref.name(top), colour="RYGB"[colour])
-        s.hands[1] = hand
-        legal = ref.legal_cards(s, 1)
-        u = rng.draw(7, rng.Stream.POLICY, i, 2)
-        assert pol.random_card(hand, legal, u) == _np_choice(hand, colour, top, u, greedy=False)
-        assert pol.greedy_card(hand, legal, colour, top) == _np_choice(hand, colour, top, u, greedy=True)
+    table = C.policy_of((policy,) * 3)
+    p = pol.parse_policy(policy)
+    for _ in range(300):
+        r = random_position(gen, 3, policy)
+        state = C.state_from(r)
+        s = state[0]
+        r.turns += 1  # reference.decide counts the decision first; state_from has begun it
+        hand = r.hands[1]
+        assert s["phase"] == C.CARD and C.choose(s, table) == ref.choose_card(r, p)
+        chooser = ref.Chooser(r, p)
+        for phase, expected in ((C.COLOUR, chooser.colour(1)), (C.TARGET, chooser.target(1)),
+                                (C.CHALLENGE, int(pol.chance(r.u(ref.ANSWER_SLOT), p.challenge_cut))),
+                                (C.STACK, pol.greedy_stack(hand) if p.greedy else pol.random_stack(hand, r.u(0))),
+                                (C.START_COLOUR, pol.greedy_colour(hand) if p.greedy else
+                                 pol.random_colour(r.u(ref.START_COLOUR_SLOT)))):
+            s["phase"] = phase
+            assert C.choose(s, table) == expected, (phase, policy)
 
 
 def test_greedy_matches_colour_before_number_keeps_wilds_names_its_colour():

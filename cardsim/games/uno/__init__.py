@@ -1,4 +1,4 @@
-"""Uno (``docs/rules/uno.md``, U-1..U-21): rules, reference and vector engines, policies.
+"""Uno (``docs/rules/uno.md``, U-1..U-21): rules, reference and compiled engines, policies.
 
 The record adds to the common columns: ``winner`` (dealer-relative seat of the first
 hand; -1 when truncated), ``points`` (U-19: what the winner scored in the hand, or
@@ -8,10 +8,10 @@ their match total with ``target_score``), ``hands`` (hands played: 1 without
 """
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, Column
+from cardsim.games.uno.compiled import simulate
 from cardsim.games.uno.policies import NAMES
 from cardsim.games.uno.reference import play
 from cardsim.games.uno.rules import UnoRules
-from cardsim.games.uno.vector import vector
 
 COLUMNS = COMMON + (
     Column("winner", "int64", "seat (of the first hand's dealer) that won the hand, or the match with "
@@ -25,4 +25,4 @@ COLUMNS = COMMON + (
 )
 
 GAME = GameSpec(name="uno", rules=UnoRules, min_players=2, max_players=10, policies=NAMES,
-                columns=COLUMNS, play=play, compiled=vector)
+                columns=COLUMNS, play=play, compiled=simulate)

@@ -10,7 +10,7 @@ count per kind, never a bitmask. The layout::
     kind 52 W  (Wild)   53 W+4 (Wild Draw Four)   54 SH (Shuffle Hands)   55 CW (custom wild)
 
 Kinds 54 and 55 exist only in the 2018 deck (U-2). This file holds facts and tables,
-not rules of play: those live in ``reference.py`` (and their twins in ``vector.py``).
+not rules of play: those live in ``reference.py`` (and their twins in ``compiled.py``).
 """
 from __future__ import annotations
 
@@ -128,33 +128,8 @@ def _make_greedy_tables() -> tuple[np.ndarray, np.ndarray]:
     return base, by_colour
 
 
-def _make_candidates() -> tuple[np.ndarray, np.ndarray]:
-    """``CANDIDATES[colour, top]``: the ``C = 20`` kinds that can be legal there, and which are real.
-
-    Layout of the 20 columns: the coloured kinds legal on ``(colour, top)`` in ascending
-    order (13 of the colour plus at most 3 of the same symbol), padded with kind 0
-    marked not real; then W, W+4, SH, CW in columns 16..19 (``WD4_COLUMN`` = 17). The
-    vector engine works on these columns instead of all 56 kinds.
-    """
-    kinds = np.zeros((4, K, 20), dtype=np.int64)
-    real = np.zeros((4, K, 20), dtype=bool)
-    for c in range(4):
-        for top in range(K):
-            coloured = [k for k in range(WILD) if LEGAL[c, top, k]]
-            kinds[c, top, :len(coloured)] = coloured
-            real[c, top, :len(coloured)] = True
-            kinds[c, top, 16:] = (WILD, WD4, SHUFFLE, CUSTOM)
-            real[c, top, 16:] = True
-    return kinds, real
-
-
 POINTS = _make_points()
 LEGAL = _make_legal_table()
 GREEDY_BASE, GREEDY_BY_COLOUR = _make_greedy_tables()
-CANDIDATES, CANDIDATE_REAL = _make_candidates()
-WD4_COLUMN = 17
 KIND_COLOUR = np.array([max(colour_of(k), 0) for k in range(K)], dtype=np.int64)
 """Colour of each kind with the wilds mapped to 0 (used only where masked by a coloured-kind flag)."""
-COLOURED = np.arange(K) < WILD
-IS_WILD = ~COLOURED
-IS_DRAW_TWO = np.array([k < WILD and symbol_of(k) == DRAW_TWO for k in range(K)])

@@ -1,5 +1,5 @@
 """Uno reference engine: one game in plain Python, rule IDs of ``docs/rules/uno.md`` in
-comments, a trace a person can follow. It is the oracle ``vector.py`` must equal; it is
+comments, a trace a person can follow. It is the oracle ``compiled.py`` must equal; it is
 not meant to be fast.
 
 DECISION PROTOCOL (both engines follow it to the letter)

@@ -1,0 +1,824 @@
+"""Uno compiled engine: one game at a time in numba, on an explicit state that can be copied
+and played out. It translates the DECISION PROTOCOL of ``reference.py`` (normative, read it
+first) function by function and returns the same records; rule IDs are those of
+``docs/rules/uno.md``.
+
+The state (``STATE``, one record ``np.zeros(1, STATE)``) holds one game: hands as counts
+per card kind, the draw pile ``pile[ptr:end]`` (``pile[ptr]`` drawn first), the discard
+pile as its ``top`` plus counts of the cards under it, the current colour, direction,
+pending penalties, the match scores (``target_score``), the counters of the record, and
+what each seat has been shown of another's hand (``shown``). A state always waits at a
+*choice* of the player ``current``; ``phase`` says which:
+
+- ``START_COLOUR`` name the colour of a wild starting card (protocol step 1; 0..3);
+- ``STACK`` stack a held Draw Two (its kind) or ``TAKE`` the total (step 2, U-11);
+- ``CHALLENGE`` challenge a Wild Draw Four (1) or not (0) (step 3, U-14);
+- ``CARD`` play a held kind (a Wild Draw Four held with the current colour is a bluff,
+  U-13) or ``DRAW`` (step 4, U-6, U-7); a playable drawn card is played, no choice;
+- ``TARGET`` the seat to swap hands with (a custom wild, U-16);
+- ``COLOUR`` the colour a played wild names, after its effect (U-12, U-15, U-16);
+- ``OVER`` the game is over and its record fields are set.
+
+A protocol *decision* (the unit of ``turns``) is one or more choices of one player: the
+turn counters advance in ``next_decision`` when the turn passes, so the policy draws of
+every choice in it use ``tkey = draw key of (Stream.POLICY, turns - 1)`` and their slots.
+``legal_decisions`` lists a choice's options, ``choose`` is a seat's policy (it reads the
+deciding seat's ``view`` only: its own hand and public facts), ``apply`` makes the choice
+and runs the game on to the next choice; ``play_out`` is ``choose`` and ``apply`` until
+``OVER``; ``play_games`` is the engine's batch loop. Per-choice functions allocate
+nothing: scratch lives in a ``WORK`` record.
+
+What a seat knows, for determinizing the hidden cards (``mc`` policies): its own hand,
+every hand's size, the top and the cards under it (``discard``), the draw pile's size
+``end - ptr``, and ``shown[holder, viewer, kind]``: copies of ``kind`` that ``viewer``
+knows to be in ``holder``'s hand. A hand is shown to the challenger of a Wild Draw Four
+(U-14); after a swap (U-16) each of the two knows the hand they gave away; a played
+card leaves the count (a lower bound: drawn cards are unknown); Shuffle Hands (U-15)
+and a new deal forget everything.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.core import jit, rng
+from cardsim.core.jit import DEAL, EXTRA, POLICY, RESHUFFLE, U, below, fold
+from cardsim.games.uno import reference
+from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP,
+                                     WD4, WILD, deck_cards)
+from cardsim.games.uno.policies import NAMES, parse_policy
+from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD_SLOT, COLOUR_SLOT, SHUFFLE_HANDS_TAG,
+                                         START_COLOUR_SLOT, STARTER_TAG, TARGET_SLOT)
+from cardsim.games.uno.rules import UnoRules
+
+MAX_PLAYERS, MAX_CARDS = 10, 112
+START_COLOUR, STACK, CHALLENGE, CARD, TARGET, COLOUR, OVER = range(7)
+DRAW = TAKE = -1
+"""The ``CARD`` choice that draws (U-7) and the ``STACK`` choice that takes the stacked total (U-11)."""
+GREEDY = NAMES.index("greedy")
+CODE, BLUFF_CUT, CHALLENGE_CUT = range(3)
+"""Columns of a seat's row of the ``policy`` array: policy code, ``bluff`` and ``challenge`` as 53-bit cut-offs."""
+N_CARDS, HAND_SIZE, UNTIL_PLAYABLE, STACK_DRAW_TWO, WD4_CHALLENGE, CUSTOM_WILD, TARGET_SCORE, MAX_TURNS = range(8)
+"""Indices of the ``params`` array built from the rules by ``params_of`` (``TARGET_SCORE`` 0 = one hand)."""
+CUSTOM_RULES = ("wild", "swap_hands", "everyone_draws_one")
+"""Codes of the ``custom_wild`` knob (U-16) in ``params``: their index."""
+SWAP_HANDS, EVERYONE_DRAWS_ONE = CUSTOM_RULES.index("swap_hands"), CUSTOM_RULES.index("everyone_draws_one")
+
+STATE = np.dtype([
+    ("key", np.uint64), ("pkey", np.uint64), ("tkey", np.uint64),
+    ("players", np.int64), ("phase", np.int64), ("current", np.int64), ("direction", np.int64),
+    ("hands", np.int8, (MAX_PLAYERS, K)), ("size", np.int64, (MAX_PLAYERS,)),
+    ("shown", np.int8, (MAX_PLAYERS, MAX_PLAYERS, K)), ("shown_total", np.int64, (MAX_PLAYERS,)),
+    ("pile", np.int8, (MAX_CARDS,)), ("ptr", np.int64), ("end", np.int64),
+    ("discard", np.int8, (K,)), ("under", np.int64), ("top", np.int64), ("colour", np.int64),
+    ("pending", np.int64), ("challenge_open", np.bool_), ("wd4_bluffed", np.bool_), ("wd4_player", np.int64),
+    ("hand_winner", np.int64), ("hand_no", np.int64), ("hand_turns", np.int64), ("turns", np.int64),
+    ("reshuffles", np.int64), ("cards_drawn", np.int64), ("challenges", np.int64), ("successes", np.int64),
+    ("scores", np.int64, (MAX_PLAYERS,)),
+    ("winner", np.int64), ("points", np.int64), ("truncated", np.bool_),
+], align=True)
+"""One game. ``key`` the game key, ``pkey`` its policy stream, ``tkey`` the current decision's policy key;
+``size`` cards per hand; ``under`` cards under ``top``; ``colour`` -1 while a wild starter waits for
+its colour; ``pending`` a stacked Draw Two total for ``current``; ``challenge_open`` a Wild Draw Four
+(by ``wd4_player``; ``wd4_bluffed``: played illegally) that ``current`` may challenge; ``hand_no`` the
+hand being played (0 = the first), ``hand_turns`` its decisions, ``turns`` the game's; ``successes``
+successful challenges; ``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the
+record's once ``phase == OVER``."""
+
+WORK = np.dtype([
+    ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("cards", np.int8, (MAX_CARDS,)),
+    ("count", np.int64, (jit.BUCKETS + 1,)), ("deck", np.int8, (MAX_CARDS,)),
+], align=True)
+"""Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, and the canonical
+deck (filled by ``new_work``)."""
+
+RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
+          "successful_challenges")
+"""The record columns (beside ``game``) in the order of ``record_into``."""
+
+
+# ---------------------------------------------------------------- small facts
+
+@njit(cache=True)
+def seat(s, steps: int) -> int:
+    """The player ``steps`` places from the current one in the direction of play."""
+    x = s.current + steps * s.direction
+    return x if 0 <= x < s.players else x % s.players
+
+
+@njit(cache=True)
+def u(s, slot: int) -> np.uint64:
+    """Policy draw ``slot`` of the decision being made."""
+    return fold(s.tkey, slot)
+
+
+@njit(cache=True)
+def chance(x: np.uint64, cut: int) -> bool:
+    """``(u >> 11) < cut``: an event of probability ``cut / 2**53`` (``policies.chance``)."""
+    return (x >> U(11)) < U(cut)
+
+
+@njit(cache=True)
+def colour_held(s, p: int, colour: int) -> int:
+    """Cards of ``colour`` in ``p``'s hand."""
+    n = 0
+    for k in range(colour * 13, colour * 13 + 13):
+        n += s.hands[p, k]
+    return n
+
+
+@njit(cache=True)
+def wd4_is_legal(s, p: int) -> bool:
+    """U-13: a Wild Draw Four is legal only without a card of the current colour."""
+    return colour_held(s, p, s.colour) == 0
+
+
+@njit(cache=True)
+def playable(s, p: int, kind: int) -> bool:
+    """U-6, U-12, U-13: may ``p`` legally play ``kind`` now (held or not)?"""
+    return LEGAL[s.colour, s.top, kind] and (kind != WD4 or wd4_is_legal(s, p))
+
+
+@njit(cache=True)
+def hand_points(s, winner: int) -> int:
+    """U-19: the points of the cards left in the other hands."""
+    total = 0
+    for p in range(s.players):
+        if p != winner:
+            for k in range(K):
+                total += POINTS[k] * s.hands[p, k]
+    return total
+
+
+# ---------------------------------------------------------------- cards moving
+
+@njit(cache=True)
+def order_cards(key: np.uint64, word: int, counter: int, cards, start: int, m: int, w) -> None:
+    """``cards[start:start + m]`` put in keyed order, words ``(word, counter)`` after ``key``."""
+    jit.bucket_permutation_into(key, word, counter, m, w.u, w.order, w.count)
+    for i in range(m):
+        w.cards[i] = cards[start + w.order[i]]
+    for i in range(m):
+        cards[start + i] = w.cards[i]
+
+
+@njit(cache=True)
+def reshuffle(s, w) -> None:
+    """U-8: the cards under the top, in canonical order, in keyed order ``(RESHUFFLE, r)``, become the pile."""
+    m = 0
+    for k in range(K):
+        for _ in range(s.discard[k]):
+            s.pile[m] = k
+            m += 1
+        s.discard[k] = 0
+    order_cards(s.key, RESHUFFLE, s.reshuffles, s.pile, 0, m, w)
+    s.ptr, s.end, s.under = 0, m, 0
+    s.reshuffles += 1
+
+
+@njit(cache=True)
+def draw_card(s, p: int, w) -> int:
+    """``p`` draws one card, reshuffling when the pile is empty (U-8): the card, or -1 when none is left."""
+    if s.ptr == s.end:
+        if s.under == 0:
+            return -1
+        reshuffle(s, w)
+    card = np.int64(s.pile[s.ptr])
+    s.ptr += 1
+    s.hands[p, card] += 1
+    s.size[p] += 1
+    s.cards_drawn += 1
+    return card
+
+
+@njit(cache=True)
+def draw_cards(s, p: int, n: int, w) -> None:
+    """``p`` draws ``n`` cards, fewer if the cards run out (U-8)."""
+    for _ in range(n):
+        if draw_card(s, p, w) < 0:
+            return
+
+
+@njit(cache=True)
+def remove_card(s, p: int, kind: int) -> None:
+    """A card leaves ``p``'s hand face up: whoever knew of a copy there knows one copy less."""
+    s.hands[p, kind] -= 1
+    s.size[p] -= 1
+    if s.shown_total[p] > 0:
+        for viewer in range(s.players):
+            if s.shown[p, viewer, kind] > 0:
+                s.shown[p, viewer, kind] -= 1
+                s.shown_total[p] -= 1
+
+
+@njit(cache=True)
+def show_hand(s, holder: int, viewer: int) -> None:
+    """``viewer`` sees ``holder``'s whole hand."""
+    for k in range(K):
+        s.shown_total[holder] += s.hands[holder, k] - s.shown[holder, viewer, k]
+        s.shown[holder, viewer, k] = s.hands[holder, k]
+
+
+@njit(cache=True)
+def forget_hands(s) -> None:
+    """Nobody knows anything of another's hand (a new deal, U-15)."""
+    for p in range(s.players):
+        if s.shown_total[p] > 0:
+            s.shown[p, :, :] = 0
+            s.shown_total[p] = 0
+
+
+# ---------------------------------------------------------------- turn order
+
+@njit(cache=True)
+def game_over(s, winner: int, points: int, truncated: bool) -> None:
+    s.winner, s.points, s.truncated, s.phase = winner, points, truncated, OVER
+
+
+@njit(cache=True)
+def turn_phase(s) -> int:
+    """The first choice of a decision after the starting colour: steps 2, 3 or 4 of the protocol."""
+    if s.pending > 0:
+        return STACK
+    if s.challenge_open:
+        return CHALLENGE
+    return CARD
+
+
+@njit(cache=True)
+def next_decision(s, params) -> None:
+    """The turn has passed to ``current``: their decision begins, unless the hand is truncated (U-21)."""
+    if s.hand_turns >= params[MAX_TURNS]:
+        game_over(s, -1, 0, True)
+        return
+    s.turns += 1
+    s.hand_turns += 1
+    s.tkey = fold(s.pkey, s.turns - 1)
+    s.phase = START_COLOUR if s.colour < 0 else turn_phase(s)
+
+
+# ---------------------------------------------------------------- deal and start (U-4, U-5)
+
+@njit(cache=True)
+def deal(s, params, w) -> None:
+    """U-4, U-5: hand ``hand_no``, dealt by ``hand_no mod P``; the starting card turned and applied."""
+    players, hand_size, n = s.players, params[HAND_SIZE], params[N_CARDS]
+    dealer = s.hand_no % players
+    jit.bucket_permutation_into(s.key, DEAL, s.hand_no, n, w.u, w.order, w.count)
+    s.hands[:, :] = 0
+    s.size[:] = 0
+    forget_hands(s)
+    dealt = hand_size * players
+    for j in range(dealt):
+        p = (dealer + 1 + j) % players
+        s.hands[p, w.deck[w.order[j]]] += 1
+        s.size[p] += 1
+    for j in range(dealt, n):
+        s.pile[j - dealt] = w.deck[w.order[j]]
+    s.ptr, s.end = 0, n - dealt
+    s.discard[:] = 0
+    s.under, s.hand_turns, s.hand_winner, s.direction, s.pending = 0, 0, -1, 1, 0
+    s.challenge_open = False
+    s.top = s.pile[s.ptr]
+    s.ptr += 1
+    attempt = 0
+    while s.top == WD4:  # U-5: the forbidden starter goes back on top, the pile in keyed order
+        s.ptr -= 1
+        order_cards(fold(fold(s.key, EXTRA), STARTER_TAG), s.hand_no, attempt, s.pile, s.ptr, s.end - s.ptr, w)
+        s.top = s.pile[s.ptr]
+        s.ptr += 1
+        attempt += 1
+    start_with_card(s, dealer, params, w)
+
+
+@njit(cache=True)
+def start_with_card(s, dealer: int, params, w) -> None:
+    """U-5: the starting card counts as if the dealer had played it."""
+    top = s.top
+    s.colour = top // 13 if top < WILD else -1  # a wild: seat 1 names it in its first decision
+    s.current = dealer
+    if top < WILD and top % 13 == SKIP:
+        s.current = seat(s, 2)
+    elif top < WILD and top % 13 == REVERSE:
+        s.direction = -1  # the dealer plays first, then to the dealer's right
+    elif top < WILD and top % 13 == DRAW_TWO:
+        play_draw_two(s, params, w)
+    else:
+        s.current = seat(s, 1)
+    next_decision(s, params)
+
+
+@njit(cache=True)
+def new_game(s, params, players: int, key: np.uint64, w) -> None:
+    """Game ``key`` from its start: counters at zero, the first hand dealt, seat 1's choice waiting."""
+    s.key, s.pkey, s.players = key, fold(key, POLICY), players
+    s.turns = s.hand_no = s.reshuffles = s.cards_drawn = s.challenges = s.successes = 0
+    s.wd4_bluffed, s.wd4_player = False, -1
+    s.scores[:] = 0
+    s.winner, s.points, s.truncated = -1, 0, False
+    deal(s, params, w)
+
+
+# ---------------------------------------------------------------- effects of a play
+
+@njit(cache=True)
+def play_card(s, kind: int, params, w) -> None:
+    """The current player plays ``kind`` (U-6..U-18): discard, effects, then a choice or the next player."""
+    p = s.current
+    bluff = kind == WD4 and not wd4_is_legal(s, p)
+    remove_card(s, p, kind)
+    s.discard[s.top] += 1
+    s.under += 1
+    s.top = kind
+    if kind < WILD:
+        s.colour = kind // 13
+    if s.size[p] == 0:
+        finish_with_last_card(s, kind, params, w)
+        return
+    symbol = kind % 13 if kind < WILD else kind
+    if symbol == SKIP:
+        s.current = seat(s, 2)  # U-9: with two players this is the player again
+    elif symbol == REVERSE:
+        s.direction = -s.direction  # U-10
+        s.current = seat(s, 1 if s.players > 2 else 2)
+    elif symbol == DRAW_TWO:
+        play_draw_two(s, params, w)  # U-11
+    elif kind == WD4:
+        s.wd4_bluffed = bluff
+        s.phase = COLOUR  # U-13: the colour is named, then the next player is hit
+        return
+    elif kind == SHUFFLE:
+        shuffle_hands(s, w)  # U-15, then the colour
+        s.phase = COLOUR
+        return
+    elif kind == CUSTOM:
+        play_custom_wild(s, params, w)  # U-16
+        return
+    elif kind == WILD:
+        s.phase = COLOUR  # U-12
+        return
+    else:
+        s.current = seat(s, 1)
+    next_decision(s, params)
+
+
+@njit(cache=True)
+def after_wild(s, params, w) -> None:
+    """The wild's colour is named (U-12): a Wild Draw Four now hits the next player, other wilds pass the turn."""
+    if s.top == WD4:
+        play_wild_draw_four(s, params, w)
+    else:
+        s.current = seat(s, 1)
+    next_decision(s, params)
+
+
+@njit(cache=True)
+def play_draw_two(s, params, w) -> None:
+    """U-11: the next player draws two and loses the turn; stacking hands them the total."""
+    if params[STACK_DRAW_TWO]:
+        s.pending += 2
+        s.current = seat(s, 1)
+    else:
+        draw_cards(s, seat(s, 1), 2, w)
+        s.current = seat(s, 2)
+
+
+@njit(cache=True)
+def play_wild_draw_four(s, params, w) -> None:
+    """U-13: the next player draws four and loses the turn, unless they may challenge (U-14)."""
+    if params[WD4_CHALLENGE]:
+        s.challenge_open, s.wd4_player = True, s.current
+        s.current = seat(s, 1)
+    else:
+        draw_cards(s, seat(s, 1), 4, w)
+        s.current = seat(s, 2)
+
+
+@njit(cache=True)
+def shuffle_hands(s, w) -> None:
+    """U-15: all hands merged in canonical order, keyed order ``(EXTRA, 0, t)``, dealt one at a time
+    from the next player in the direction of play; nobody knows where a card went."""
+    m = 0
+    for k in range(K):
+        for p in range(s.players):
+            for _ in range(s.hands[p, k]):
+                w.cards[m] = k
+                m += 1
+            s.hands[p, k] = 0
+    s.size[:] = 0
+    forget_hands(s)
+    jit.bucket_permutation_into(fold(s.key, EXTRA), SHUFFLE_HANDS_TAG, s.turns - 1, m, w.u, w.order, w.count)
+    for j in range(m):
+        p = seat(s, j + 1)
+        s.hands[p, w.cards[w.order[j]]] += 1
+        s.size[p] += 1
+
+
+@njit(cache=True)
+def play_custom_wild(s, params, w) -> None:
+    """U-16: the table's rule on the blank wilds; a swap asks for its target, then the colour is named."""
+    rule = params[CUSTOM_WILD]
+    if rule == SWAP_HANDS:
+        s.phase = TARGET
+        return
+    if rule == EVERYONE_DRAWS_ONE:
+        everyone_draws_one(s, w)
+    s.phase = COLOUR
+
+
+@njit(cache=True)
+def everyone_draws_one(s, w) -> None:
+    """U-16: every other player draws one card, in the direction of play."""
+    for i in range(1, s.players):
+        draw_cards(s, seat(s, i), 1, w)
+
+
+@njit(cache=True)
+def swap_hands(s, other: int) -> None:
+    """U-16: the current player swaps hands with ``other``; each of the two knows the hand they gave."""
+    p = s.current
+    for k in range(K):
+        s.hands[p, k], s.hands[other, k] = s.hands[other, k], s.hands[p, k]
+    s.size[p], s.size[other] = s.size[other], s.size[p]
+    for viewer in range(s.players):  # what anyone knew of a hand follows the hand
+        for k in range(K):
+            s.shown[p, viewer, k], s.shown[other, viewer, k] = s.shown[other, viewer, k], s.shown[p, viewer, k]
+    s.shown_total[p], s.shown_total[other] = s.shown_total[other], s.shown_total[p]
+    for holder in (p, other):
+        for k in range(K):  # one's own hand is not "shown"
+            s.shown_total[holder] -= s.shown[holder, holder, k]
+            s.shown[holder, holder, k] = 0
+    show_hand(s, other, p)
+    show_hand(s, p, other)
+
+
+@njit(cache=True)
+def finish_with_last_card(s, kind: int, params, w) -> None:
+    """U-18: the player is out and wins the hand; a draw card still makes the others draw."""
+    if kind < WILD and kind % 13 == DRAW_TWO:
+        draw_cards(s, seat(s, 1), s.pending + 2, w)
+    elif kind == WD4:
+        draw_cards(s, seat(s, 1), 4, w)
+    elif kind == CUSTOM and params[CUSTOM_WILD] == EVERYONE_DRAWS_ONE:
+        everyone_draws_one(s, w)
+    s.pending = 0
+    s.hand_winner = s.current
+    end_hand(s, params, w)
+
+
+@njit(cache=True)
+def end_hand(s, params, w) -> None:
+    """U-19, U-20: the winner scores the cards left; the game ends, or the next hand is dealt."""
+    winner = s.hand_winner
+    gained = hand_points(s, winner)
+    s.scores[winner] += gained
+    target = params[TARGET_SCORE]
+    if target == 0:
+        game_over(s, winner, gained, False)
+    elif s.scores[winner] >= target:
+        game_over(s, winner, s.scores[winner], False)
+    else:
+        s.hand_no += 1
+        deal(s, params, w)
+
+
+# ---------------------------------------------------------------- answering penalties, drawing
+
+@njit(cache=True)
+def answer_draw_two(s, kind: int, params, w) -> None:
+    """U-11 stacking: stack the Draw Two ``kind``, or ``TAKE`` the total and lose the turn."""
+    if kind >= 0:
+        play_card(s, kind, params, w)
+        return
+    draw_cards(s, s.current, s.pending, w)
+    s.pending = 0
+    s.current = seat(s, 1)
+    next_decision(s, params)
+
+
+@njit(cache=True)
+def answer_wild_draw_four(s, challenge: int, params, w) -> None:
+    """U-14: draw 4 and lose the turn; or challenge: the hand is shown to the challenger, and a bluffer
+    draws 4 (the challenger then plays a normal turn), else the challenger draws 6 and loses the turn."""
+    s.challenge_open = False
+    p = s.current
+    if challenge == 0:
+        draw_cards(s, p, 4, w)
+    else:
+        s.challenges += 1
+        show_hand(s, s.wd4_player, p)
+        if s.wd4_bluffed:
+            s.successes += 1
+            draw_cards(s, s.wd4_player, 4, w)
+            s.phase = CARD
+            return
+        draw_cards(s, p, 6, w)
+    s.current = seat(s, 1)
+    next_decision(s, params)
+
+
+@njit(cache=True)
+def draw_for_turn(s, params, w) -> None:
+    """U-7: draw one card (or until a playable one comes); a playable drawn card is played, else the turn passes."""
+    p = s.current
+    while True:
+        card = draw_card(s, p, w)
+        if card < 0:
+            break
+        if playable(s, p, card):
+            play_card(s, card, params, w)
+            return
+        if not params[UNTIL_PLAYABLE]:
+            break
+    s.current = seat(s, 1)
+    next_decision(s, params)
+
+
+# ---------------------------------------------------------------- choices: list, choose, apply
+
+@njit(cache=True)
+def legal_decisions(s, out) -> int:
+    """The options of the waiting choice written to ``out`` (room for ``K + 1``); how many."""
+    p, phase, n = s.current, s.phase, 0
+    if phase == CARD:
+        for k in range(K):
+            if s.hands[p, k] > 0 and LEGAL[s.colour, s.top, k]:  # a Wild Draw Four even as a bluff (U-13)
+                out[n] = k
+                n += 1
+        out[n] = DRAW
+        n += 1
+    elif phase == STACK:
+        for c in range(4):
+            if s.hands[p, c * 13 + DRAW_TWO] > 0:
+                out[n] = c * 13 + DRAW_TWO
+                n += 1
+        out[n] = TAKE
+        n += 1
+    elif phase == CHALLENGE:
+        out[0], out[1] = 0, 1
+        n = 2
+    elif phase == COLOUR or phase == START_COLOUR:
+        for c in range(4):
+            out[c] = c
+        n = 4
+    elif phase == TARGET:
+        for i in range(1, s.players):
+            out[n] = (p + i) % s.players
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def apply(s, choice: int, params, w) -> None:
+    """Make the waiting choice and run the game on to the next choice (or to its end)."""
+    phase = s.phase
+    if phase == CARD:
+        if choice == DRAW:
+            draw_for_turn(s, params, w)
+        else:
+            play_card(s, choice, params, w)
+    elif phase == COLOUR:
+        s.colour = choice
+        after_wild(s, params, w)
+    elif phase == STACK:
+        answer_draw_two(s, choice, params, w)
+    elif phase == CHALLENGE:
+        answer_wild_draw_four(s, choice, params, w)
+    elif phase == TARGET:
+        swap_hands(s, choice)
+        s.phase = COLOUR
+    elif phase == START_COLOUR:
+        s.colour = choice  # U-5: a wild starter's colour, then the turn goes on
+        s.phase = turn_phase(s)
+
+
+@njit(cache=True)
+def greedy_colour(s, p: int) -> int:
+    """The colour ``p`` holds most cards of, ties to the first of R, Y, G, B."""
+    best, most = 0, -1
+    for c in range(4):
+        n = colour_held(s, p, c)
+        if n > most:
+            best, most = c, n
+    return best
+
+
+@njit(cache=True)
+def random_card(s, p: int, x: np.uint64) -> int:
+    """The ``x mod n``-th of the ``n`` legal cards held, copies counted, in kind order (-1 if none).
+
+    The kinds that can be legal (U-6, U-12): the current colour's 13, the top's number or symbol in
+    the other colours, the wilds; a Wild Draw Four only without a card of the current colour (U-13).
+    """
+    hand, colour = s.hands[p], s.colour
+    symbol = s.top % 13 if s.top < WILD else -1
+    of_colour = 0
+    for k in range(colour * 13, colour * 13 + 13):
+        of_colour += hand[k]
+    n = of_colour + hand[WILD] + hand[SHUFFLE] + hand[CUSTOM] + (hand[WD4] if of_colour == 0 else 0)
+    if symbol >= 0:
+        for c in range(4):
+            if c != colour:
+                n += hand[c * 13 + symbol]
+    if n == 0:
+        return -1
+    r = below(x, n)
+    for c in range(4):
+        if c == colour:
+            for k in range(c * 13, c * 13 + 13):
+                r -= hand[k]
+                if r < 0:
+                    return k
+        elif symbol >= 0:
+            r -= hand[c * 13 + symbol]
+            if r < 0:
+                return c * 13 + symbol
+    for k in range(WILD, K):
+        if k != WD4 or of_colour == 0:
+            r -= hand[k]
+            if r < 0:
+                return k
+    return -1
+
+
+@njit(cache=True)
+def greedy_card(s, p: int) -> int:
+    """The legal held kind of highest score (``policies.greedy_card``; ties to the lowest kind), -1 if none:
+    the current colour's highest symbol (3000 + symbol); else the top's number or symbol in the colour
+    held most (2000 + cards of that colour); else W+4 (legal: no card of the colour), W, CW, SH."""
+    hand, colour = s.hands[p], s.colour
+    for k in range(colour * 13 + 12, colour * 13 - 1, -1):
+        if hand[k] > 0:
+            return k
+    best, most = -1, -1
+    if s.top < WILD:
+        symbol = s.top % 13
+        for c in range(4):
+            if c != colour and hand[c * 13 + symbol] > 0:
+                n = colour_held(s, p, c)
+                if n > most:
+                    best, most = c * 13 + symbol, n
+    if best >= 0:
+        return best
+    for k in (WD4, WILD, CUSTOM, SHUFFLE):
+        if hand[k] > 0:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def random_stack(s, p: int, x: np.uint64) -> int:
+    """With ``n`` Draw Twos held, ``r = x mod (n + 1)``: the ``r``-th in kind order, or ``TAKE`` for ``r = n``."""
+    n = 0
+    for c in range(4):
+        n += s.hands[p, c * 13 + DRAW_TWO]
+    r = below(x, n + 1)
+    for c in range(4):
+        r -= s.hands[p, c * 13 + DRAW_TWO]
+        if r < 0:
+            return c * 13 + DRAW_TWO
+    return TAKE
+
+
+@njit(cache=True)
+def greedy_stack(s, p: int) -> int:
+    """The held Draw Two of the colour held most, ties to the first colour; ``TAKE`` without one."""
+    best, most = TAKE, -1
+    for c in range(4):
+        if s.hands[p, c * 13 + DRAW_TWO] > 0:
+            n = colour_held(s, p, c)
+            if n > most:
+                best, most = c * 13 + DRAW_TWO, n
+    return best
+
+
+@njit(cache=True)
+def greedy_target(s, p: int) -> int:
+    """The other player holding fewest cards, ties to the first clockwise."""
+    best, fewest = -1, 1 << 30
+    for i in range(1, s.players):
+        q = (p + i) % s.players
+        if s.size[q] < fewest:
+            best, fewest = q, s.size[q]
+    return best
+
+
+@njit(cache=True)
+def choose(s, policy) -> int:
+    """The choice of seat ``current``'s policy (``policies.py``), from that seat's view only: its own hand,
+    the hand sizes, the top, the colour and the decision's policy draws."""
+    p, phase = s.current, s.phase
+    greedy = policy[p, CODE] == GREEDY
+    if phase == CARD:
+        if s.hands[p, WD4] > 0 and not wd4_is_legal(s, p) and chance(u(s, BLUFF_SLOT), policy[p, BLUFF_CUT]):
+            return WD4
+        return greedy_card(s, p) if greedy else random_card(s, p, u(s, CARD_SLOT))
+    if phase == COLOUR:
+        return greedy_colour(s, p) if greedy else below(u(s, COLOUR_SLOT), 4)
+    if phase == STACK:
+        return greedy_stack(s, p) if greedy else random_stack(s, p, u(s, ANSWER_SLOT))
+    if phase == CHALLENGE:
+        return 1 if chance(u(s, ANSWER_SLOT), policy[p, CHALLENGE_CUT]) else 0
+    if phase == TARGET:
+        return greedy_target(s, p) if greedy else (p + 1 + below(u(s, TARGET_SLOT), s.players - 1)) % s.players
+    if phase == START_COLOUR:
+        return greedy_colour(s, p) if greedy else below(u(s, START_COLOUR_SLOT), 4)
+    return -1
+
+
+@njit(cache=True)
+def play_out(s, params, policy, w) -> None:
+    """Play the game on from its waiting choice to its end with the seats' policies."""
+    while s.phase != OVER:
+        apply(s, choose(s, policy), params, w)
+
+
+@njit(cache=True)
+def copy_state(dst, src) -> None:
+    """``dst[0] = src[0]``: an independent copy of a game."""
+    dst[0] = src[0]
+
+
+@njit(cache=True)
+def record_into(s, out, i: int) -> None:
+    """Row ``i`` of ``out`` (columns of ``RECORD``) from a finished game."""
+    out[i, 0], out[i, 1], out[i, 2], out[i, 3] = s.turns, s.truncated, s.winner, s.points
+    out[i, 4], out[i, 5], out[i, 6] = s.hand_no + 1, s.cards_drawn, s.reshuffles
+    out[i, 7], out[i, 8] = s.challenges, s.successes
+
+
+@njit(cache=True)
+def play_games(params, policy, players: int, seed: np.uint64, games, w, out) -> None:
+    """The engine's loop: game ``games[i]`` dealt, played out and recorded in row ``i`` of ``out``."""
+    state = np.zeros(1, STATE)
+    s = state[0]
+    for i in range(len(games)):
+        new_game(s, params, players, jit.game_key(seed, games[i]), w)
+        play_out(s, params, policy, w)
+        record_into(s, out, i)
+
+
+# ---------------------------------------------------------------- from Python
+
+def params_of(rules: UnoRules) -> np.ndarray:
+    """The rules as the int64 ``params`` array the compiled functions read."""
+    params = np.zeros(8, dtype=np.int64)
+    params[N_CARDS], params[HAND_SIZE] = DECK_SIZES[rules.deck], rules.hand_size
+    params[UNTIL_PLAYABLE] = rules.draw_rule == "until_playable"
+    params[STACK_DRAW_TWO], params[WD4_CHALLENGE] = rules.stack_draw_two, rules.wd4_challenge
+    params[CUSTOM_WILD] = CUSTOM_RULES.index(rules.custom_wild)
+    params[TARGET_SCORE] = rules.target_score or 0
+    params[MAX_TURNS] = rules.max_turns
+    return params
+
+
+def policy_of(policies: tuple[str, ...]) -> np.ndarray:
+    """One row per seat: policy code, bluff and challenge cut-offs (int64)."""
+    rows = [(NAMES.index(p.name), p.bluff_cut, p.challenge_cut) for p in map(parse_policy, policies)]
+    return np.array(rows, dtype=np.int64).reshape(len(policies), 3)
+
+
+def new_work(rules: UnoRules) -> np.ndarray:
+    """A ``WORK`` record with the rules' deck in canonical order (kinds ascending: what a deal permutes)."""
+    work = np.zeros(1, WORK)
+    deck = deck_cards(rules.deck)
+    work[0]["deck"][:len(deck)] = deck
+    return work
+
+
+def state_from(position: reference.State) -> np.ndarray:
+    """The compiled state of a reference engine position, at the start of ``position.current``'s next
+    decision (what ``reference.decide`` does first); nobody has been shown a hand. For scenario tests
+    and for reference-engine policies that play positions out here."""
+    r = position
+    state = np.zeros(1, STATE)
+    s = state[0]
+    pkey = rng.mix(r.key, rng.Stream.POLICY)
+    for name, value in (("key", np.uint64(r.key)), ("pkey", np.uint64(pkey)), ("players", r.players),
+                        ("current", r.current), ("direction", r.direction), ("ptr", 0), ("end", len(r.pile)),
+                        ("under", sum(r.discard)), ("top", r.top), ("colour", r.colour), ("pending", r.pending_draw),
+                        ("challenge_open", r.challenge_open), ("wd4_bluffed", r.wd4_bluffed),
+                        ("wd4_player", r.wd4_player), ("hand_winner", r.hand_winner), ("hand_no", r.hand_no),
+                        ("hand_turns", r.hand_turns), ("turns", r.turns), ("reshuffles", r.reshuffles),
+                        ("cards_drawn", r.cards_drawn), ("challenges", r.challenges),
+                        ("successes", r.successful_challenges), ("winner", -1)):
+        s[name] = value
+    s["hands"][:r.players] = r.hands
+    s["size"][:r.players] = [sum(h) for h in r.hands]
+    s["pile"][:len(r.pile)] = r.pile
+    s["discard"][:] = r.discard
+    next_decision(s, params_of(r.rules))
+    return state
+
+
+def simulate(rules: UnoRules, players: int, seed: int, games: np.ndarray,
+             policies: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Play ``games`` (int64 game indices) one after another; one array per record column."""
+    games = np.asarray(games, dtype=np.int64)
+    out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
+    jit.first_call(play_games, "uno", params_of(rules), policy_of(policies), players, np.uint64(seed), games,
+                   new_work(rules)[0], out)
+    cols = {"game": games.copy()}
+    for j, name in enumerate(RECORD):
+        cols[name] = out[:, j].astype(bool) if name == "truncated" else out[:, j].copy()
+    return cols
