@@ -1,12 +1,10 @@
 """Properties of whole games: card conservation and legality after every move (checked
 by an oracle written here from the rules text, not by the engine's own checks), one
-loser per finished game, determinism, vector engine = reference engine, and the
+loser per finished game, determinism, compiled engine = reference engine, and the
 ``house`` preset = the records of the rules before MM-9's ``refill`` and MM-10's
 ``must_beat`` existed."""
-from pathlib import Path
-
-import importlib
 import random
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,27 +19,9 @@ from cardsim.games.musta_maija import reference as ref
 from cardsim.games.musta_maija.cards import BLACK_MARIA, card_list, mask, rank, suit
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
+from .strategies import setups
+
 GAME = spec("musta_maija")
-
-
-@st.composite
-def setups(draw, max_players=8):
-    """Random knobs, player count, per-seat policies and seed that the rules accept."""
-    players = draw(st.integers(2, max_players))
-    knobs = dict(trump=draw(st.sampled_from(["marriage", "diamonds", "turned"])),
-                 black_maria=draw(st.sampled_from(["unbeatable", "highest_trump"])),
-                 hand_size=draw(st.integers(1, 9)),
-                 refill=draw(st.sampled_from(["played", "to_hand_size"])),
-                 must_beat=draw(st.sampled_from(["all_if_possible", "free"])),
-                 max_turns=draw(st.sampled_from([1, 2, 7, 40, 10_000])))
-    rules = MustaMaijaRules(**knobs)
-    try:
-        rules.check_players(players)
-    except ValueError:
-        rules = rules.replace(hand_size=5)
-    seats = draw(st.sampled_from(["random", "greedy", "mixed"]))
-    policy = [draw(st.sampled_from(["random", "greedy"])) for _ in range(players)] if seats == "mixed" else seats
-    return rules, players, policy, draw(st.integers(0, 2**32))
 
 
 def oracle_beats(beater: int, card: int, trump: int, black_maria: str) -> bool:
@@ -140,15 +120,15 @@ def test_a_finished_game_has_exactly_one_loser_or_a_recorded_truncation(setup):
 
 
 @given(setups(), st.integers(0, 50))
-def test_vector_equals_reference_on_random_knobs_players_policies_and_seeds(setup, first):
+def test_compiled_equals_reference_on_random_knobs_players_policies_and_seeds(setup, first):
     rules, players, policy, seed = setup
     kw = dict(players=players, games=4, seed=seed, policy=policy, first_game=first)
-    v = cardsim.simulate("musta_maija", rules, engine="vector", **kw)
+    v = cardsim.simulate("musta_maija", rules, engine="compiled", **kw)
     r = cardsim.simulate("musta_maija", rules, engine="reference", **kw)
     pd.testing.assert_frame_equal(v, r)
 
 
-def test_determinism_alone_in_a_batch_and_shifted_and_blind_to_global_rngs():
+def test_determinism_alone_in_a_batch_shifted_chunked_in_jobs_and_blind_to_global_rngs():
     r = cardsim.rules("musta_maija", "black_trump")
     random.seed(1)
     np.random.seed(1)
@@ -160,12 +140,13 @@ def test_determinism_alone_in_a_batch_and_shifted_and_blind_to_global_rngs():
     pd.testing.assert_frame_equal(batch.iloc[20:].reset_index(drop=True), shifted)
     alone = cardsim.replay("musta_maija", r, players=6, seed=4, game=25, policy=["greedy", "random"] * 3)
     assert alone.record == batch.iloc[25].to_dict()
-    pd.testing.assert_frame_equal(batch, cardsim.simulate("musta_maija", r, players=6, games=30, seed=4,
-                                                          policy=["greedy", "random"] * 3, chunk_size=7))
+    for chunks in (dict(chunk_size=7), dict(chunk_size=4, n_jobs=2)):
+        pd.testing.assert_frame_equal(batch, cardsim.simulate("musta_maija", r, players=6, games=30, seed=4,
+                                                              policy=["greedy", "random"] * 3, **chunks))
 
 
 def differential(games_per_case: int, seed: int) -> int:
-    """Vector vs reference over every preset, player count and policy mix; mismatching games."""
+    """Compiled vs reference over every preset, player count and policy mix; mismatching games."""
     mismatches = 0
     for i, preset in enumerate(GAME.rules.PRESETS):
         for players in range(2, 9):
@@ -194,7 +175,7 @@ def test_differential_slow(scaled):
 
 @pytest.mark.slow
 def test_one_deck_unbeatable_loser_always_holds_the_black_maria(scaled):
-    """MM-14 on the vector engine: with one deck and an unbeatable Black Maria, loser = holder."""
+    """MM-14 on the compiled engine: with one deck and an unbeatable Black Maria, loser = holder."""
     games = scaled(1_000_000, floor=20_000)
     exceptions = 0
     for players in (2, 3, 4, 5):
@@ -229,16 +210,3 @@ def test_the_house_preset_reproduces_the_records_of_the_previous_rules():
                                      first_game=int(cell.game.iloc[0]), engine=engine)
             pd.testing.assert_frame_equal(fresh[cell.columns[4:]], cell[cell.columns[4:]].reset_index(drop=True),
                                           check_dtype=False)
-
-
-def test_tail_hand_off_to_the_reference_engine_changes_no_record():
-    """Game 321 (6 players, greedy, seed 1) circles until truncated: it is handed off after 1,000 decisions."""
-    vector = importlib.import_module("cardsim.games.musta_maija.vector")
-    rules = cardsim.rules("musta_maija", "house", max_turns=1500)
-    games, seats = np.arange(315, 325), ("greedy",) * 6
-    handed = frame(vector.vector(rules, 6, 1, games, seats), GAME.columns)
-    numpy_only = frame(vector.vector(rules, 6, 1, games, seats, handoff=False), GAME.columns)
-    pd.testing.assert_frame_equal(handed, numpy_only)
-    assert handed.truncated.sum() == 1 and handed.turns.max() == 1500 > vector.HANDOFF_TURNS
-    reference_rows = frame([GAME.play(rules, 6, 1, int(g), seats).record for g in games], GAME.columns)
-    pd.testing.assert_frame_equal(handed, reference_rows)
