@@ -88,65 +88,6 @@ def parse(text: str) -> int:
     return mask(FRENCH52.parse(t.rstrip("'")) + 52 * t.endswith("'") for t in text.split())
 
 
-# --- the same layout on uint64 arrays (vector engine): a hand is (lo, hi), one word per copy.
-# Within one suit a hand is "rank space": two 13-bit words (x0, x1), bit r = rank r of copy 0 / 1.
-
-SUIT_BITS = np.array([FRENCH52.suit_mask(s) for s in range(SUITS)] + [0], dtype=np.uint64)
-"""``SUIT_BITS[s]``: the suit's 13 bits in either word; ``SUIT_BITS[-1]`` (no trump) is empty."""
-RANK_BITS = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
-BM_BIT = np.uint64(1 << BLACK_MARIA)
-LOW_BITS = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(JACK + 1)))
-"""Ranks 2..J of every suit: the cards the greedy policy sheds."""
-RANK_COL = np.arange(RANKS, dtype=np.uint64)[:, None]
-"""The ranks 0..12 as a (13, 1) column: broadcasts a rank-space hand over its ranks."""
-_BELOW = (np.uint64(1) << RANK_COL) - np.uint64(1)
-_LOW13 = np.uint64((1 << RANKS) - 1)
-
-
-def np_count(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(lo).astype(np.int64) + np.bitwise_count(hi)
-
-
-def np_ranks(lo: np.ndarray, hi: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rank space of suit ``s`` (per game; ``s`` must be a real suit)."""
-    shift = (s * RANKS).astype(np.uint64)
-    return (lo >> shift) & _LOW13, (hi >> shift) & _LOW13
-
-
-def np_unranks(x0: np.ndarray, x1: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    shift = (s * RANKS).astype(np.uint64)
-    return x0 << shift, x1 << shift
-
-
-def np_lowest_k(x0: np.ndarray, x1: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` lowest cards (rank, then copy) of rank-space hands; all of them if fewer."""
-    some = k > 0
-    out0 = np.where(some, x0, np.uint64(0))
-    out1 = np.where(some, x1, np.uint64(0))
-    cut = np.nonzero(some & (k < np.bitwise_count(x0).astype(np.int64) + np.bitwise_count(x1)))[0]
-    if len(cut):
-        out0[cut], out1[cut] = _cut_lowest(x0[cut], x1[cut], k[cut])
-    return out0, out1
-
-
-def _cut_lowest(x0: np.ndarray, x1: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np_lowest_k`` for hands holding more than ``k`` cards: count the cards below each one."""
-    before0 = np.bitwise_count(x0 & _BELOW).astype(np.int64) + np.bitwise_count(x1 & _BELOW)
-    b0 = (x0 >> RANK_COL) & np.uint64(1)
-    b1 = (x1 >> RANK_COL) & np.uint64(1)
-    keep0 = b0 * (before0 < k)
-    keep1 = b1 * (before0 + b0.astype(np.int64) < k)
-    return (keep0 << RANK_COL).sum(axis=0, dtype=np.uint64), (keep1 << RANK_COL).sum(axis=0, dtype=np.uint64)
-
-
-def np_lowest_one(x0: np.ndarray, x1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The lowest card (rank, then copy) of rank-space hands: ``np_lowest_k`` with k = 1."""
-    both = x0 | x1
-    low = both & (~both + np.uint64(1))
-    one0 = x0 & low
-    return one0, np.where(one0 != 0, np.uint64(0), x1 & low)
-
-
 # --- the same layout as two uint64 words (compiled engine; numba) -------------------------
 # A hand is (lo, hi), one word per copy. Within one suit a hand is "rank space": two 13-bit
 # words (x0, x1), bit r = the card of rank r of copy 0 / copy 1.
