@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import cardsim
 from cardsim.core import rng
+from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
 from cardsim.games.musta_maija import reference as ref
@@ -39,7 +40,7 @@ def record_of(s: np.void, game: int) -> dict:
     r = dict(zip(C.RECORD, out.tolist()))
     finish = r.pop("finish")
     r["truncated"], r["first_out"] = bool(r["truncated"]), finish % 16 - 1
-    r["finish_order"] = C.finish_strings(np.array([finish]), int(s["players"]))[0]
+    r["finish_order"] = finish_strings(np.array([finish]), int(s["players"]))[0]
     return {"game": game, **{k: r[k] for k in RECORD_COLUMNS}}
 
 

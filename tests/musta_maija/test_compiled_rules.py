@@ -6,6 +6,7 @@ import pytest
 
 import cardsim
 from cardsim.core import rng
+from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
 from cardsim.games.musta_maija import policies
@@ -138,7 +139,7 @@ def test_MM14_out_in_order_the_last_holder_loses_and_the_record():
     rec = dict(zip(C.RECORD, out))
     assert state[0]["phase"] == C.OVER and C.to_act(state[0]) == -1
     assert (rec["loser"], rec["black_maria_holder"], rec["truncated"]) == (0, 0, 0)
-    assert C.finish_strings(np.array([rec["finish"]]), 4)[0] == "1,2,3"
+    assert finish_strings(np.array([rec["finish"]]), 4)[0] == "1,2,3"
 
 
 def test_MM14_one_deck_unbeatable_the_loser_holds_the_black_maria():

@@ -47,6 +47,7 @@ from numba import njit
 
 from cardsim.core import jit
 from cardsim.core.jit import ONE, U, ZERO
+from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija.cards import (
     DIAMONDS, KING, MARIA, QUEEN, RANKS, SPADES, card_list, card_words, code_at, count, suit_mask, suit_of_code,
@@ -454,13 +455,6 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
         deal(s, p, jit.game_key(seed, games[i]), u, order, tmp)
         play_out(s, p, policies, m)
         record(s, out[i])
-
-
-def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:
-    """``"2,0,3"`` per game from packed ``finish`` values; each distinct order is written once."""
-    codes, which = np.unique(finish, return_inverse=True)
-    text = [",".join(str((int(c) >> 4 * j & 15) - 1) for j in range(players) if int(c) >> 4 * j & 15) for c in codes]
-    return np.array(text, dtype=object)[which]
 
 
 def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
