@@ -38,7 +38,8 @@ For the Monte Carlo policy of the next issue the state also holds what a seat's 
 needs to deal the hidden cards again: ``known[p]``, the cards publicly known to be in
 seat ``p``'s hand (picked up from the table, the king and queen shown by a marriage,
 the turned trump card drawn last), the ``discard``, the ``table``, the hand sizes, the
-stock size (``n_cards - top``) and the ``turned`` card under the stock.
+stock size (``n_cards - top``) and the ``turned`` card under the stock. Not kept: what
+a pick-up under the duty to beat (MM-10) reveals (that hand could not beat every card).
 """
 from __future__ import annotations
 
@@ -90,10 +91,11 @@ STATE = np.dtype([
     ("loser", np.int64),
     ("truncated", np.bool_),
 ])
-"""One game. ``deck[top:n_cards]`` is the stock, front first; ``table`` the attack on the table;
-``turned`` the turned trump card (MM-7), -1 if none; ``out`` a bitmask of seats out (MM-14),
-``finish`` their order packed (the ``j``-th seat out, plus one, in bits ``4j .. 4j+3``); the
-rest are the record's fields."""
+"""One game. ``deck[top:n_cards]`` is the stock, front first; ``known[p]`` the cards seat ``p`` is
+publicly known to hold; ``table`` the attack on the table; ``turned`` the turned trump card (MM-7),
+-1 if none; ``seat`` the seat to act (``attacker`` or ``defender``, by ``phase``); ``out`` a bitmask
+of seats out (MM-14), ``finish`` their order packed (the ``j``-th seat out, plus one, in bits
+``4j .. 4j+3``); the rest are the record's fields."""
 
 MOVE = np.dtype([("declare", np.int64), ("cards", np.uint64, (2,)), ("beaten", np.uint64, (2,))])
 """One decision (see the module docstring)."""
