@@ -20,7 +20,8 @@ lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten 
 
 **The duty to beat** (MM-10, ``must_beat="all_if_possible"``): the engine tells the
 policy ``must`` when the defender can beat every attack card (a complete assignment of
-distinct beaters exists; the engine finds one by augmenting paths). Then
+distinct beaters exists: reference.py searches one by augmenting paths; compiled.py asks
+whether ``beat_with(table, hand)`` beats every card, the same question by what follows). Then
 ``beat_with(table, hand)`` beats every card: its same-suit sweep is a largest matching
 of the beaters of suit s to lower attack cards (beaters taken lowest first, each with
 any lower card left), and the trumps (s not trump) and a ``highest_trump`` Black Maria
@@ -37,7 +38,7 @@ bound by the duty can always fall back on ``beat_with(table, hand)``.
   the move is ``beat_with(table, willing)``; under the duty (``must``), if that leaves
   a card unbeaten, the move is ``beat_with(table, hand)`` instead (same draws).
 
-``greedy`` — the seed's tips; its only draw is in the endgame attack:
+``greedy`` — the seed's tips; its only draw (``u1``) picks an attack's suit:
 - declare: at the first chance, the option suit with the most cards in hand (ties: the
   lower suit).
 - attack before the endgame, "shed low cards, keep kings and queens": the low cards
