@@ -17,7 +17,8 @@ The decision protocol (compiled.py implements exactly this):
   decision (the defender's). ``turns`` counts decisions and is the ``turn`` of a
   decision's policy draws; ``rounds`` counts attacks. Before every decision, a game that
   has made ``max_turns`` decisions stops as truncated (MM-16), even between an attack
-  and its defence.
+  and its defence (``truncated`` is "more than one player still in": an attack that
+  left one player in ends the game at the limit as finished, its defence never made).
 - **At the start of either decision** the deciding player may declare a marriage
   (MM-5); then the attack or the defence is made.
 - **Attack** (MM-9, MM-13): one or more cards of one suit, at most the defender's hand
@@ -282,7 +283,8 @@ def defend(t: Table, pairs: list[tuple[int, int]]) -> None:
     drawn = draw_up(t, seat)
     t.turns += 1
     said = ", ".join(f"{name(a)} with {name(b)}" for b, a in pairs) or "nothing"
-    t.moves.append(f"turn {t.turns - 1}: seat {seat} beats {said}; picks up {names(unbeaten)}; draws {drawn}")
+    bound = " (bound to beat every card, MM-10)" if must else ""
+    t.moves.append(f"turn {t.turns - 1}: seat {seat} beats {said}{bound}; picks up {names(unbeaten)}; draws {drawn}")
     go_out_if_empty(t, seat)
     if unbeaten or seat in t.out:
         t.attacker = next_in(t, seat)  # MM-12 (and MM-11 when the defender went out)
