@@ -1,5 +1,6 @@
-"""Musta-Maija throughput: games/s of the reference and vector engines and their ratio, for
-each player count and policy, measured in the same run.
+"""Musta-Maija throughput: games/s of the reference and compiled engines and their ratio, for
+each player count and policy, measured in the same run (the table's "vector" columns are the
+compiled engine: "vector" is its alias).
 
     .venv/bin/python benchmarks/bench_musta_maija.py             # 2, 4, 6 players; random, greedy
     .venv/bin/python benchmarks/bench_musta_maija.py --quick     # a few seconds

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, JASS36, cards_of, mask_of, np_count, np_highest, np_lowest
+from cardsim.core.records import finish_strings
 
 u64 = st.integers(0, 2**64 - 1)
 
@@ -104,3 +105,9 @@ def test_compiled_bit_helpers_equal_python(mask, i):
     cards = list(cards_of(mask))
     assert jit.ith_lowest(m, i) == (cards[i] if i < len(cards) else -1)
     assert int(jit.n_lowest(m, i)) == mask_of(cards[:i])
+
+
+@given(st.lists(st.permutations(range(8)).flatmap(lambda p: st.integers(0, 8).map(lambda n: p[:n])), max_size=20))
+def test_finish_strings_unpack_the_packed_finish_orders(orders):
+    packed = np.array([sum((seat + 1) << 4 * j for j, seat in enumerate(o)) for o in orders], dtype=np.int64)
+    assert list(finish_strings(packed, 8)) == [",".join(map(str, o)) for o in orders]

@@ -47,6 +47,14 @@ def frame(rows: Iterable[Mapping[str, Any]] | Mapping[str, np.ndarray], columns:
     return pd.DataFrame(data)
 
 
+def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:
+    """The ``finish_order`` column (``"2,0,3"``) from packed orders: the ``j``-th seat out, plus one,
+    in bits ``4j .. 4j+3`` (how the compiled shedding engines keep it); each distinct order is written once."""
+    codes, which = np.unique(np.asarray(finish, dtype=np.int64), return_inverse=True)
+    text = [",".join(str((int(c) >> 4 * j & 15) - 1) for j in range(players) if int(c) >> 4 * j & 15) for c in codes]
+    return np.array(text, dtype=object)[which.reshape(-1)]
+
+
 @dataclass
 class Replay:
     """One game replayed by the reference engine: its record and the moves in words."""

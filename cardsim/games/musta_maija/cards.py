@@ -2,7 +2,8 @@
 
 Not a deck of its own: every card is a ``FRENCH52`` card plus a deck copy. The code of
 a card is ``copy * 52 + FRENCH52 code`` (copy 0 or 1); a hand is an ``int`` with bit
-``code`` set (reference engine) or two ``uint64`` words, one per copy (vector engine)::
+``code`` set (reference engine) or two ``uint64`` words ``(lo, hi)``, one per copy
+(compiled engine: ``lo`` bit c = code c, ``hi`` bit c = code 52 + c)::
 
     code  0..51   copy 0: ♣2..♣A ♦2..♦A ♥2..♥A ♠2..♠A   (the Black Maria ♠Q is code 49)
     code 52..103  copy 1: the same cards, but code 101 (a second ♠Q) never exists (MM-1)
@@ -12,8 +13,10 @@ Within one suit, "lower" means lower rank, then copy 0 before copy 1: ``order_ke
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from cardsim.core.cards import FRENCH52, cards_of, mask_of
+from cardsim.core.jit import ONE, U, ZERO, lowest, popcount
 
 SUITS = 4
 RANKS = FRENCH52.n_ranks
@@ -85,60 +88,86 @@ def parse(text: str) -> int:
     return mask(FRENCH52.parse(t.rstrip("'")) + 52 * t.endswith("'") for t in text.split())
 
 
-# --- the same layout on uint64 arrays (vector engine): a hand is (lo, hi), one word per copy.
-# Within one suit a hand is "rank space": two 13-bit words (x0, x1), bit r = rank r of copy 0 / 1.
+# --- the same layout as two uint64 words (compiled engine; numba) -------------------------
+# A hand is (lo, hi), one word per copy. Within one suit a hand is "rank space": two 13-bit
+# words (x0, x1), bit r = the card of rank r of copy 0 / copy 1.
 
-SUIT_BITS = np.array([FRENCH52.suit_mask(s) for s in range(SUITS)] + [0], dtype=np.uint64)
-"""``SUIT_BITS[s]``: the suit's 13 bits in either word; ``SUIT_BITS[-1]`` (no trump) is empty."""
-RANK_BITS = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
-BM_BIT = np.uint64(1 << BLACK_MARIA)
-LOW_BITS = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(JACK + 1)))
-"""Ranks 2..J of every suit: the cards the greedy policy sheds."""
-RANK_COL = np.arange(RANKS, dtype=np.uint64)[:, None]
-"""The ranks 0..12 as a (13, 1) column: broadcasts a rank-space hand over its ranks."""
-_BELOW = (np.uint64(1) << RANK_COL) - np.uint64(1)
-_LOW13 = np.uint64((1 << RANKS) - 1)
+M13 = np.uint64((1 << RANKS) - 1)
+M52 = np.uint64((1 << 52) - 1)
+MARIA = np.uint64(1 << BLACK_MARIA)
+"""The Black Maria's bit in the ``lo`` word (it exists in copy 0 only, MM-1)."""
+LOW_RANKS = np.uint64((1 << (JACK + 1)) - 1)
+"""Ranks 2..J in rank space: the cards the greedy policy sheds."""
 
 
-def np_count(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    return np.bitwise_count(lo).astype(np.int64) + np.bitwise_count(hi)
+@njit(cache=True)
+def code_at(i: int) -> int:
+    """The code of the ``i``-th card of ``card_list`` (one deck: ``i``; two decks skip the second ♠Q)."""
+    return i if i < 52 + BLACK_MARIA else i + 1
 
 
-def np_ranks(lo: np.ndarray, hi: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rank space of suit ``s`` (per game; ``s`` must be a real suit)."""
-    shift = (s * RANKS).astype(np.uint64)
-    return (lo >> shift) & _LOW13, (hi >> shift) & _LOW13
+@njit(cache=True)
+def card_words(code: int) -> tuple[np.uint64, np.uint64]:
+    """One card as ``(lo, hi)``."""
+    if code < 52:
+        return ONE << U(code), ZERO
+    return ZERO, ONE << U(code - 52)
 
 
-def np_unranks(x0: np.ndarray, x1: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    shift = (s * RANKS).astype(np.uint64)
+@njit(cache=True)
+def suit_of_code(code: int) -> int:
+    return (code % 52) // RANKS
+
+
+@njit(cache=True)
+def count(lo: np.uint64, hi: np.uint64) -> int:
+    """Cards in a hand."""
+    return popcount(lo) + popcount(hi)
+
+
+@njit(cache=True)
+def suit_mask(s: int) -> np.uint64:
+    """The 13 bits of suit ``s`` in either word; empty for ``s < 0`` (no trump)."""
+    return M13 << U(RANKS * s) if s >= 0 else ZERO
+
+
+@njit(cache=True)
+def to_ranks(lo: np.uint64, hi: np.uint64, s: int) -> tuple[np.uint64, np.uint64]:
+    """Rank space of suit ``s`` (``s >= 0``)."""
+    shift = U(RANKS * s)
+    return (lo >> shift) & M13, (hi >> shift) & M13
+
+
+@njit(cache=True)
+def from_ranks(x0: np.uint64, x1: np.uint64, s: int) -> tuple[np.uint64, np.uint64]:
+    shift = U(RANKS * s)
     return x0 << shift, x1 << shift
 
 
-def np_lowest_k(x0: np.ndarray, x1: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` lowest cards (rank, then copy) of rank-space hands; all of them if fewer."""
-    some = k > 0
-    out0 = np.where(some, x0, np.uint64(0))
-    out1 = np.where(some, x1, np.uint64(0))
-    cut = np.nonzero(some & (k < np.bitwise_count(x0).astype(np.int64) + np.bitwise_count(x1)))[0]
-    if len(cut):
-        out0[cut], out1[cut] = _cut_lowest(x0[cut], x1[cut], k[cut])
+@njit(cache=True)
+def lowest_k(x0: np.uint64, x1: np.uint64, k: int) -> tuple[np.uint64, np.uint64]:
+    """The ``k`` lowest cards (rank, then copy) of a rank-space hand; all of them if fewer."""
+    out0, out1 = ZERO, ZERO
+    for r in range(RANKS):
+        b = ONE << U(r)
+        if k > 0 and x0 & b:
+            out0 |= b
+            k -= 1
+        if k > 0 and x1 & b:
+            out1 |= b
+            k -= 1
     return out0, out1
 
 
-def _cut_lowest(x0: np.ndarray, x1: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np_lowest_k`` for hands holding more than ``k`` cards: count the cards below each one."""
-    before0 = np.bitwise_count(x0 & _BELOW).astype(np.int64) + np.bitwise_count(x1 & _BELOW)
-    b0 = (x0 >> RANK_COL) & np.uint64(1)
-    b1 = (x1 >> RANK_COL) & np.uint64(1)
-    keep0 = b0 * (before0 < k)
-    keep1 = b1 * (before0 + b0.astype(np.int64) < k)
-    return (keep0 << RANK_COL).sum(axis=0, dtype=np.uint64), (keep1 << RANK_COL).sum(axis=0, dtype=np.uint64)
+@njit(cache=True)
+def lowest_in_suit(lo: np.uint64, hi: np.uint64, s: int, k: int) -> tuple[np.uint64, np.uint64]:
+    """The ``k`` lowest cards of suit ``s`` in a hand (``lowest`` of the scalar policies)."""
+    x0, x1 = to_ranks(lo, hi, s)
+    y0, y1 = lowest_k(x0, x1, k)
+    return from_ranks(y0, y1, s)
 
 
-def np_lowest_one(x0: np.ndarray, x1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The lowest card (rank, then copy) of rank-space hands: ``np_lowest_k`` with k = 1."""
-    both = x0 | x1
-    low = both & (~both + np.uint64(1))
-    one0 = x0 & low
-    return one0, np.where(one0 != 0, np.uint64(0), x1 & low)
+@njit(cache=True)
+def suit_of_hand(lo: np.uint64, hi: np.uint64) -> int:
+    """The suit of a non-empty one-suit hand."""
+    return lowest(lo) // RANKS if lo else lowest(hi) // RANKS

@@ -1,0 +1,475 @@
+"""Musta-Maija compiled engine: one game at a time in numba, record for record equal to ``reference.py``.
+
+It is a translation of the decision protocol in ``reference.py``'s docstring (read it
+there, next to docs/rules/musta_maija.md); rule IDs are cited where they are applied. It
+does not trace moves (``cardsim.replay`` does, with the reference engine).
+
+A game is an explicit state: ``STATE``, one numpy record in a 1-element array
+(``state = np.zeros(1, STATE)``); every function takes the record ``s = state[0]``.
+Hands are two uint64 words per seat (``hands[p, 0]`` copy 0, ``hands[p, 1]`` copy 1;
+cards.py), the stock is ``deck[top:n_cards]`` (card codes, drawn from the front; the
+turned trump card of MM-7 is the last). A state waits for one decision of
+``seat`` (``phase`` ATTACK or DEFENCE) or is over (``phase == OVER``); everything
+automatic (refills, going out, the next attacker, the end, truncation) has been applied.
+
+- ``deal(s, p, key, u, order, tmp)``: game ``key``'s deal, waiting for seat 1's attack;
+- ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
+- ``choose(s, p, policies, m)``: the decision of the seat to act, from its **view** only
+  (own hand, the table, trump, the defender's hand size, the stock size; never another hand);
+- ``apply(s, p, m)``: make the decision, then run the game on to the next one;
+- ``is_legal(s, p, m)``: whether a decision is one the rules allow (MM-5, MM-9, MM-10, MM-13);
+- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, p, policies, m)`` (to the end).
+
+A decision is a ``MOVE`` record: ``declare`` (a suit declared trump at its start, MM-5,
+or -1), ``cards`` (the attack cards, or the defender's beaters) and ``beaten`` (the
+attack cards beaten). The legal decisions are too many to list (any subset of one
+suit; any assignment of beaters): the ``random`` policy samples them, ``is_legal``
+checks one. The duty to beat (MM-10) is found as the policies find it: ``beat_with``
+with the whole hand is a largest assignment (policies.py says why), so "can beat every
+card" is "``beat_with`` beats every card". The engine's loop (``run_games``) is
+``deal``, then ``choose``/``apply`` until the game is over; nothing else.
+
+Rules and players reach numba as a ``PARAMS`` record ``p`` (``make_params(...)[0]``), seat
+policies as an int64 array of codes (``compiled_policies.codes``). Per-decision functions
+allocate nothing (the deal's scratch arrays are passed in), so they could be compiled for
+a GPU with numba's CUDA target (one thread per game, ``STATE`` records in device memory).
+
+For the Monte Carlo policy of the next issue the state also holds what a seat's view
+needs to deal the hidden cards again: ``known[p]``, the cards publicly known to be in
+seat ``p``'s hand (picked up from the table, the king and queen shown by a marriage,
+the turned trump card drawn last), the ``discard``, the ``table``, the hand sizes, the
+stock size (``n_cards - top``) and the ``turned`` card under the stock. Not kept: what
+a pick-up under the duty to beat (MM-10) reveals (that hand could not beat every card).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.core import jit
+from cardsim.core.jit import ONE, U, ZERO
+from cardsim.core.records import finish_strings
+from cardsim.games.musta_maija import compiled_policies as pol
+from cardsim.games.musta_maija.cards import (
+    DIAMONDS, KING, MARIA, QUEEN, RANKS, SPADES, card_list, card_words, code_at, count, suit_mask, suit_of_code,
+    suit_of_hand,
+)
+from cardsim.games.musta_maija.reference import ALL_IF_POSSIBLE, PACKET, PLAYED
+from cardsim.games.musta_maija.rules import MustaMaijaRules
+
+MAX_PLAYERS = 8
+MAX_CARDS = 104
+"""Card codes 0..103 (code 101, a second ♠Q, never exists: MM-1)."""
+
+ATTACK, DEFENCE, OVER = 0, 1, 2
+"""Phases: the kind of decision a state waits for, or the game is over."""
+MARRIAGE, FIXED_DIAMONDS, TURNED = 0, 1, 2
+TRUMP_CODES = {"marriage": MARRIAGE, "diamonds": FIXED_DIAMONDS, "turned": TURNED}
+
+STATE = np.dtype([
+    ("key", np.uint64),
+    ("players", np.int64),
+    ("n_cards", np.int64),
+    ("deck", np.int8, (MAX_CARDS,)),
+    ("top", np.int64),
+    ("hands", np.uint64, (MAX_PLAYERS, 2)),
+    ("known", np.uint64, (MAX_PLAYERS, 2)),
+    ("table", np.uint64, (2,)),
+    ("discard", np.uint64, (2,)),
+    ("turned", np.int64),
+    ("trump", np.int64),
+    ("declared_turn", np.int64),
+    ("phase", np.int64),
+    ("seat", np.int64),
+    ("attacker", np.int64),
+    ("defender", np.int64),
+    ("out", np.int64),
+    ("finish", np.int64),
+    ("n_out", np.int64),
+    ("turns", np.int64),
+    ("rounds", np.int64),
+    ("loser", np.int64),
+    ("truncated", np.bool_),
+])
+"""One game. ``deck[top:n_cards]`` is the stock, front first; ``known[p]`` the cards seat ``p`` is
+publicly known to hold; ``table`` the attack on the table; ``turned`` the turned trump card (MM-7),
+-1 if none; ``seat`` the seat to act (``attacker`` or ``defender``, by ``phase``); ``out`` a bitmask
+of seats out (MM-14), ``finish`` their order packed (the ``j``-th seat out, plus one, in bits
+``4j .. 4j+3``); the rest are the record's fields."""
+
+MOVE = np.dtype([("declare", np.int64), ("cards", np.uint64, (2,)), ("beaten", np.uint64, (2,))])
+"""One decision (see the module docstring)."""
+
+PARAMS = np.dtype([(name, np.int64) for name in (
+    "players", "n_cards", "trump", "maria_trump", "hand_size", "refill_played", "must_beat", "max_turns")])
+"""The rules and the player count (``make_params``): ``trump`` a ``TRUMP_CODES`` value, ``maria_trump``
+``black_maria="highest_trump"``, ``refill_played`` ``refill="played"``, ``must_beat``
+``must_beat="all_if_possible"``."""
+
+
+def make_params(rules: MustaMaijaRules, players: int) -> np.ndarray:
+    """The 1-element ``PARAMS`` array of a rules object and a player count."""
+    rules.check_players(players)
+    p = np.zeros(1, dtype=PARAMS)
+    p["players"], p["n_cards"] = players, len(card_list(players))
+    p["trump"] = TRUMP_CODES[rules.trump]
+    p["maria_trump"] = rules.black_maria == "highest_trump"
+    p["hand_size"] = rules.hand_size
+    p["refill_played"] = rules.refill == PLAYED
+    p["must_beat"] = rules.must_beat == ALL_IF_POSSIBLE
+    p["max_turns"] = rules.max_turns
+    return p
+
+
+# --- the deal (MM-1, MM-4, MM-6, MM-7) ------------------------------------------------------
+
+@njit(cache=True)
+def take_card(s: np.void, seat: int, code: int) -> None:
+    lo, hi = card_words(code)
+    s.hands[seat, 0] |= lo
+    s.hands[seat, 1] |= hi
+
+
+@njit(cache=True)
+def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarray, tmp: np.ndarray) -> None:
+    """A fresh game from ``key``: shuffle, deal packets of three from seat 1 (MM-4), fix the trump.
+
+    ``u`` (uint64), ``order`` and ``tmp`` (int64): ``MAX_CARDS`` entries of scratch each.
+    """
+    s.key, s.players, s.n_cards = key, p.players, p.n_cards
+    jit.permutation_into(key, jit.DEAL, 0, p.n_cards, u, order)
+    for i in range(p.n_cards):
+        s.deck[i] = code_at(order[i])
+    s.hands[:, :] = ZERO
+    s.known[:, :] = ZERO
+    s.table[:] = ZERO
+    s.discard[:] = ZERO
+    full, rest = p.hand_size // PACKET, p.hand_size % PACKET
+    top = 0
+    for packet in range(full + (1 if rest else 0)):
+        size = PACKET if packet < full else rest
+        for k in range(1, p.players + 1):
+            for _ in range(size):
+                take_card(s, k % p.players, np.int64(s.deck[top]))
+                top += 1
+    s.top, s.turned, s.trump, s.declared_turn = top, -1, -1, -1
+    if p.trump == FIXED_DIAMONDS:
+        s.trump = DIAMONDS  # MM-6
+    elif p.trump == TURNED:
+        turn_trump(s, u, order, tmp)
+    s.out, s.finish, s.n_out, s.turns, s.rounds, s.loser, s.truncated = 0, 0, 0, 0, 0, -1, False
+    s.attacker = 1 % p.players  # MM-9
+    s.defender = next_in(s, s.attacker)
+    s.phase, s.seat = ATTACK, s.attacker
+
+
+@njit(cache=True)
+def turn_trump(s: np.void, u: np.ndarray, order: np.ndarray, tmp: np.ndarray) -> None:
+    """MM-7: reshuffle the stock while its top is a spade; turn the top and put it at the bottom."""
+    n = s.n_cards - s.top
+    attempt = 0
+    while suit_of_code(np.int64(s.deck[s.top])) == SPADES:
+        jit.permutation_into(s.key, jit.RESHUFFLE, attempt, n, u, order)
+        for i in range(n):
+            tmp[i] = s.deck[s.top + order[i]]
+        for i in range(n):
+            s.deck[s.top + i] = tmp[i]
+        attempt += 1
+    first = np.int64(s.deck[s.top])
+    for i in range(s.top, s.n_cards - 1):
+        s.deck[i] = s.deck[i + 1]
+    s.deck[s.n_cards - 1] = first
+    s.turned, s.trump = first, suit_of_code(first)
+
+
+# --- seats ------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def is_out(s: np.void, seat: int) -> bool:
+    return (s.out >> seat) & 1 == 1
+
+
+@njit(cache=True)
+def next_in(s: np.void, seat: int) -> int:
+    """The next player to the left of ``seat`` who is still in (MM-9, MM-14); ``seat`` if none."""
+    for step in range(1, s.players):
+        other = (seat + step) % s.players
+        if not is_out(s, other):
+            return other
+    return seat
+
+
+@njit(cache=True)
+def hand_size(s: np.void, seat: int) -> int:
+    return count(s.hands[seat, 0], s.hands[seat, 1])
+
+
+@njit(cache=True)
+def stock_size(s: np.void) -> int:
+    return s.n_cards - s.top
+
+
+@njit(cache=True)
+def to_act(s: np.void) -> int:
+    """The seat whose decision the state waits for; -1 when the game is over."""
+    return -1 if s.phase == OVER else s.seat
+
+
+# --- what happens (MM-5, MM-9 … MM-14) ------------------------------------------------------
+
+@njit(cache=True)
+def draw(s: np.void, seat: int, wanted: int) -> None:
+    """Draw ``wanted`` cards from the front of the stock, fewer if it runs out (the turned card last)."""
+    for _ in range(min(max(wanted, 0), stock_size(s))):
+        code = np.int64(s.deck[s.top])
+        take_card(s, seat, code)
+        if code == s.turned:  # drawn last: everyone knows who holds it
+            lo, hi = card_words(code)
+            s.known[seat, 0] |= lo
+            s.known[seat, 1] |= hi
+        s.top += 1
+
+
+@njit(cache=True)
+def draw_up(s: np.void, p: np.void, seat: int) -> None:
+    """MM-11, MM-12 (and MM-9 with ``refill="to_hand_size"``): up to ``hand_size``, nothing if holding more."""
+    draw(s, seat, p.hand_size - hand_size(s, seat))
+
+
+@njit(cache=True)
+def go_out_if_empty(s: np.void, seat: int) -> None:
+    """MM-14: a player with no cards once the stock is empty is out; ``finish`` records the order."""
+    if hand_size(s, seat) == 0 and stock_size(s) == 0 and not is_out(s, seat):
+        s.out |= 1 << seat
+        s.finish |= (seat + 1) << (4 * s.n_out)
+        s.n_out += 1
+
+
+@njit(cache=True)
+def play_cards(s: np.void, seat: int, lo: np.uint64, hi: np.uint64) -> None:
+    """Cards leave ``seat``'s hand (and what others knew of it)."""
+    s.hands[seat, 0] &= ~lo
+    s.hands[seat, 1] &= ~hi
+    s.known[seat, 0] &= ~lo
+    s.known[seat, 1] &= ~hi
+
+
+@njit(cache=True)
+def declare(s: np.void, seat: int, suit: int) -> None:
+    """MM-5: the suit is trump for the rest of the game; the king and queen shown become known."""
+    s.trump, s.declared_turn = suit, s.turns
+    for r in (KING, QUEEN):
+        b = ONE << U(suit * RANKS + r)
+        if s.hands[seat, 0] & b:
+            s.known[seat, 0] |= b
+        else:
+            s.known[seat, 1] |= b
+
+
+@njit(cache=True)
+def attack(s: np.void, p: np.void, lo: np.uint64, hi: np.uint64) -> None:
+    """MM-9: the attack goes on the table; the attacker refills (``refill``) and may go out (MM-14)."""
+    seat = s.attacker
+    play_cards(s, seat, lo, hi)
+    s.table[0], s.table[1] = lo, hi
+    if p.refill_played:
+        draw(s, seat, count(lo, hi))
+    else:
+        draw_up(s, p, seat)
+    s.turns += 1
+    s.rounds += 1
+    go_out_if_empty(s, seat)
+    s.phase, s.seat = DEFENCE, s.defender
+
+
+@njit(cache=True)
+def defend(s: np.void, p: np.void, b_lo: np.uint64, b_hi: np.uint64, x_lo: np.uint64, x_hi: np.uint64) -> None:
+    """MM-10..MM-12: beaten pairs are discarded, the rest picked up (and known); draw up; the next attacker."""
+    seat = s.defender
+    up_lo, up_hi = s.table[0] & ~x_lo, s.table[1] & ~x_hi
+    play_cards(s, seat, b_lo, b_hi)
+    s.hands[seat, 0] |= up_lo
+    s.hands[seat, 1] |= up_hi
+    s.known[seat, 0] |= up_lo
+    s.known[seat, 1] |= up_hi
+    s.discard[0] |= b_lo | x_lo
+    s.discard[1] |= b_hi | x_hi
+    s.table[0], s.table[1] = ZERO, ZERO
+    draw_up(s, p, seat)
+    s.turns += 1
+    go_out_if_empty(s, seat)
+    if up_lo | up_hi or is_out(s, seat):
+        s.attacker = next_in(s, seat)  # MM-12 (and MM-11 when the defender went out)
+    else:
+        s.attacker = seat  # MM-11
+    s.defender = next_in(s, s.attacker)
+    s.phase, s.seat = ATTACK, s.attacker
+
+
+@njit(cache=True)
+def players_in(s: np.void) -> int:
+    return s.players - s.n_out
+
+
+@njit(cache=True)
+def settle(s: np.void, p: np.void) -> None:
+    """After a decision: the end (MM-14: at most one player in, checked before each attack) or the
+    truncation (MM-16: ``max_turns`` decisions made, checked before every decision)."""
+    over = s.phase == ATTACK and players_in(s) <= 1
+    if over or s.turns >= p.max_turns:
+        s.truncated = players_in(s) > 1
+        if players_in(s) == 1:
+            for seat in range(s.players):
+                if not is_out(s, seat):
+                    s.loser = seat
+        s.phase, s.seat = OVER, -1
+
+
+# --- decisions ----------------------------------------------------------------------------------
+
+@njit(cache=True)
+def attack_cap(s: np.void) -> int:
+    """MM-13: once the stock is empty, no more attack cards than the defender holds."""
+    return pol.NO_CAP if stock_size(s) else hand_size(s, s.defender)
+
+
+@njit(cache=True)
+def may_declare(s: np.void, p: np.void, seat: int) -> int:
+    """MM-5: bitmask of the suits ``seat`` may declare trump now."""
+    if p.trump != MARRIAGE or s.trump >= 0:
+        return 0
+    return pol.marriage_options(s.hands[seat, 0], s.hands[seat, 1])
+
+
+@njit(cache=True)
+def duty_to_beat(s: np.void, p: np.void, trump: int) -> bool:
+    """MM-10: ``must_beat="all_if_possible"`` and the defender can beat every card (``trump`` after any
+    declaration at this decision)."""
+    if not p.must_beat:
+        return False
+    lo, hi = s.hands[s.defender, 0], s.hands[s.defender, 1]
+    beaten = pol.beat_with(s.table[0], s.table[1], lo, hi, trump, p.maria_trump)
+    return beaten[2] == s.table[0] and beaten[3] == s.table[1]
+
+
+@njit(cache=True)
+def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
+    """The decision of the seat to act, by its policy, from its view: into ``m``."""
+    seat = s.seat
+    policy = policies[seat]
+    lo, hi = s.hands[seat, 0], s.hands[seat, 1]
+    m.declare = pol.declaration(policy, lo, hi, may_declare(s, p, seat), s.key, s.turns)
+    trump = m.declare if m.declare >= 0 else s.trump
+    if s.phase == ATTACK:
+        m.cards[0], m.cards[1] = pol.attack(policy, lo, hi, trump, attack_cap(s), s.key, s.turns)
+        m.beaten[0], m.beaten[1] = ZERO, ZERO
+    else:
+        move = pol.defence(policy, lo, hi, s.table[0], s.table[1], trump, p.maria_trump, stock_size(s) == 0,
+                           duty_to_beat(s, p, trump), s.key, s.turns)
+        m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = move
+
+
+@njit(cache=True)
+def apply(s: np.void, p: np.void, m: np.void) -> None:
+    """Make the decision ``m`` of the seat to act, then run the game on to the next decision."""
+    if m.declare >= 0:
+        declare(s, s.seat, m.declare)
+    if s.phase == ATTACK:
+        attack(s, p, m.cards[0], m.cards[1])
+    else:
+        defend(s, p, m.cards[0], m.cards[1], m.beaten[0], m.beaten[1])
+    settle(s, p)
+
+
+@njit(cache=True)
+def is_legal(s: np.void, p: np.void, m: np.void) -> bool:
+    """Whether ``m`` is a decision the rules allow the seat to act (MM-5, MM-9, MM-10, MM-13)."""
+    if s.phase == OVER:
+        return False
+    seat, lo, hi = s.seat, m.cards[0], m.cards[1]
+    trump = s.trump
+    if m.declare >= 0:
+        if not may_declare(s, p, seat) >> m.declare & 1:
+            return False
+        trump = m.declare
+    if (lo & ~s.hands[seat, 0]) | (hi & ~s.hands[seat, 1]):
+        return False
+    if s.phase == ATTACK:
+        n = count(lo, hi)
+        if n == 0 or m.beaten[0] | m.beaten[1] or (stock_size(s) == 0 and n > hand_size(s, s.defender)):
+            return False
+        suit = suit_of_hand(lo, hi)
+        return count(lo & suit_mask(suit), hi & suit_mask(suit)) == n
+    x_lo, x_hi = m.beaten[0], m.beaten[1]
+    if (x_lo & ~s.table[0]) | (x_hi & ~s.table[1]) or count(lo, hi) != count(x_lo, x_hi):
+        return False
+    if duty_to_beat(s, p, trump) and (x_lo != s.table[0] or x_hi != s.table[1]):
+        return False
+    if x_lo | x_hi == ZERO:
+        return True
+    # as many beaters as beaten cards, and a largest assignment of the one to the other beats them all
+    assigned = pol.beat_with(x_lo, x_hi, lo, hi, trump, p.maria_trump)
+    return assigned[2] == x_lo and assigned[3] == x_hi
+
+
+# --- whole games ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def copy_state(dst: np.ndarray, src: np.void) -> None:
+    """``dst[0]`` becomes a copy of the state ``src``."""
+    dst[0] = src
+
+
+@njit(cache=True)
+def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
+    """Play the state to the end with the seats' ``policies``."""
+    while s.phase != OVER:
+        choose(s, p, policies, m)
+        apply(s, p, m)
+
+
+RECORD = ("turns", "truncated", "loser", "rounds", "finish", "black_maria_holder", "trump_suit",
+          "trump_declared_turn")
+"""The int64 fields ``run_games`` writes per game (``finish`` packed as in ``STATE``)."""
+
+
+@njit(cache=True)
+def record(s: np.void, out: np.ndarray) -> None:
+    """The state's record fields, in ``RECORD`` order."""
+    holder = -1
+    for seat in range(s.players):
+        if s.hands[seat, 0] & MARIA:
+            holder = seat
+    out[0], out[1], out[2], out[3] = s.turns, s.truncated, s.loser, s.rounds
+    out[4], out[5], out[6], out[7] = s.finish, holder, s.trump, s.declared_turn
+
+
+@njit(cache=True)
+def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray) -> None:
+    """The engine's loop: for each game index, deal, play out, write ``out[i]`` (``RECORD``)."""
+    state = np.zeros(1, STATE)
+    move = np.zeros(1, MOVE)
+    u = np.zeros(MAX_CARDS, np.uint64)
+    order = np.zeros(MAX_CARDS, np.int64)
+    tmp = np.zeros(MAX_CARDS, np.int64)
+    s, m = state[0], move[0]
+    for i in range(len(games)):
+        deal(s, p, jit.game_key(seed, games[i]), u, order, tmp)
+        play_out(s, p, policies, m)
+        record(s, out[i])
+
+
+def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
+             seats: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """``GameSpec.compiled``: one array per record column, game for game the reference engine's."""
+    games = np.asarray(games, dtype=np.int64)
+    out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
+    jit.first_call(run_games, "musta_maija", make_params(rules, players)[0], pol.codes(seats), np.uint64(seed),
+                   games, out)
+    cols = {name: out[:, j] for j, name in enumerate(RECORD)}
+    finish = cols.pop("finish")
+    cols["game"] = games
+    cols["truncated"] = cols["truncated"].astype(bool)
+    cols["first_out"] = finish % 16 - 1
+    cols["finish_order"] = finish_strings(finish, players)
+    return cols

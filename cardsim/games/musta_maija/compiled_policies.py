@@ -1,0 +1,204 @@
+"""The numba twins of Musta-Maija's policies (``policies.py`` specifies them in words; the
+scalar versions there serve the reference engine). Same decisions, same keyed draws
+``u_k = jit.draw(key, POLICY, turn, k)``, hands as two uint64 words (cards.py).
+
+Each function sees what the deciding seat may see (MM-15): its own hand, the table, the
+trump, whether the stock is empty, the defender's hand size (the endgame cap, MM-13)
+and whether the duty to beat binds it (MM-10). They allocate nothing.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.core import jit
+from cardsim.core.jit import ONE, U, ZERO, below, ith_lowest, popcount
+from cardsim.games.musta_maija.cards import (
+    KING, LOW_RANKS, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit, suit_mask,
+    suit_of_hand, to_ranks,
+)
+from cardsim.games.musta_maija.policies import policy_name
+
+RANDOM, GREEDY = 0, 1
+CODES = {"random": RANDOM, "greedy": GREEDY}
+NO_CAP = -1
+"""``cap`` outside the endgame (MM-13)."""
+LOW = np.uint64(sum(int(LOW_RANKS) << (s * RANKS) for s in range(SUITS)))
+"""Ranks 2..J of every suit, in either word."""
+
+
+def codes(seats: tuple[str, ...]) -> np.ndarray:
+    """The per-seat policy codes (int64) of policy strings (validated by ``policies.policy_name``)."""
+    return np.array([CODES[policy_name(p)] for p in seats], dtype=np.int64)
+
+
+@njit(cache=True)
+def _u(key: np.uint64, turn: int, k: int) -> np.uint64:
+    return jit.draw(key, jit.POLICY, turn, k)
+
+
+@njit(cache=True)
+def _nth_suit(lo: np.uint64, hi: np.uint64, j: int) -> int:
+    """The ``j``-th (from 0) suit that holds cards, in suit order."""
+    for s in range(SUITS):
+        if (lo | hi) & suit_mask(s):
+            if j == 0:
+                return s
+            j -= 1
+    return -1
+
+
+@njit(cache=True)
+def _suits_held(lo: np.uint64, hi: np.uint64) -> int:
+    n = 0
+    for s in range(SUITS):
+        n += ((lo | hi) & suit_mask(s)) != ZERO
+    return n
+
+
+@njit(cache=True)
+def _random_suit(lo: np.uint64, hi: np.uint64, u: np.uint64) -> int:
+    """``held[below(u, len(held))]``: a suit uniformly among the suits held."""
+    return _nth_suit(lo, hi, below(u, _suits_held(lo, hi)))
+
+
+@njit(cache=True)
+def marriage_options(lo: np.uint64, hi: np.uint64) -> int:
+    """MM-5: bitmask of the suits (never spades) whose king and queen the hand holds, either copy."""
+    both, options = lo | hi, 0
+    for s in range(SUITS):
+        if s != SPADES and (both >> U(s * RANKS + KING)) & ONE and (both >> U(s * RANKS + QUEEN)) & ONE:
+            options |= 1 << s
+    return options
+
+
+@njit(cache=True)
+def declaration(policy: int, lo: np.uint64, hi: np.uint64, options: int, key: np.uint64, turn: int) -> int:
+    """``policies.declaration``: the suit to declare trump (MM-5), or -1; ``options`` a suit bitmask."""
+    n = popcount(U(options))
+    if n == 0:
+        return -1
+    if policy == RANDOM:
+        j = below(_u(key, turn, 0), 1 + n)
+        return ith_lowest(U(options), j - 1) if j else -1
+    best, most = -1, -1
+    for s in range(SUITS):
+        if options >> s & 1 and count(lo & suit_mask(s), hi & suit_mask(s)) > most:
+            best, most = s, count(lo & suit_mask(s), hi & suit_mask(s))
+    return best
+
+
+@njit(cache=True)
+def _lowest_card(lo: np.uint64, hi: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """The lowest card by rank, then suit, then copy."""
+    for r in range(RANKS):
+        for s in range(SUITS):
+            b = ONE << U(s * RANKS + r)
+            if lo & b:
+                return b, ZERO
+            if hi & b:
+                return ZERO, b
+    return ZERO, ZERO
+
+
+@njit(cache=True)
+def attack(policy: int, lo: np.uint64, hi: np.uint64, trump: int, cap: int, key: np.uint64,
+           turn: int) -> tuple[np.uint64, np.uint64]:
+    """``policies.attack``: the attack cards (one suit, MM-9); ``cap`` the defender's hand size in the
+    endgame (MM-13), ``NO_CAP`` before it."""
+    u1 = _u(key, turn, 1)
+    if policy == RANDOM:
+        s = _random_suit(lo, hi, u1)
+        own_lo, own_hi = lo & suit_mask(s), hi & suit_mask(s)
+        p_lo, p_hi = own_lo & _u(key, turn, 2) & M52, own_hi & _u(key, turn, 3) & M52
+        if p_lo | p_hi == ZERO:
+            p_lo, p_hi = lowest_in_suit(own_lo, own_hi, s, 1)
+        return lowest_in_suit(p_lo, p_hi, s, cap) if cap != NO_CAP else (p_lo, p_hi)
+    if cap != NO_CAP and lo & MARIA:
+        sp_lo, sp_hi = lowest_in_suit(lo & ~MARIA, hi, SPADES, cap - 1)
+        return sp_lo | MARIA, sp_hi
+    if cap != NO_CAP:
+        return lowest_in_suit(lo, hi, _random_suit(lo, hi, u1), cap)
+    keep = LOW & ~suit_mask(trump)
+    low_lo, low_hi = lo & keep, hi & keep
+    if low_lo | low_hi == ZERO:
+        rest_lo = lo & ~MARIA
+        if rest_lo | hi == ZERO:
+            rest_lo = lo
+        return _lowest_card(rest_lo, hi)
+    s = _random_suit(low_lo, low_hi, u1)
+    return low_lo & suit_mask(s), low_hi & suit_mask(s)
+
+
+@njit(cache=True)
+def beat_with(t_lo: np.uint64, t_hi: np.uint64, w_lo: np.uint64, w_hi: np.uint64, trump: int,
+              maria_trump: bool) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """``policies.beat_with`` (the defence procedure): (beaters lo, hi, beaten lo, hi).
+
+    ``q`` holds the attack cards waiting to be beaten (rank space), lowest taken first.
+    """
+    s = suit_of_hand(t_lo, t_hi)
+    a0, a1 = to_ranks(t_lo & ~MARIA, t_hi, s)
+    d0, d1 = to_ranks(w_lo & ~MARIA, w_hi, s)
+    q0, q1, x0, x1, b0, b1 = ZERO, ZERO, ZERO, ZERO, ZERO, ZERO
+    ranks = a0 | a1 | d0 | d1
+    while ranks:  # the ranks present, low to high: beaters first, then this rank's attack cards wait
+        b = ranks & (~ranks + ONE)
+        ranks ^= b
+        if d0 & b and q0 | q1:
+            q0, q1, x0, x1 = _beat_lowest(q0, q1, x0, x1)
+            b0 |= b
+        if d1 & b and q0 | q1:
+            q0, q1, x0, x1 = _beat_lowest(q0, q1, x0, x1)
+            b1 |= b
+        q0 |= a0 & b
+        q1 |= a1 & b
+    beat_lo, beat_hi = from_ranks(b0, b1, s)
+    if 0 <= trump != s:  # MM-8: the willing trumps, lowest first
+        tr0, tr1 = to_ranks(w_lo, w_hi, trump)
+        t0, t1 = ZERO, ZERO
+        ranks = tr0 | tr1
+        while ranks and q0 | q1:
+            b = ranks & (~ranks + ONE)
+            ranks ^= b
+            if tr0 & b:
+                q0, q1, x0, x1 = _beat_lowest(q0, q1, x0, x1)
+                t0 |= b
+            if tr1 & b and q0 | q1:
+                q0, q1, x0, x1 = _beat_lowest(q0, q1, x0, x1)
+                t1 |= b
+        more_lo, more_hi = from_ranks(t0, t1, trump)
+        beat_lo, beat_hi = beat_lo | more_lo, beat_hi | more_hi
+    if maria_trump and w_lo & MARIA and q0 | q1:  # MM-3
+        q0, q1, x0, x1 = _beat_lowest(q0, q1, x0, x1)
+        beat_lo |= MARIA
+    beaten_lo, beaten_hi = from_ranks(x0, x1, s)
+    return beat_lo, beat_hi, beaten_lo, beaten_hi
+
+
+@njit(cache=True)
+def _beat_lowest(q0: np.uint64, q1: np.uint64, x0: np.uint64,
+                 x1: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """Move the lowest waiting attack card (rank, then copy) from ``q`` to the beaten ``x``."""
+    both = q0 | q1
+    low = both & (~both + ONE)
+    if q0 & low:
+        return q0 ^ low, q1, x0 | low, x1
+    return q0, q1 ^ low, x0, x1 | low
+
+
+@njit(cache=True)
+def defence(policy: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64, t_hi: np.uint64, trump: int,
+            maria_trump: bool, endgame: bool, must: bool, key: np.uint64,
+            turn: int) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """``policies.defence``: (beaters lo, hi, beaten lo, hi); ``must``: the duty to beat binds (MM-10)."""
+    if policy == RANDOM:
+        move = beat_with(t_lo, t_hi, lo & _u(key, turn, 1) & M52, hi & _u(key, turn, 2) & M52, trump, maria_trump)
+        if must and (move[2] != t_lo or move[3] != t_hi):
+            return beat_with(t_lo, t_hi, lo, hi, trump, maria_trump)
+        return move
+    full = beat_with(t_lo, t_hi, lo if maria_trump else lo & ~MARIA, hi, trump, maria_trump)
+    if endgame or (full[2] == t_lo and full[3] == t_hi):
+        return full
+    keep = LOW & ~suit_mask(trump)
+    return beat_with(t_lo, t_hi, lo & keep, hi & keep, trump, maria_trump)

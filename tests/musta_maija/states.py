@@ -1,0 +1,82 @@
+"""Between the two engines' game states, for tests: a reference ``Table`` as a compiled ``STATE``
+and back to the reference's terms, and one decision made on both."""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.games.musta_maija import compiled as C
+from cardsim.games.musta_maija import reference as ref
+from cardsim.games.musta_maija.cards import mask
+
+M52 = (1 << 52) - 1
+
+
+def words(hand: int) -> tuple[int, int]:
+    return hand & M52, hand >> 52
+
+
+def joined(lo, hi) -> int:
+    return int(lo) | int(hi) << 52
+
+
+def to_state(t: ref.Table, turned: int = -1) -> tuple[np.ndarray, np.void]:
+    """The compiled state (a 1-element array) and params of a reference table waiting for a decision
+    (a defence when the table holds an attack); the stock sits at the end of the deck."""
+    p = C.make_params(t.rules, t.players)
+    state = np.zeros(1, C.STATE)
+    s = state[0]
+    s["key"], s["players"], s["n_cards"] = t.key, t.players, p[0]["n_cards"]
+    s["top"] = p[0]["n_cards"] - len(t.stock)
+    s["deck"][s["top"]:s["n_cards"]] = t.stock
+    for seat, hand in enumerate(t.hands):
+        s["hands"][seat] = words(hand)
+    s["table"], s["discard"] = words(t.table), words(t.discard)
+    s["turned"], s["trump"], s["declared_turn"] = turned, t.trump, t.declared_turn
+    s["attacker"], s["defender"] = t.attacker, ref.defender(t)
+    s["out"] = sum(1 << seat for seat in t.out)
+    s["finish"] = sum((seat + 1) << 4 * j for j, seat in enumerate(t.out))
+    s["n_out"], s["turns"], s["rounds"], s["loser"] = len(t.out), t.turns, t.rounds, -1
+    s["phase"] = C.DEFENCE if t.table else C.ATTACK
+    s["seat"] = s["defender"] if t.table else t.attacker
+    return state, p[0]
+
+
+def view(s: np.void) -> dict:
+    """What the two engines share, in the reference's terms."""
+    return {"hands": [joined(*s["hands"][p]) for p in range(s["players"])],
+            "stock": [int(c) for c in s["deck"][s["top"]:s["n_cards"]]],
+            "table": joined(*s["table"]), "discard": joined(*s["discard"]), "trump": int(s["trump"]),
+            "declared_turn": int(s["declared_turn"]), "turns": int(s["turns"]), "rounds": int(s["rounds"]),
+            "out": [(int(s["finish"]) >> 4 * j & 15) - 1 for j in range(s["n_out"])]}
+
+
+def table_view(t: ref.Table) -> dict:
+    return {"hands": list(t.hands), "stock": list(t.stock), "table": t.table, "discard": t.discard,
+            "trump": t.trump, "declared_turn": t.declared_turn, "turns": t.turns, "rounds": t.rounds,
+            "out": list(t.out)}
+
+
+def move(declare: int = -1, cards: int = 0, beaten: int = 0) -> np.ndarray:
+    """A compiled decision (a 1-element ``MOVE`` array)."""
+    m = np.zeros(1, C.MOVE)
+    m[0]["declare"], m[0]["cards"], m[0]["beaten"] = declare, words(cards), words(beaten)
+    return m
+
+
+def defence_move(pairs: list[tuple[int, int]], declare: int = -1) -> np.ndarray:
+    return move(declare, mask(b for b, _ in pairs), mask(a for _, a in pairs))
+
+
+def both(t: ref.Table, state: np.ndarray, p: np.void, attack: int | None = None,
+         pairs: list[tuple[int, int]] | None = None) -> None:
+    """Make one attack (or defence) on the reference table and the compiled state; they must agree."""
+    m = move(cards=attack) if attack is not None else defence_move(pairs)
+    assert C.is_legal(state[0], p, m[0])
+    if attack is not None:
+        ref.attack(t, attack)
+    else:
+        ref.defend(t, pairs)
+    C.apply(state[0], p, m[0])
+    assert view(state[0]) == table_view(t)
+    if not ref.finished(t) and state[0]["phase"] != C.OVER:
+        assert C.to_act(state[0]) == (ref.defender(t) if t.table else t.attacker)
