@@ -1,7 +1,8 @@
 """Molotow self-play policies, each specified once in words and implemented twice.
 
-The scalar twin (``choose``) serves the reference engine, the numpy twin
-(``np_choose``) the vector engine; both pick the same card from the same situation.
+The scalar twin (``choose``) serves the reference engine, the compiled twin
+(``compiled.choose``, reading the tables at the end of this file) the compiled engine;
+both pick the same card from the same situation.
 A policy sees only its own hand, the cards already in the trick and the trump state
 (which it could see at a real table), plus the legal cards the rules leave it.
 
@@ -93,6 +94,27 @@ def choose(policy: str, hand: int, legal: int, trick: list[int], trump: int, key
     if policy == "random":
         return random_card(legal, key, turn)
     return greedy_card(hand, legal, trick, trump)
+
+
+# ----------------------------------------------------------------------------- tables of the compiled twin
+
+def _cheap_rank() -> np.ndarray:
+    """``CHEAP_RANK[t, card]``: the card's place (0 = cheapest) in the greedy order under trump state t."""
+    ranks = np.zeros((NO_TRUMP + 1, N_CARDS), dtype=np.int64)
+    for t in range(NO_TRUMP + 1):
+        ranks[t, sorted(range(N_CARDS), key=lambda c: cheapness(c, t))] = np.arange(N_CARDS)
+    return ranks
+
+
+def _trump_strength() -> np.ndarray:
+    """``TRUMP_STRENGTH[m]``: greedy step 2's strength of a suit whose held ranks are the 9-bit
+    pattern m: its trump points (MJ-3) times 16 plus its cards (ties go to the lowest suit)."""
+    return np.array([sum(TRUMP_POINTS[r] for r in range(N_RANKS) if m >> r & 1) * 16 + bin(m).count("1")
+                     for m in range(1 << N_RANKS)], dtype=np.int64)
+
+
+CHEAP_RANK = _cheap_rank()
+TRUMP_STRENGTH = _trump_strength()
 
 
 # ----------------------------------------------------------------------------- numpy twin
