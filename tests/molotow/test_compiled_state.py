@@ -42,13 +42,16 @@ def test_MJ5_compiled_deal_equals_the_reference_deal_and_draws_the_hands_policy_
     assert s["policy_draws"].tolist() == [rng.draw(key, rng.Stream.POLICY, t, 0) for t in turns]
 
 
-def test_rank_draws_breaks_ties_by_index():
-    draws = np.array([5, 3, 5, 1, 3] + list(range(100, 131)), dtype=np.uint64)
-    ranks = np.zeros(36, dtype=np.int64)
-    C.rank_draws(draws, ranks)
-    order = sorted(range(36), key=lambda i: (draws[i], i))
-    assert ranks.tolist() == [order.index(i) for i in range(36)]
-    assert ranks[:5].tolist() == [3, 1, 4, 0, 2]
+@pytest.mark.parametrize("high", [0, 1 << 32, 2**64 - 2**33])
+def test_rank_draws_is_the_stable_order_even_when_draws_share_their_top_halves(high):
+    r = np.random.default_rng(high % 1000)
+    for low in ([5, 3, 5, 1, 3], [7, 2**32 - 1, 0, 9, 4]):    # tied draws; equal top halves only
+        draws = np.array([high + x for x in low] + (r.integers(0, 2**63, 31, dtype=np.uint64) * 2).tolist(),
+                         dtype=np.uint64)
+        tops, ranks = np.zeros(36, dtype=np.uint32), np.zeros(36, dtype=np.int32)
+        C.rank_draws(draws, tops, ranks)
+        order = sorted(range(36), key=lambda i: (int(draws[i]), i))
+        assert ranks.tolist() == [order.index(i) for i in range(36)]
 
 
 @given(rules_and_players(max_hands=2), st.integers(0, 2**63), st.integers(0, 10**6), st.integers(0, 80), st.data())
