@@ -29,8 +29,8 @@ from numba import njit
 
 from cardsim.core import jit
 from cardsim.core.jit import ONE, ZERO, U
-from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PLAIN_POINTS, POINTS, SUIT_MASK,
-                                         TRUMP_POINTS, TRUMPLESS_POINTS)
+from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
+                                         SUIT_OF)
 from cardsim.games.molotow.policies import CHEAP_RANK, POLICIES, TRUMP_STRENGTH, check_policy
 from cardsim.games.molotow.rules import UNDERTRUMP, MolotowRules
 
@@ -91,14 +91,6 @@ HAND_RECORD = ("game", "hand", "dealer", "trump", "trump_trick", "trump_setter",
 """The per-hand table's columns (``__init__.HAND_COLUMNS``), in the order ``hand_record`` writes them."""
 
 
-def _pattern_points() -> np.ndarray:
-    """``PATTERN_POINTS[kind, m]``: points of the 9-bit rank pattern m of one suit, kind 0 plain,
-    1 trump, 2 trumpless (MJ-2…MJ-4)."""
-    values = (PLAIN_POINTS, TRUMP_POINTS, TRUMPLESS_POINTS)
-    return np.array([[sum(v[r] for r in range(N_RANKS) if m >> r & 1) for m in range(1 << N_RANKS)]
-                     for v in values], dtype=np.int64)
-
-
 def _deal_seat() -> np.ndarray:
     """``DEAL_SEAT[players, dealer, i]``: the seat the i-th card of the deck goes to (MJ-5)."""
     table = np.zeros((SEATS + 1, SEATS, N_CARDS), dtype=np.int64)
@@ -108,8 +100,6 @@ def _deal_seat() -> np.ndarray:
     return table
 
 
-PATTERN_POINTS = _pattern_points()
-SUIT_OF = np.arange(N_CARDS, dtype=np.int64) // N_RANKS
 DEAL_SEAT = _deal_seat()
 _SUIT_BITS = np.uint64((1 << N_RANKS) - 1)
 _ALL = np.uint64((1 << N_CARDS) - 1)
