@@ -70,6 +70,6 @@ def hands_table(rules: MolotowRules | str | None = None, players: int | None = N
     seats = GAME.seat_policies(policy, players)
     idx = np.arange(first_game, first_game + games, dtype=np.int64)
     if engine_name(engine) == "compiled":
-        return frame(compiled.hands(r, players, seed, idx, seats), HAND_COLUMNS)
+        return frame(compiled.simulate_hands(r, players, seed, idx, seats), HAND_COLUMNS)
     rows = [row for i in idx for row in reference.play_game(r, players, seed, int(i), seats).hands]
     return frame(rows, HAND_COLUMNS) if rows else frame({c.name: np.empty(0) for c in HAND_COLUMNS}, HAND_COLUMNS)

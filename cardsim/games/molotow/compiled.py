@@ -20,7 +20,14 @@ What a seat's view holds (for ``choose`` and for determinizing the hidden cards)
 own hand ``held[seat]``, the cards played this hand (``played``; who took which trick is
 in ``taken``), the trick (``trick``, ``trick_len``, ``led``, ``best``, ``best_seat``), the
 trump state and who set it, the hand and dealer, and ``ruled_out``: for each seat, the
-cards its plays this hand have shown it does not hold (public, see ``rule_out``).
+cards its plays this hand have shown it does not hold (public, see ``rule_out``). When a
+hand ends, ``last_points``/``last_sticks``/``last_potatoes`` hold its result.
+
+Speed (about 1,000,000 random hands per CPU-second): the per-decision functions are
+``inline="always"`` (numba otherwise calls each through a pointer), the hand's POLICY
+draws come with the deal (vectorised, off the per-card critical path), the deal counts
+ranks instead of sorting, winners and points are table lookups, and nothing passes an
+array to a per-decision call (numba would count references atomically).
 """
 from __future__ import annotations
 
@@ -652,8 +659,8 @@ def simulate(rules: MolotowRules, players: int, seed: int, games: np.ndarray, po
     return cols
 
 
-def hands(rules: MolotowRules, players: int, seed: int, games: np.ndarray, policies: tuple[str, ...]
-          ) -> dict[str, np.ndarray]:
+def simulate_hands(rules: MolotowRules, players: int, seed: int, games: np.ndarray, policies: tuple[str, ...]
+                   ) -> dict[str, np.ndarray]:
     """One array per ``HAND_RECORD`` column: a row per scored hand, game by game."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games) * rules.hands, len(HAND_RECORD)), dtype=np.int64)
