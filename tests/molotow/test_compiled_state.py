@@ -42,6 +42,19 @@ def test_MJ5_compiled_deal_equals_the_reference_deal_and_draws_the_hands_policy_
     assert s["policy_draws"].tolist() == [rng.draw(key, rng.Stream.POLICY, t, 0) for t in turns]
 
 
+@given(st.integers(1, 2**36 - 1), st.data())
+def test_nth_card_is_the_card_of_that_index_in_ascending_code(mask, data):
+    cards = list(cards_of(mask))
+    k = data.draw(st.integers(0, len(cards) - 1))
+    assert C.nth_card(np.uint64(mask), k) == cards[k]
+
+
+def test_nth_card_on_every_index_of_full_and_sparse_masks():
+    for mask in (ALL, 1, 1 << 35, 0b101 << 30, 0x0F0F0F0F0, 0x8000000FF):
+        cards = list(cards_of(mask))
+        assert [C.nth_card(np.uint64(mask), k) for k in range(len(cards))] == cards
+
+
 @pytest.mark.parametrize("high", [0, 1 << 32, 2**64 - 2**33])
 def test_rank_draws_is_the_stable_order_even_when_draws_share_their_top_halves(high):
     r = np.random.default_rng(high % 1000)
