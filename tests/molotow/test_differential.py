@@ -1,4 +1,4 @@
-"""Vector engine = reference engine, game for game (CI-sized and a slow run of >= 10,000 games),
+"""Compiled engine = reference engine, game for game (CI-sized and a slow run of >= 10,000 games),
 and the trumpless-hand facts of MJ-4 measured on many hands."""
 import pandas as pd
 import pytest
@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardsim
+from cardsim.games.molotow import hands_table
 
 from .strategies import policies, rules_and_players
 
@@ -21,19 +22,28 @@ CONFIGS = [
 
 def mismatches(rules, players, policy, games, seed, first_game=0) -> int:
     kw = dict(players=players, games=games, seed=seed, policy=policy, first_game=first_game)
-    v = cardsim.simulate("molotow", rules, engine="vector", **kw)
+    c = cardsim.simulate("molotow", rules, engine="compiled", **kw)
     r = cardsim.simulate("molotow", rules, engine="reference", **kw)
-    assert list(v.columns) == list(r.columns) and (v.dtypes == r.dtypes).all()
-    return int((v != r).any(axis=1).sum())
+    assert list(c.columns) == list(r.columns) and (c.dtypes == r.dtypes).all()
+    return int((c != r).any(axis=1).sum())
 
 
 @pytest.mark.parametrize("rules, players, policy", CONFIGS)
-def test_vector_equals_reference_ci(rules, players, policy):
+def test_compiled_equals_reference_ci(rules, players, policy):
     assert mismatches(rules, players, policy, games=60, seed=11) == 0
 
 
-@given(rules_and_players(), st.integers(0, 2**63), st.integers(0, 10**9), st.data())
-def test_vector_equals_reference_on_random_knobs_players_policies_seeds(rp, seed, first, data):
+@pytest.mark.parametrize("rules, players, policy", CONFIGS)
+def test_compiled_hands_table_equals_reference(rules, players, policy):
+    kw = dict(players=players, seed=5, games=25, policy=policy, first_game=7)
+    table = hands_table(rules, **kw)
+    assert len(table) == 25 * 12
+    pd.testing.assert_frame_equal(table, hands_table(rules, engine="reference", **kw))
+    pd.testing.assert_frame_equal(table, hands_table(rules, engine="vector", **kw))
+
+
+@given(rules_and_players(), st.integers(0, 2**64 - 1), st.integers(0, 10**9), st.data())
+def test_compiled_equals_reference_on_random_knobs_players_policies_seeds(rp, seed, first, data):
     rules, players = rp
     policy = data.draw(policies(players))
     kw = dict(players=players, games=8, seed=seed, policy=policy, first_game=first)
@@ -42,7 +52,7 @@ def test_vector_equals_reference_on_random_knobs_players_policies_seeds(rp, seed
 
 
 @pytest.mark.slow
-def test_vector_equals_reference_slow(scaled):
+def test_compiled_equals_reference_slow(scaled):
     games = scaled(10_000)
     each = -(-games // len(CONFIGS))
     bad = [mismatches(r, n, p, games=each, seed=2026, first_game=i * each) for i, (r, n, p) in enumerate(CONFIGS)]

@@ -1,5 +1,5 @@
 """Property tests of Molotow: cards played once, only legal cards, 157 points a hand, one result a game,
-determinism, and the numpy twins (legal moves, policies, scoring) equal to the scalar ones on random input."""
+determinism, and the compiled twins (legal moves, policies, scoring) equal to the scalar ones on random input."""
 import random
 
 import numpy as np
@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim.core.cards import cards_of
 from cardsim.games.molotow import hands_table
+from cardsim.games.molotow import compiled as C
 from cardsim.games.molotow import policies as pol
-from cardsim.games.molotow import vector as vec
 from cardsim.games.molotow.cards import DECK, NO_TRUMP, TRUMP_POWER, UNDER
-from cardsim.games.molotow.reference import Decision, best_card, legal_moves, play_game, score_hand, tie_draw
+from cardsim.games.molotow.reference import Decision, legal_moves, play_game, score_hand, tie_draw
 from cardsim.games.molotow.rules import MolotowRules
 
+from .states import compiled_score, position_state
 from .strategies import policies, positions, random_position, rules_and_players
 
 seeds = st.integers(0, 2**32)
@@ -120,46 +121,37 @@ def test_game_i_is_game_i_alone_in_a_batch_and_on_either_engine(rp, seed, first,
 
 
 @given(positions)
-def test_legal_moves_equal_the_oracle_and_the_vector_twin(position):
+def test_legal_moves_equal_the_oracle_and_the_compiled_twin(position):
     hand, trick, trump, undertrump = position
     mask = legal_moves(hand, trick, trump, undertrump)
     assert mask == sum(1 << c for c in cards_of(hand) if is_legal(c, hand, trick, trump, undertrump))
-    best = best_card(trick, trump) if trick else -1
-    led = trick[0] // 9 if trick else -1
-    got = vec.legal_moves(np.array([hand], dtype=np.uint64), not trick, np.array([led]), np.array([best]),
-                          np.array([trump]), undertrump)
-    assert int(got[0]) == mask
+    st, params = position_state(hand, trick, trump, undertrump)
+    assert int(C.legal_cards(st[0], params)) == mask
 
 
-def test_legal_moves_equal_the_oracle_and_the_vector_twin_on_a_sweep():
+def test_legal_moves_equal_the_oracle_and_the_compiled_twin_on_a_sweep():
     r = random.Random(2024)  # a local generator: the engines never see it
     sweep = [random_position(r) for _ in range(6000)]
     for undertrump in ("seed", "forbidden", "allowed"):
-        cases = [(h, tr, t) for h, tr, t, u in sweep]
-        want = [legal_moves(h, tr, t, undertrump) for h, tr, t in cases]
-        assert want == [sum(1 << c for c in cards_of(h) if is_legal(c, h, tr, t, undertrump)) for h, tr, t in cases]
-        for leading in (True, False):
-            sub = [(h, tr, t, w) for (h, tr, t), w in zip(cases, want) if (not tr) == leading]
-            got = vec.legal_moves(np.array([h for h, *_ in sub], dtype=np.uint64), leading,
-                                  np.array([tr[0] // 9 if tr else -1 for _, tr, _, _ in sub]),
-                                  np.array([best_card(tr, t) if tr else -1 for _, tr, t, _ in sub]),
-                                  np.array([t for *_, t, _ in sub]), undertrump)
-            assert got.tolist() == [w for *_, w in sub]
+        want = [legal_moves(h, tr, t, undertrump) for h, tr, t, _ in sweep]
+        assert want == [sum(1 << c for c in cards_of(h) if is_legal(c, h, tr, t, undertrump))
+                        for h, tr, t, _ in sweep]
+        got = []
+        for h, tr, t, _ in sweep:
+            st, params = position_state(h, tr, t, undertrump)
+            got.append(int(C.legal_cards(st[0], params)))
+        assert got == want
 
 
 @given(positions, seeds, st.integers(0, 500))
-def test_vector_policies_equal_scalar_policies(position, key, turn):
+def test_compiled_policies_equal_scalar_policies(position, key, turn):
     hand, trick, trump, undertrump = position
     legal = legal_moves(hand, trick, trump, undertrump)
-    best = best_card(trick, trump) if trick else -1
-    led = trick[0] // 9 if trick else -1
-    arrays = (np.array([hand], dtype=np.uint64), np.array([legal], dtype=np.uint64),
-              np.array([sum(1 << c for c in trick)], dtype=np.uint64), np.array([best]), np.array([led]),
-              np.array([trump]), not trick, np.array([key], dtype=np.uint64), turn)
+    st, params = position_state(hand, trick, trump, undertrump, key=key, turn=turn)
     for name in pol.POLICIES:
         card = pol.choose(name, hand, legal, trick, trump, key, turn)
         assert legal >> card & 1
-        assert int(pol.np_choose(name, *arrays)[0]) == card
+        assert C.choose(st[0], params, pol.POLICIES.index(name)) == card
 
 
 @st.composite
@@ -177,10 +169,10 @@ def hand_points(draw):
 
 
 @given(hand_points(), st.sampled_from(["seed", "one_each"]), seeds, st.integers(0, 11))
-def test_vector_scoring_equals_reference(hp, big_hand, key, hand_no):
+def test_compiled_scoring_equals_reference(hp, big_hand, key, hand_no):
     pts, bonus, players = hp
     rules = MolotowRules(players=players, big_hand=big_hand, last_trick_bonus=bonus)
-    got, lost = score_hand(list(pts), rules, lambda tied: tie_draw(key, hand_no, tied)[0])
-    v_got, v_lost, tie3 = vec.score_hands(np.array([pts]), rules, np.array([key], dtype=np.uint64), hand_no)
-    assert (v_got[0].tolist(), v_lost[0].tolist()) == (got, lost)
+    drew = []
+    got, lost = score_hand(list(pts), rules, lambda tied: drew.append(tied) or tie_draw(key, hand_no, tied)[0])
+    assert compiled_score(list(pts), rules, key, hand_no) == (got, lost, bool(drew))
     assert sum(lost) <= 3 * players and sum(got) <= 3 * players

@@ -5,12 +5,13 @@ import pytest
 import cardsim
 from cardsim.core import rng
 from cardsim.core.cards import count, mask_of
-from cardsim.games.molotow import hands_table
-from cardsim.games.molotow import vector as vec
+from cardsim.games.molotow import compiled, hands_table
 from cardsim.games.molotow.cards import DECK, NO_TRUMP, beats, points
 from cardsim.games.molotow.reference import (Decision, best_card, deal, hand_points, legal_moves, play_game,
                                              score_hand, sets_trump, tie_draw)
 from cardsim.games.molotow.rules import MolotowRules
+
+from .states import compiled_score, position_state
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 SEED = MolotowRules()
@@ -31,14 +32,10 @@ def T(names: str) -> list[int]:
 
 
 def legal(hand: str, trick: str, trump: int, undertrump: str = "seed") -> int:
-    """Legal cards by the reference engine, checked against the vector engine's twin."""
+    """Legal cards by the reference engine, checked against the compiled engine's twin."""
     mask = legal_moves(H(hand), T(trick), trump, undertrump)
-    cards = T(trick)
-    best = best_card(cards, trump) if cards else -1
-    led = cards[0] // 9 if cards else -1
-    np_mask = vec.legal_moves(np.array([H(hand)], dtype=np.uint64), not cards, np.array([led]), np.array([best]),
-                              np.array([trump]), undertrump)
-    assert int(np_mask[0]) == mask
+    st, params = position_state(H(hand), T(trick), trump, undertrump)
+    assert int(compiled.legal_cards(st[0], params)) == mask
     return mask
 
 
@@ -47,10 +44,9 @@ def never_scored(rules, pts):
 
 
 def both_engines_score(pts, rules, hand_no=0, key=12345):
-    """score_hand (reference, with the keyed tie draw) and score_hands (vector) agree; returns the former."""
+    """score_hand of the reference (with the keyed tie draw) and of the compiled engine agree; returns the former."""
     got, lost = score_hand(pts, rules, lambda tied: tie_draw(key, hand_no, tied)[0])
-    v_got, v_lost, _ = vec.score_hands(np.array([pts]), rules, np.array([key], dtype=np.uint64), hand_no)
-    assert (v_got[0].tolist(), v_lost[0].tolist()) == (got, lost)
+    assert compiled_score(pts, rules, key, hand_no)[:2] == (got, lost)
     return got, lost
 
 
@@ -147,11 +143,10 @@ def test_MJ8_first_off_suit_card_sets_trump_and_counts_as_trump_in_its_trick():
     # ♥6 set trump in this trick: it beats the led ♠A, and the next player faces MJ-10
     assert best_card(T("♠K ♥6 ♠A"), HEARTS) == C("♥6")
     assert legal("♥7 ♣A ♣6", "♠K ♥6", HEARTS) == H("♥7")
-    b = vec.deal(np.array([rng.game_key(0, 0)], dtype=np.uint64), 0, 4)
-    rows, seat = np.arange(1), np.array([1])
-    vec.play_card(b, rows, seat, np.array([C("♠K")]), 3, True)
-    vec.play_card(b, rows, seat + 1, np.array([C("♥6")]), 3, False)
-    assert (b.trump[0], b.trump_trick[0], b.setter[0], b.best[0]) == (HEARTS, 3, 2, C("♥6"))
+    st, params = position_state(H("♥6 ♣A"), T("♠K"), NO_TRUMP, leader=1, trick_no=3)  # seat 2 to play
+    compiled.apply(st[0], params, C("♥6"))
+    s = st[0]
+    assert (s["trump"], s["trump_trick"], s["setter"], s["best"], s["best_seat"]) == (HEARTS, 3, 2, C("♥6"), 2)
 
 
 def test_MJ9_trump_allowed_even_when_able_to_follow():
@@ -225,9 +220,8 @@ def test_MJ15_three_way_tie_fourth_sticks_highest_draw_potatoes(rules):
             assert all([c % 9 for c in a].count(max(c % 9 for c in a)) > 1 for a in attempts[:-1])
             got, lost = both_engines_score(pts, rules, hand_no=3, key=key)
             assert lost == [int(s == seat) for s in range(4)] and got[fourth] == 1
-    keys = np.arange(2000, dtype=np.uint64)
-    seats = vec.tie_draw(keys, 7, np.tile([True, False, True, True], (2000, 1)))
-    assert seats.tolist() == [tie_draw(int(k), 7, [0, 2, 3])[0] for k in keys]
+    seats = np.array([compiled.tie_draw(np.uint64(k), 7, 0b1101) for k in range(2000)])
+    assert seats.tolist() == [tie_draw(k, 7, [0, 2, 3])[0] for k in range(2000)]
     assert abs(np.mean(seats == 0) - 1 / 3) < 0.05
 
 

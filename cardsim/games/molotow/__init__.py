@@ -9,10 +9,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from cardsim.api import engine_name
 from cardsim.api import rules as make_rules
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, Column, frame
-from cardsim.games.molotow import reference, vector
+from cardsim.games.molotow import compiled, reference
 from cardsim.games.molotow.policies import POLICIES
 from cardsim.games.molotow.rules import MolotowRules
 
@@ -52,24 +53,23 @@ GAME = GameSpec(
     policies=POLICIES,
     columns=COLUMNS,
     play=reference.play,
-    compiled=vector.play,
+    compiled=compiled.simulate,
 )
 
 
 def hands_table(rules: MolotowRules | str | None = None, players: int | None = None, seed: int = 0,
                 games: int = 1000, policy: str | Sequence[str] = "random", *, first_game: int = 0,
-                engine: str = "vector") -> pd.DataFrame:
+                engine: str = "compiled") -> pd.DataFrame:
     """One row per completed hand of games ``first_game ..`` (columns ``HAND_COLUMNS``).
 
-    ``players`` defaults to the rules' own; both engines give the same table.
+    ``players`` defaults to the rules' own; both engines give the same table
+    (``engine``: ``"compiled"`` or ``"reference"``; ``"vector"`` is an alias of ``"compiled"``).
     """
     r = make_rules("molotow", rules)
     players = GAME.check_players(r, r.players if players is None else players)
     seats = GAME.seat_policies(policy, players)
     idx = np.arange(first_game, first_game + games, dtype=np.int64)
-    if engine == "vector":
-        return frame(vector.run(r, players, seed, idx, seats, per_hand=True)[1], HAND_COLUMNS)
-    if engine != "reference":
-        raise ValueError(f"unknown engine {engine!r}; known engines: vector, reference")
+    if engine_name(engine) == "compiled":
+        return frame(compiled.simulate_hands(r, players, seed, idx, seats), HAND_COLUMNS)
     rows = [row for i in idx for row in reference.play_game(r, players, seed, int(i), seats).hands]
     return frame(rows, HAND_COLUMNS) if rows else frame({c.name: np.empty(0) for c in HAND_COLUMNS}, HAND_COLUMNS)

@@ -1,4 +1,4 @@
-"""Molotow card facts (MJ-1…MJ-4, MJ-12) and the tables both engines read.
+"""Molotow card facts (MJ-1…MJ-4, MJ-12) and the tables the compiled engine reads.
 
 Cards are ``JASS36`` codes (``suit * 9 + rank``, ranks ``6 7 8 9 10 U O K A`` low→high,
 the plain order of MJ-2). A trump state ``t`` is a suit 0..3, or ``NO_TRUMP`` (4)
@@ -8,16 +8,18 @@ worth and which card beats which; it knows nothing of whose turn it is.
 Layout of the numpy tables (built once, at import)::
 
     POINTS[t, card]         points of a card under trump state t (MJ-2, MJ-3, MJ-4)
-    BEATS[card, t]          uint64 mask of the cards that beat ``card`` when it leads a
-                            trick (MJ-12); ``card`` is the trick's current best card
-    SUIT_MASK[s], TRUMP_MASK[t], BUUR[t]   masks; TRUMP_MASK/BUUR are 0 for NO_TRUMP
-    POINT_BYTES[t, k, v]    points of the cards of byte k (bits 8k..8k+7) with value v
+    PATTERN_POINTS[k, m]    points of one suit's cards with the 9-bit rank pattern m, k 0
+                            plain, 1 trump, 2 trumpless (a hand's points: 4 lookups a seat)
+    SUIT_OF[card]           the card's suit
+    BEATS[card, t]          uint64 mask of the cards that beat ``card`` (MJ-12) when it
+                            is the trick's current best card
+    SUIT_MASK[s], BUUR[t]   masks; both are 0 for NO_TRUMP
 """
 from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core.cards import JASS36, cards_of
+from cardsim.core.cards import JASS36
 
 DECK = JASS36
 N_CARDS = 36
@@ -72,8 +74,12 @@ def buur(trump: int) -> int:
     return 1 << DECK.card(trump, UNDER) if trump != NO_TRUMP else 0
 
 
-def mask_points(mask: int, trump: int) -> int:
-    return sum(points(c, trump) for c in cards_of(mask))
+def _make_pattern_points() -> np.ndarray:
+    """``PATTERN_POINTS[kind, m]``: points of one suit's cards whose ranks are the 9-bit pattern m,
+    kind 0 plain (MJ-2), 1 trump (MJ-3), 2 trumpless (MJ-4)."""
+    values = (PLAIN_POINTS, TRUMP_POINTS, TRUMPLESS_POINTS)
+    return np.array([[sum(v[r] for r in range(N_RANKS) if m >> r & 1) for m in range(1 << N_RANKS)]
+                     for v in values], dtype=np.int64)
 
 
 def _make_points() -> np.ndarray:
@@ -88,32 +94,10 @@ def _make_beats() -> np.ndarray:
     return table
 
 
-def byte_tables(value_of_card: np.ndarray) -> np.ndarray:
-    """``out[..., k, v]`` = sum of ``value_of_card[..., c]`` over the set bits c = 8k+i of v."""
-    lead = value_of_card.shape[:-1]
-    padded = np.zeros(lead + (40,), dtype=value_of_card.dtype)
-    padded[..., :N_CARDS] = value_of_card
-    bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1            # (256, 8)
-    return np.einsum("...ki,vi->...kv", padded.reshape(lead + (5, 8)), bits.astype(value_of_card.dtype))
-
-
 POINTS = _make_points()
+PATTERN_POINTS = _make_pattern_points()
+SUIT_OF = np.arange(N_CARDS, dtype=np.int64) // N_RANKS
 BEATS = _make_beats()
 SUIT_MASK = np.array([suit_mask(s) for s in range(NO_TRUMP + 1)], dtype=np.uint64)
-TRUMP_MASK = SUIT_MASK
 BUUR = np.array([buur(t) for t in range(NO_TRUMP + 1)], dtype=np.uint64)
-POINT_BYTES = byte_tables(POINTS)
-BYTES = np.arange(5, dtype=np.uint64) * np.uint64(8)
 
-
-def np_byte_lookups(masks: np.ndarray, table: np.ndarray, t: np.ndarray) -> list[np.ndarray]:
-    """``table[t, k, byte k of mask]`` for the five bytes k of each mask (one flat gather each)."""
-    flat = table.reshape(-1)
-    base = t * (5 * 256)
-    return [flat[base + (k * 256 + ((masks >> BYTES[k]) & np.uint64(255)).astype(np.intp))] for k in range(5)]
-
-
-def np_mask_sum(masks: np.ndarray, table: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """Per game, the sum over the cards of ``masks`` of a byte table ``table[t, k, v]``."""
-    a, b, c, d, e = np_byte_lookups(masks, table, t)
-    return a + b + c + d + e

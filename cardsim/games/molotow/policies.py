@@ -1,7 +1,8 @@
 """Molotow self-play policies, each specified once in words and implemented twice.
 
-The scalar twin (``choose``) serves the reference engine, the numpy twin
-(``np_choose``) the vector engine; both pick the same card from the same situation.
+The scalar twin (``choose``) serves the reference engine, the compiled twin
+(``compiled.choose``, reading the tables at the end of this file) the compiled engine;
+both pick the same card from the same situation.
 A policy sees only its own hand, the cards already in the trick and the trump state
 (which it could see at a real table), plus the legal cards the rules leave it.
 
@@ -29,11 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core import rng
-from cardsim.core.cards import cards_of, count, np_bit_index, np_lowest_bit
+from cardsim.core.cards import cards_of, count
 from cardsim.core.rules import parse_call
-from cardsim.games.molotow.cards import (BEATS, BYTES, DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, POINT_BYTES,
-                                         SUIT_MASK, TRUMP_POINTS, TRUMP_POWER, beats, byte_tables, is_trump,
-                                         np_byte_lookups, np_mask_sum, points, rank, suit)
+from cardsim.games.molotow.cards import (DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, TRUMP_POINTS, TRUMP_POWER, beats,
+                                         is_trump, points, rank, suit)
 
 POLICIES = ("random", "greedy")
 
@@ -95,79 +95,23 @@ def choose(policy: str, hand: int, legal: int, trick: list[int], trump: int, key
     return greedy_card(hand, legal, trick, trump)
 
 
-# ----------------------------------------------------------------------------- numpy twin
+# ----------------------------------------------------------------------------- tables of the compiled twin
 
-def _make_cheap_tables() -> tuple[np.ndarray, np.ndarray]:
-    """``CHEAP_BYTES[t, k, v]``: the cards of byte value v renumbered by cheapness under t
-    (bit j = the j-th cheapest card); ``CHEAP_CARD[t, j]``: the card of position j."""
-    order = np.array([sorted(range(N_CARDS), key=lambda c: cheapness(c, t)) for t in range(NO_TRUMP + 1)])
-    position = np.argsort(order, axis=1)
-    bit_of_card = np.left_shift(np.uint64(1), position.astype(np.uint64))
-    return byte_tables(bit_of_card), order
-
-
-def _make_select_tables() -> tuple[np.ndarray, np.ndarray]:
-    """``POP8[v]`` set bits of a byte; ``SELECT8[v, j]`` index of its j-th lowest set bit."""
-    pop = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
-    select = np.zeros((256, 8), dtype=np.int64)
-    for v in range(256):
-        for j, i in enumerate(i for i in range(8) if v >> i & 1):
-            select[v, j] = i
-    return pop, select
+def _cheap_rank() -> np.ndarray:
+    """``CHEAP_RANK[t, card]``: the card's place (0 = cheapest) in the greedy order under trump state t."""
+    ranks = np.zeros((NO_TRUMP + 1, N_CARDS), dtype=np.int64)
+    for t in range(NO_TRUMP + 1):
+        ranks[t, sorted(range(N_CARDS), key=lambda c: cheapness(c, t))] = np.arange(N_CARDS)
+    return ranks
 
 
-def _make_trump_suit_value() -> np.ndarray:
-    """``TRUMP_SUIT_VALUE[m]``: trump points (MJ-3) of the 9-bit suit pattern m, times 16, plus its cards."""
+def _trump_strength() -> np.ndarray:
+    """``TRUMP_STRENGTH[m]``: greedy step 2's strength of a suit whose held ranks are the 9-bit
+    pattern m: its trump points (MJ-3) times 16 plus its cards (ties go to the lowest suit)."""
     return np.array([sum(TRUMP_POINTS[r] for r in range(N_RANKS) if m >> r & 1) * 16 + bin(m).count("1")
                      for m in range(1 << N_RANKS)], dtype=np.int64)
 
 
-CHEAP_BYTES, CHEAP_CARD = _make_cheap_tables()
-POP8, SELECT8 = _make_select_tables()
-TRUMP_SUIT_VALUE = _make_trump_suit_value()
-_BYTE = np.uint64(255)
+CHEAP_RANK = _cheap_rank()
+TRUMP_STRENGTH = _trump_strength()
 
-
-def np_cheapest(masks: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """The cheapest card of each non-empty mask under trump states ``t``."""
-    a, b, c, d, e = np_byte_lookups(masks, CHEAP_BYTES, t)
-    return CHEAP_CARD[t, np_bit_index(np_lowest_bit(a | b | c | d | e))]
-
-
-def np_random_card(legal: np.ndarray, keys: np.ndarray, turn: int) -> np.ndarray:
-    k = rng.below(rng.draw(keys, rng.Stream.POLICY, turn, 0), np.bitwise_count(legal))
-    card = np.full(legal.shape, -1, dtype=np.int64)
-    for b in range(5):
-        byte = ((legal >> BYTES[b]) & _BYTE).astype(np.intp)
-        here = (card < 0) & (k < POP8[byte])
-        card = np.where(here, 8 * b + SELECT8[byte, np.clip(k, 0, 7)], card)
-        k = k - POP8[byte]
-    return card
-
-
-def np_trump_choice(hand: np.ndarray) -> np.ndarray:
-    value = np.stack([TRUMP_SUIT_VALUE[((hand >> np.uint64(N_RANKS * s)) & np.uint64(511)).astype(np.intp)]
-                      for s in range(N_SUITS)], axis=1)
-    return np.argmax(value, axis=1)
-
-
-def np_greedy_card(hand: np.ndarray, legal: np.ndarray, trick: np.ndarray, best: np.ndarray, led: np.ndarray,
-                   t: np.ndarray, leading: bool) -> np.ndarray:
-    """Greedy for a batch; ``trick`` is the mask of the cards in the trick, ``best`` its best card."""
-    if leading:
-        return np_cheapest(legal, t)
-    winning = legal & BEATS[best, t]
-    take = (winning != 0) & (np_mask_sum(trick, POINT_BYTES, t) > 0)
-    candidates, t = np.where(take, winning, legal), t.copy()
-    setting = np.flatnonzero((t == NO_TRUMP) & ((hand & SUIT_MASK[led]) == 0))
-    s = np_trump_choice(hand[setting])
-    candidates[setting], t[setting] = hand[setting] & SUIT_MASK[s], s
-    return np_cheapest(candidates, t)
-
-
-def np_choose(policy: str, hand: np.ndarray, legal: np.ndarray, trick: np.ndarray, best: np.ndarray,
-              led: np.ndarray, t: np.ndarray, leading: bool, keys: np.ndarray, turn: int) -> np.ndarray:
-    """The cards ``policy`` plays in each game of a batch (numpy twin of ``choose``)."""
-    if policy == "random":
-        return np_random_card(legal, keys, turn)
-    return np_greedy_card(hand, legal, trick, best, led, t, leading)

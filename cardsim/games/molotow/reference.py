@@ -1,6 +1,6 @@
 """Molotow Jass, reference engine: one game in plain Python, rule IDs in comments, with a trace.
 
-This engine is the oracle the vector engine must match row for row; it is written to
+This engine is the oracle the compiled engine must match row for row; it is written to
 be read next to ``docs/rules/molotow.md``, not to be fast.
 
 Decision protocol (both engines follow it exactly):

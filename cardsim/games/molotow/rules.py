@@ -1,7 +1,7 @@
 """Molotow Jass rules objects: the knobs of ``docs/rules/molotow.md`` and its presets.
 
 Only what a table agrees on before the first deal lives here; how a hand is played
-is in ``reference.py`` (readable) and ``vector.py`` (fast).
+is in ``reference.py`` (readable) and ``compiled.py`` (fast).
 """
 from __future__ import annotations
 
