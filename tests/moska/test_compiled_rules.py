@@ -94,6 +94,7 @@ def test_M2_M4_deal_one_card_at_a_time_clockwise_from_seat_one(players):
     key = rng.game_key(0, 77)
     C.deal(s, p, np.uint64(key), np.zeros(52, np.uint64), np.zeros(52, np.int64))
     want = reference.deal(MoskaRules(), players, key)
+    reference.swap_after_deal(want)  # M-6: the trump 2 dealt is swapped at once
     perm = rng.permutation(key, rng.Stream.DEAL, 52)
     assert s["hands"][:players].tolist() == want.hands and not s["hands"][players:].any()
     assert int(s["hands"][1 % players]) >> perm[0] & 1  # the first card goes to seat 1 (M-2 seats)
@@ -124,25 +125,40 @@ def test_M5_turned_card_is_trump_and_drawn_last():
     assert state[0]["stock"][state[0]["stock_size"] - 1] == state[0]["turned"]
 
 
-def test_M6_trump_two_holder_swaps_before_deciding_while_the_turned_card_is_under_the_stock():
+def test_M6_trump_two_is_swapped_right_after_the_deal_or_the_draw_that_brought_it():
     """Rule M-6 of docs/rules/moska.md."""
-    p = params(2)
+    p = params(4, hand_size=4)
+    s = position("♦5", "♦6", "♦7", "♦8", trump="♣", stock="♥2 ♣2 ♥3 ♣K")[0]
+    C.refill(s, p, 0)  # draws ♥2, ♣2: swaps at once (the hand keeps its size), then draws ♥3
+    assert same(s["hands"][0], "♦5 ♥2 ♥3 ♣K") and s["swaps"] == 1 and same(s["known"][0], "♣K")
+    assert C.stock_left(s) == 1 and s["stock"][3] == F.parse("♣2")
     s = position("♣2 ♦5", "♦6", trump="♣", stock="♥2 ♣K")[0]
     C.await_decision(s, p, C.OPEN, 0)
-    assert same(s["hands"][0], "♦5 ♣K") and s["stock"][1] == F.parse("♣2") and s["swaps"] == 1
-    assert same(s["known"][0], "♣K")
-    C.await_decision(s, p, C.OPEN, 0)
-    assert s["swaps"] == 1  # at most once: the turned card is no longer under the stock
-    s = position("♣2 ♦5", "♦6", trump="♣", stock="♥2 ♣K")[0]
-    C.await_decision(s, params(2, trump_two_swap=False), C.OPEN, 0)
-    assert same(s["hands"][0], "♣2 ♦5") and s["swaps"] == 0
+    assert s["swaps"] == 0  # never before a decision: only after the deal or a draw
+    s = position("♦5", "♦6", "♦7", "♦8", trump="♣", stock="♥2 ♣2 ♥3 ♣K")[0]
+    C.refill(s, params(4, hand_size=4, trump_two_swap=False), 0)
+    assert same(s["hands"][0], "♦5 ♥2 ♣2 ♥3") and s["swaps"] == 0  # TARAKI: no swap
+
+
+def test_M6_the_seat_dealt_the_trump_two_swaps_before_round_one():
+    """Rule M-6 of docs/rules/moska.md."""
+    game = next(g for g in range(100) if (lambda perm: perm[24] // 13 * 13 in perm[:24] and perm[24] % 13)(
+        rng.permutation(rng.game_key(0, g), rng.Stream.DEAL, 52)))
+    perm = rng.permutation(rng.game_key(0, game), rng.Stream.DEAL, 52)
+    two, turned = perm[24] // 13 * 13, perm[24]
+    holder = (1 + list(perm).index(two)) % 4
+    state = np.zeros(1, C.STATE)
+    s = state[0]
+    C.deal(s, params(4), np.uint64(rng.game_key(0, game)), np.zeros(52, np.uint64), np.zeros(52, np.int64))
+    assert s["swaps"] == 1 and int(s["hands"][holder]) >> turned & 1 and not int(s["hands"][holder]) >> two & 1
+    assert s["stock"][s["stock_size"] - 1] == two and s["rounds"] == 1 and s["turns"] == 0
 
 
 def test_M7_defender_is_the_next_seat_clockwise_still_in_play():
     """Rule M-7 of docs/rules/moska.md."""
     p = params(4)
     s = position("♦2", "♦5 ♦7", "", "♠4", stock="♥2 ♥3", out=(2,))[0]
-    C.begin_round(s, p)
+    C.advance(s, p, C.BEGIN_ROUND)
     assert s["defender"] == 3 and C.to_act(s) == 1 and s["phase"] == C.OPEN
     decide(s, p, "♦5")
     assert same(s["attack"], "♦5") and C.to_act(s) == 3 and s["phase"] == C.DEFEND
@@ -175,7 +191,7 @@ def test_M9_room_counts_all_attack_cards_or_only_the_unkilled_ones():
     assert C.room(s, params(2, attack_cap=None, cap_to_defender_hand=False)) == 52 - 3
     s = position("♦2 ♥6", "♠2", stock="♣2 ♣3", defender=1)[0]
     on_table(s, "♦5")
-    C.begin_additions(s, params(2))  # room 0 (the defender began with 1 card, 1 attack card): nobody adds
+    C.advance(s, params(2), C.BEGIN_ADDITIONS)  # room 0 (the defender began with 1 card, 1 attack card): nobody adds
     assert s["step_room"] == 0 and s["turns"] == 0 and s["pickups"] == 1  # seat 1 picked up ♦5
     assert s["phase"] == C.OPEN and s["attacker"] == 0
 
@@ -214,7 +230,7 @@ def _overplay(**knobs):
     s = position("♥5 ♦K", "♦2 ♦3", "♠5 ♦Q", attacker=2, defender=1)[0]
     s["start_hand"] = 6
     on_table(s, "♦5")
-    C.begin_additions(s, p)
+    C.advance(s, p, C.BEGIN_ADDITIONS)
     assert C.to_act(s) == 2 and s["phase"] == C.ADD and s["step_room"] == 1
     decide(s, p, "♠5")
     assert C.to_act(s) == 0 and same(s["hands"][2], "♠5 ♦Q")  # chosen cards wait in the hand
@@ -239,13 +255,30 @@ def test_M12_over_play_last_over_player_takes_back_first():
     assert s["overplays"] == 1 and C.to_act(s) == 1 and s["phase"] == C.DEFEND
 
 
+def test_M12_over_play_attacker_chooses_what_goes_back():
+    """Rule M-12 of docs/rules/moska.md: ``excess_return="attacker"`` (TARAKI 3.5.4), the round's attacker chooses."""
+    s, p = _overplay(excess_return="attacker")
+    assert C.to_act(s) == 2 and s["phase"] == C.GIVE_BACK and s["excess"] == 1  # seat 2 opened the round
+    decide(s, p, "♥5")
+    assert same(s["attack"], "♦5 ♠5") and same(s["hands"][0], "♥5 ♦K") and s["turns"] == 3
+    p = params(4, excess_return="attacker")  # an attacker who is out still chooses (choosing needs no cards)
+    s = position("♠3 ♦6", "", "♠8 ♠9 ♣2", "♥6 ♣6 ♥3", trump="♦", turned="♦9", defender=2, out=(1,))[0]
+    on_table(s, "♠6")
+    C.advance(s, p, C.BEGIN_ADDITIONS)
+    decide(s, p, "♥6 ♣6")  # seat 3
+    decide(s, p, "♦6")  # seat 0
+    assert C.to_act(s) == 1 and s["phase"] == C.GIVE_BACK
+    decide(s, p, "♣6")
+    assert same(s["unkilled"], "♦6 ♥6 ♠6") and same(s["hands"][3], "♣6 ♥3")
+
+
 def test_M13_adders_refill_at_once_in_clockwise_order_from_the_attacker():
     """Rule M-13 of docs/rules/moska.md."""
     p = params(4)
     s = position("♥5 ♦K ♦J ♦T ♦9 ♦8", "♦2 ♦3 ♥2 ♥3 ♥4 ♥6", "", "♠5 ♦Q ♦7 ♦6 ♦4 ♠A",
                  stock="♣9 ♣K", attacker=3, defender=1)[0]
     on_table(s, "♦5")
-    C.begin_additions(s, p)
+    C.advance(s, p, C.BEGIN_ADDITIONS)
     decide(s, p, "♠5")  # seat 3
     decide(s, p, "♥5")  # seat 0
     assert same(s["hands"][3], "♣9 ♦Q ♦7 ♦6 ♦4 ♠A") and same(s["hands"][0], "♣K ♦K ♦J ♦T ♦9 ♦8")
@@ -270,12 +303,118 @@ def test_M14_defender_attacks_own_cards_within_the_cap():
     assert m["cards"] == 0
 
 
+TARAKI = MoskaRules.preset("taraki")
+
+
+def taraki(players=3, **knobs):
+    return C.make_params(TARAKI.replace(**knobs), players)[0]
+
+
+def test_M14_six_cards_a_seventh_kill_is_refused():
+    """Rule M-14 of docs/rules/moska.md (TARAKI 3.5.3): ordinary kills count towards the six cards."""
+    p = taraki()
+    s = position("♠3", "♠4", "♠9 ♠T ♥7", trump="♣", stock="♣2", defender=2)[0]
+    on_table(s, "♦3 ♦4 ♦5 ♦6 ♥3", kills=[("♦3", "♦7"), ("♦4", "♦8"), ("♦5", "♦9"), ("♦6", "♦T"), ("♥3", "♥5")])
+    s["gone"] = 6  # four kills and a self-attack pair have left the defender's hand
+    on_table(s, "♠7")
+    assert not C.is_legal(s, p, move(kills={"♠7": "♠9"}))
+    for policy in ("random", "greedy"):
+        m = np.zeros(1, C.MOVE)[0]
+        C.choose(s, p, pol.codes((policy,) * 3), m)
+        assert m["killer"][F.parse("♠7")] == -1
+    s["gone"] = 5
+    assert C.is_legal(s, p, move(kills={"♠7": "♠9"}))
+    assert taraki(attack_cap=None)["leave_limit"] == 6  # attack_cap=None: still six
+    assert params(3, attack_cap=None)["leave_limit"] == 52  # without M-14 no such limit
+
+
+def test_M14_no_virpiminen_self_attack_needs_room_for_two():
+    """Rule M-14 of docs/rules/moska.md (TARAKI glossary): no self-attack when the table is full or one short."""
+    p = taraki()
+    s = position("♠3", "♠4", "♦7 ♦9 ♥7 ♥A", trump="♣", stock="♣2", defender=2)[0]
+    on_table(s, "♠7 ♥8 ♦8 ♠8", kills=[("♠7", "♠T"), ("♥8", "♥T"), ("♦8", "♦T"), ("♠8", "♠J")])
+    s["start_hand"] = 6  # cap 6, four attack cards: room 2, and 4 + 2 cards may leave
+    assert C.room(s, p) == 2 and C.is_legal(s, p, move("♦7", kills={"♦7": "♦9"}))
+    s["start_hand"] = 5  # room 1: one short
+    assert C.room(s, p) == 1 and not C.is_legal(s, p, move("♦7", kills={"♦7": "♦9"}))
+    m = np.zeros(1, C.MOVE)[0]
+    C.choose(s, p, pol.codes(("greedy",) * 3), m)
+    assert m["cards"] == 0
+    s["start_hand"], s["gone"] = 6, 5  # room 2, but the pair would make seven cards leave
+    assert not C.is_legal(s, p, move("♦7", kills={"♦7": "♦9"}))
+
+
+def test_M14_unkilled_mode_the_pair_leaves_a_hand_that_covers_the_unkilled_cards():
+    """Rule M-14 of docs/rules/moska.md: in cap_mode="unkilled" M-9 still holds after the pair leaves."""
+    p = taraki(cap_mode="unkilled", cap_to_defender_hand=False)
+    s = position("♠3", "♠4", "♦7 ♦9 ♠2 ♠3", trump="♣", stock="♣2", defender=2)[0]
+    on_table(s, "♥7 ♥8 ♠7")  # three unkilled: room 6 - 3 = 3, but 4 - 2 cards would not cover them
+    assert C.room(s, p) == 3 and not C.is_legal(s, p, move("♦7", kills={"♦7": "♦9"}))
+    s["unkilled"] = F.hand("♥7 ♥8")
+    assert C.is_legal(s, p, move("♦7", kills={"♦7": "♦9"}))  # 4 - 2 >= 2
+
+
+def _closing_round(**knobs):
+    """Seat 1 opens ♠6 at seat 2, who can kill it with ♠9; seat 0 holds a 6 to add."""
+    p = params(3, **knobs)
+    s = position("♥6 ♥8", "♠6 ♠K", "♠9 ♥9 ♣2 ♣3", trump="♦", stock="♣4 ♣5 ♣7 ♣8 ♣9 ♣T ♣J")[0]
+    C.advance(s, p, C.BEGIN_ROUND)
+    decide(s, p, "♠6")
+    return s, p
+
+
+def test_M14b_defender_closes_the_round_after_killing_everything():
+    """Rule M-14b of docs/rules/moska.md (TARAKI 3.6.4): ``defender_closes``."""
+    s, p = _closing_round(defender_closes=True)
+    decide(s, p, kills={"♠6": "♠9"})
+    assert s["turns"] == 2 and s["rounds"] == 2 and s["attacker"] == 2 and same(s["discard"], "♠6 ♠9")
+    s, p = _closing_round(defender_closes=False)
+    decide(s, p, kills={"♠6": "♠9"})
+    assert C.to_act(s) == 0 and s["phase"] == C.ADD  # M-15: additions follow
+    s, p = _closing_round(defender_closes=True)
+    decide(s, p)  # ♠6 left unkilled: the round goes on
+    assert C.to_act(s) == 0 and s["phase"] == C.ADD
+
+
+def _empty_handed_defender(stock):
+    """Pyhäselkä, hand size 2: seat 1 opens ♠6 ♦6, seat 2 kills them with its last two cards."""
+    p = C.make_params(MoskaRules.preset("pyhaselka").replace(hand_size=2), 3)[0]
+    s = position("♥6 ♥9", "♠6 ♦6", "♠9 ♦9", trump="♣", stock=stock, turned=None if stock else "♣A")[0]
+    C.advance(s, p, C.BEGIN_ROUND)
+    decide(s, p, "♠6 ♦6")
+    decide(s, p, kills={"♠6": "♠9", "♦6": "♦9"})
+    return s, p
+
+
+def test_M15_a_defender_who_killed_with_the_last_card_is_given_additions_while_the_stock_lasts():
+    """Rule M-15 of docs/rules/moska.md: not out while the stock holds cards; picks the additions up."""
+    s, p = _empty_handed_defender("♣4 ♣5 ♣7 ♣8 ♣T ♣J ♣Q")
+    assert C.to_act(s) == 0 and s["phase"] == C.ADD and s["step_room"] == 52 - 2
+    decide(s, p, "♥6 ♥9")  # the empty-handed defender makes no decision; nobody can add more
+    assert s["turns"] == 3 and s["pickups"] == 1 and same(s["hands"][2], "♥6 ♥9") and same(s["known"][2], "♥6 ♥9")
+    assert s["attacker"] == 0 and s["phase"] == C.OPEN
+    s, p = _empty_handed_defender("")  # stock empty: the defender is out, the round ends at once
+    assert C.to_act(s) == -1 and s["loser"] == 0 and C.finish_strings(np.array([s["finish"]]), 3)[0] == "1,2"
+
+
+def test_M15_the_defenders_unkilled_cards_count_as_held_in_the_end_check():
+    """Rules M-15 and M-19 of docs/rules/moska.md: a defender with cards to pick up has neither lost nor gone out."""
+    p = C.make_params(MoskaRules.preset("pyhaselka").replace(hand_size=2), 2)[0]
+    s = position("♠9 ♥9", "♠6 ♥6", trump="♣", stock="♦6 ♦3 ♣4")[0]
+    C.advance(s, p, C.BEGIN_ROUND)
+    decide(s, p, "♠6 ♥6")
+    decide(s, p, kills={"♠6": "♠9", "♥6": "♥9"})
+    decide(s, p, "♦6")  # seat 1 adds ♦6 and draws the last card while seat 0 holds none
+    assert s["loser"] == -1 and s["finish"] == 0 and C.stock_left(s) == 0
+    assert same(s["hands"][0], "♦6") and s["pickups"] == 1 and s["attacker"] == 1 and C.to_act(s) == 1
+
+
 def test_M15_an_addition_step_adding_nothing_ends_the_round():
     """Rule M-15 of docs/rules/moska.md."""
     p = params(3)
     s = position("♥5 ♦K", "♦2 ♦3", "♠5 ♦Q", stock="♥2 ♥3 ♥4 ♥6", attacker=0, defender=1)[0]
     on_table(s, "♦5", kills=[("♦5", "♦7")])
-    C.begin_additions(s, p)
+    C.advance(s, p, C.BEGIN_ADDITIONS)
     decide(s, p)  # seat 0 adds nothing
     decide(s, p)  # seat 2 adds nothing
     assert s["phase"] == C.OPEN and s["turns"] == 2 and s["rounds"] == 1  # nobody defends again: a new round
@@ -316,7 +455,7 @@ def test_M19_two_players_attacker_plays_last_card_defender_loses_at_once():
     """Rule M-19 of docs/rules/moska.md."""
     p = params(2)
     s = position("♦2 ♦3 ♦4", "♦5")[0]
-    C.begin_round(s, p)
+    C.advance(s, p, C.BEGIN_ROUND)
     decide(s, p, "♦5")
     assert C.to_act(s) == -1 and s["loser"] == 0 and s["finish"] == 2  # seat 1 out, seat 0 loses
 
@@ -331,7 +470,7 @@ def test_M20_everyone_out_at_once_no_loser():
 def test_M21_truncated_at_max_turns_decisions():
     """Rule M-21 of docs/rules/moska.md."""
     s = position("♦2", "♦5", turns=7)[0]
-    C.begin_round(s, params(2, max_turns=7))
+    C.advance(s, params(2, max_turns=7), C.BEGIN_ROUND)
     assert s["truncated"] and C.to_act(s) == -1 and s["turns"] == 7 and s["loser"] == -1 and s["rounds"] == 1
 
 

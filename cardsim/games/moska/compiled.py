@@ -1,6 +1,6 @@
 """Moska compiled engine: one game at a time in numba, record for record equal to ``reference.py``.
 
-It is a translation of the DECISION PROTOCOL of ``reference.py`` (read it there, next to
+It is a translation of the DECISION PROTOCOL (v2) of ``reference.py`` (read it there, next to
 docs/rules/moska.md); rule IDs are cited where they are applied. It does not trace moves
 (``cardsim.replay`` does, with the reference engine).
 
@@ -105,13 +105,16 @@ MOVE = np.dtype([("cards", np.uint64), ("killer", np.int8, (DECK_SIZE,))])
 """One decision (see the module docstring)."""
 
 PARAMS = np.dtype([(name, np.int64) for name in (
-    "players", "hand_size", "cap", "cap_on", "cap_to_hand", "cap_unkilled", "kill_ranks", "swap", "self_attack",
-    "excess", "max_turns")])
-"""The rules and the player count (``make_params``): ``cap`` is 52 when ``attack_cap`` is None (``cap_on`` 0);
-``cap_unkilled``: ``cap_mode="unkilled"``; ``kill_ranks``: ``continuation="attack_and_kill"``; ``excess``:
-``excess_return`` as ``BY_DEFENDER`` or ``BY_LAST``."""
-BY_DEFENDER, BY_LAST = 0, 1
-EXCESS_CODES = {"defender": BY_DEFENDER, "last": BY_LAST}
+    "players", "hand_size", "cap", "cap_to_hand", "cap_unkilled", "kill_ranks", "swap", "self_attack",
+    "leave_limit", "closes", "excess", "max_turns")])
+"""The rules and the player count (``make_params``): ``cap`` is 52 when ``attack_cap`` is None;
+``cap_unkilled``: ``cap_mode="unkilled"``; ``kill_ranks``: ``continuation="attack_and_kill"``;
+``leave_limit``: TARAKI's six cards of M-14 (52: no limit); ``closes``: ``defender_closes``;
+``excess``: ``excess_return`` as ``BY_DEFENDER``, ``BY_ATTACKER`` or ``BY_LAST``."""
+BY_DEFENDER, BY_ATTACKER, BY_LAST = 0, 1, 2
+EXCESS_CODES = {"defender": BY_DEFENDER, "attacker": BY_ATTACKER, "last": BY_LAST}
+SIX_CARDS = 6
+"""M-14 (TARAKI 3.5.3): cards that may leave the defender's hand in a round when attack_cap is None."""
 
 
 def make_params(rules: MoskaRules, players: int) -> np.ndarray:
@@ -120,12 +123,16 @@ def make_params(rules: MoskaRules, players: int) -> np.ndarray:
     p = np.zeros(1, dtype=PARAMS)
     p["players"], p["hand_size"] = players, rules.hand_size
     p["cap"] = NO_CAP if rules.attack_cap is None else rules.attack_cap
-    p["cap_on"] = rules.attack_cap is not None
     p["cap_to_hand"] = rules.cap_to_defender_hand
     p["cap_unkilled"] = rules.cap_mode == "unkilled"
     p["kill_ranks"] = rules.continuation == "attack_and_kill"
     p["swap"] = rules.trump_two_swap
     p["self_attack"] = rules.defender_self_attack
+    if rules.defender_self_attack:
+        p["leave_limit"] = SIX_CARDS if rules.attack_cap is None else rules.attack_cap
+    else:
+        p["leave_limit"] = NO_CAP
+    p["closes"] = rules.defender_closes
     p["excess"] = EXCESS_CODES[rules.excess_return]
     p["max_turns"] = rules.max_turns
     return p
@@ -189,8 +196,12 @@ def self_attack_killers(p: np.void, trump: int, hand: np.uint64, attack: np.uint
     """M-14: the killers with which the defender holding ``hand`` may self-attack ``card`` now (0: not legal)."""
     if not p.self_attack or hand & bit(card) == ZERO or allowed_of(p, attack, kills) & bit(card) == ZERO:
         return ZERO
-    if room_of(p, start_hand, attack, hand, unkilled) < 1 or (p.cap_on and gone + 2 > p.cap):
-        return ZERO  # no room: "virpiminen" (M-14, TARAKI 3.5.3)
+    if room_of(p, start_hand, attack, hand, unkilled) < 2:
+        return ZERO  # the table is full or one short: no "virpiminen" (TARAKI glossary)
+    if gone + 2 > p.leave_limit:
+        return ZERO  # the pair would break the six-card limit (TARAKI 3.5.3)
+    if p.cap_unkilled and popcount(hand) - 2 < popcount(unkilled):
+        return ZERO  # M-9: the defender's hand must still cover the unkilled cards
     return KILL[trump, card] & hand & ~bit(card)
 
 
@@ -215,18 +226,21 @@ def take_cards(s: np.void, seat: int, cards: np.uint64) -> None:
 
 @njit(cache=True)
 def refill(s: np.void, p: np.void, seat: int) -> None:
-    """M-13: draw up to ``hand_size`` from the stock front; M-18: no cards and no stock = out."""
-    hand = s.hands[seat]
-    n = popcount(hand)
+    """M-13: draw up to ``hand_size`` from the stock front; M-18: no cards and no stock = out.
+
+    M-6: right after drawing the trump 2, before the next card, the drawer swaps it if possible."""
+    two = s.trump * RANKS + TRUMP_TWO_RANK
+    n = popcount(s.hands[seat])
     while s.drawn < s.stock_size and n < p.hand_size:
-        card = bit(s.stock[s.drawn])
-        hand |= card
+        card = s.stock[s.drawn]
+        s.hands[seat] |= bit(card)
         s.drawn += 1
         n += 1
         if s.drawn == s.stock_size:
-            s.known[seat] |= card  # the card under the stock was face up
-    s.hands[seat] = hand
-    if s.drawn == s.stock_size and hand == ZERO and not s.out >> seat & 1:
+            s.known[seat] |= bit(card)  # the card under the stock was face up
+        if card == two and can_swap(s, p, seat):
+            swap_trump_two(s, seat)
+    if s.drawn == s.stock_size and s.hands[seat] == ZERO and not s.out >> seat & 1:
         s.out |= 1 << seat
         s.finish |= (seat + 1) << (4 * s.n_out)
         s.n_out += 1
@@ -253,12 +267,14 @@ def swap_trump_two(s: np.void, seat: int) -> None:
 
 @njit(cache=True)
 def game_over(s: np.void, p: np.void) -> bool:
-    """M-19, M-20: with the stock empty and at most one seat holding cards the game is over (then True)."""
+    """M-19, M-20: with the stock empty and at most one seat holding cards the game is over (then True).
+
+    The defender also holds the unkilled cards on the table (theirs to pick up, M-15)."""
     if s.drawn < s.stock_size:
         return False
     holder, holders = -1, 0
     for q in range(p.players):
-        if s.hands[q] != ZERO:
+        if s.hands[q] != ZERO or (q == s.defender and s.unkilled != ZERO):
             holder = q
             holders += 1
     if holders > 1:
@@ -268,40 +284,52 @@ def game_over(s: np.void, p: np.void) -> bool:
     return True
 
 
+# Steps: what the game does next between two decisions. A phase function returns the next step
+# instead of calling it, and ``advance`` runs steps until a decision is awaited (WAIT) or the game
+# is over: no recursion (the rounds loop through these steps), so the code also suits a GPU.
+WAIT, BEGIN_ROUND, BEGIN_DEFENCE, END_DEFENCE, BEGIN_ADDITIONS, END_ADDITIONS, PLACE_ADDITIONS, END_ROUND = range(8)
+
+
 @njit(cache=True)
-def await_decision(s: np.void, p: np.void, phase: int, seat: int) -> None:
-    """The game waits for a decision of ``seat``: first M-21 truncation, then the automatic M-6 swap."""
+def await_decision(s: np.void, p: np.void, phase: int, seat: int) -> int:
+    """The game waits for a decision of ``seat``, unless M-21 truncates it now."""
     if s.turns == p.max_turns:
         s.truncated = True
         s.phase = OVER
-        return
-    s.phase, s.seat = phase, seat
-    if can_swap(s, p, seat):
-        swap_trump_two(s, seat)
+    else:
+        s.phase, s.seat = phase, seat
+    return WAIT
 
 
 # --- the phases of a round (M-7 … M-17) ------------------------------------------------------
 
 @njit(cache=True)
-def begin_round(s: np.void, p: np.void) -> None:
+def begin_round(s: np.void, p: np.void) -> int:
     """M-7: a round begins: the defender is the next seat in play; the attacker opens."""
     s.rounds += 1
     s.defender = next_active(s, p, s.attacker)
     s.attack = s.unkilled = s.kills = ZERO
     s.gone = 0
     s.start_hand = popcount(s.hands[s.defender])
-    await_decision(s, p, OPEN, s.attacker)
+    return await_decision(s, p, OPEN, s.attacker)
 
 
 @njit(cache=True)
-def open_round(s: np.void, p: np.void, cards: np.uint64) -> None:
+def open_round(s: np.void, p: np.void, cards: np.uint64) -> int:
     """M-8: the attacker opens with ``cards``; M-13: refills; then the end check and the defence."""
     take_cards(s, s.attacker, cards)
     s.attack |= cards
     s.unkilled |= cards
     refill(s, p, s.attacker)
-    if not game_over(s, p):
-        await_decision(s, p, DEFEND, s.defender)
+    return WAIT if game_over(s, p) else BEGIN_DEFENCE
+
+
+@njit(cache=True)
+def begin_defence(s: np.void, p: np.void) -> int:
+    """M-15: a defence step: a decision of the defender, or none when they hold no card."""
+    if s.hands[s.defender] == ZERO:
+        return END_DEFENCE
+    return await_decision(s, p, DEFEND, s.defender)
 
 
 @njit(cache=True)
@@ -324,7 +352,7 @@ def self_attack(s: np.void, card: int, killer: int) -> None:
 
 
 @njit(cache=True)
-def defend(s: np.void, p: np.void, m: np.void) -> None:
+def defend(s: np.void, m: np.void) -> int:
     """M-15 defence step: kills in ascending attack-card order (M-10), then own cards ascending (M-14)."""
     rest = s.unkilled
     while rest != ZERO:
@@ -337,24 +365,31 @@ def defend(s: np.void, p: np.void, m: np.void) -> None:
         c = lowest(rest)
         rest &= rest - ONE
         self_attack(s, c, m.killer[c])
-    if s.hands[s.defender] == ZERO:
-        end_round(s, p)  # [decision] a defender without cards is not attacked further
-    else:
-        begin_additions(s, p)
+    return END_DEFENCE
 
 
 @njit(cache=True)
-def begin_additions(s: np.void, p: np.void) -> None:
+def end_defence(s: np.void, p: np.void) -> int:
+    """After a defence step the round ends when the defender is out (M-15, M-18) or closes (M-14b: all
+    killed, ``defender_closes``); otherwise the others may add (an empty-handed defender too while the
+    stock lasts: they pick the additions up)."""
+    if (s.hands[s.defender] == ZERO and s.drawn == s.stock_size) or (p.closes and s.unkilled == ZERO):
+        return END_ROUND
+    return BEGIN_ADDITIONS
+
+
+@njit(cache=True)
+def begin_additions(s: np.void, p: np.void) -> int:
     """M-11: an addition step: its room and allowed ranks are fixed now; the adders decide in turn."""
     s.step_room = room(s, p)
     s.step_allowed = allowed(s, p)
     for q in range(p.players):
         s.added[q] = ZERO
-    next_adder(s, p, 0)
+    return next_adder(s, p, 0)
 
 
 @njit(cache=True)
-def next_adder(s: np.void, p: np.void, start: int) -> None:
+def next_adder(s: np.void, p: np.void, start: int) -> int:
     """The next adder clockwise from the attacker (``start`` seats on): a seat other than the defender,
     in play, holding a card of an allowed rank while there is room; after the last, the over-play."""
     for o in range(start, p.players):
@@ -362,20 +397,19 @@ def next_adder(s: np.void, p: np.void, start: int) -> None:
         if (q != s.defender and not s.out >> q & 1 and s.step_room >= 1
                 and s.hands[q] & s.step_allowed != ZERO):
             s.adder = o
-            await_decision(s, p, ADD, q)
-            return
-    end_additions(s, p)
+            return await_decision(s, p, ADD, q)
+    return END_ADDITIONS
 
 
 @njit(cache=True)
-def add(s: np.void, p: np.void, cards: np.uint64) -> None:
+def add(s: np.void, p: np.void, cards: np.uint64) -> int:
     """M-11: the adder chooses ``cards`` (they stay in hand until every adder has chosen)."""
     s.added[s.seat] = cards
-    next_adder(s, p, s.adder + 1)
+    return next_adder(s, p, s.adder + 1)
 
 
 @njit(cache=True)
-def end_additions(s: np.void, p: np.void) -> None:
+def end_additions(s: np.void, p: np.void) -> int:
     """M-12: cards over the room go back (``excess_return``), by a decision or whole; the rest stay."""
     total = 0
     for q in range(p.players):
@@ -384,34 +418,32 @@ def end_additions(s: np.void, p: np.void) -> None:
     if excess > 0:
         s.overplays += 1
         s.excess = excess
-        if p.excess == BY_DEFENDER:
-            await_decision(s, p, GIVE_BACK, s.defender)
-            return
+        if p.excess != BY_LAST:  # the defender or the round's attacker (even when out) chooses
+            return await_decision(s, p, GIVE_BACK, s.defender if p.excess == BY_DEFENDER else s.attacker)
         for o in range(p.players - 1, -1, -1):  # the last over-players take theirs back first
             q = (s.attacker + o) % p.players
             mine = s.added[q]
             if popcount(mine) > s.excess:
-                await_decision(s, p, GIVE_BACK, q)  # only part: the adder chooses
-                return
+                return await_decision(s, p, GIVE_BACK, q)  # only part: the adder chooses
             s.known[q] |= mine
             s.added[q] = ZERO
             s.excess -= popcount(mine)
             if s.excess == 0:
                 break
-    place_additions(s, p)
+    return PLACE_ADDITIONS
 
 
 @njit(cache=True)
-def give_back(s: np.void, p: np.void, back: np.uint64) -> None:
+def give_back(s: np.void, p: np.void, back: np.uint64) -> int:
     """M-12: the chosen cards go back to their owners' hands; the rest are placed."""
     for q in range(p.players):
         s.known[q] |= s.added[q] & back
         s.added[q] &= ~back
-    place_additions(s, p)
+    return PLACE_ADDITIONS
 
 
 @njit(cache=True)
-def place_additions(s: np.void, p: np.void) -> None:
+def place_additions(s: np.void, p: np.void) -> int:
     """The added cards that stay go on the table; M-13: their owners refill clockwise from the attacker;
     then the end check; the defender defends again, or the round ends when no card stayed (M-15)."""
     placed = False
@@ -427,15 +459,12 @@ def place_additions(s: np.void, p: np.void) -> None:
         if s.added[q] != ZERO:
             refill(s, p, q)
     if game_over(s, p):
-        return
-    if placed:
-        await_decision(s, p, DEFEND, s.defender)
-    else:
-        end_round(s, p)
+        return WAIT
+    return BEGIN_DEFENCE if placed else END_ROUND
 
 
 @njit(cache=True)
-def end_round(s: np.void, p: np.void) -> None:
+def end_round(s: np.void, p: np.void) -> int:
     """M-16 (all killed: discard, the defender attacks next) or M-17 (pick up, the attack passes on)."""
     d = s.defender
     s.discard |= (s.attack | s.kills) & ~s.unkilled
@@ -447,8 +476,27 @@ def end_round(s: np.void, p: np.void) -> None:
         s.pickups += 1
     refill(s, p, d)
     s.attacker = next_active(s, p, d) if picked != ZERO or s.out >> d & 1 else d
-    if not game_over(s, p):
-        begin_round(s, p)
+    return WAIT if game_over(s, p) else BEGIN_ROUND
+
+
+@njit(cache=True)
+def advance(s: np.void, p: np.void, step: int) -> None:
+    """Run the game's automatic steps from ``step`` until a decision is awaited or the game is over."""
+    while step != WAIT:
+        if step == BEGIN_ROUND:
+            step = begin_round(s, p)
+        elif step == BEGIN_DEFENCE:
+            step = begin_defence(s, p)
+        elif step == END_DEFENCE:
+            step = end_defence(s, p)
+        elif step == BEGIN_ADDITIONS:
+            step = begin_additions(s, p)
+        elif step == END_ADDITIONS:
+            step = end_additions(s, p)
+        elif step == PLACE_ADDITIONS:
+            step = place_additions(s, p)
+        else:
+            step = end_round(s, p)
 
 
 # --- the state API --------------------------------------------------------------------------
@@ -478,7 +526,10 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, perm: np.ndarray
     s.turns = s.rounds = s.swaps = s.overplays = s.pickups = s.self_attacks = 0
     s.loser = -1
     s.truncated = False
-    begin_round(s, p)
+    for q in range(players):  # M-6: the seat dealt the trump 2 swaps at once
+        if can_swap(s, p, q):
+            swap_trump_two(s, q)
+    advance(s, p, BEGIN_ROUND)
 
 
 @njit(cache=True)
@@ -494,8 +545,8 @@ def stock_left(s: np.void) -> int:
 
 @njit(cache=True)
 def choose_defence(s: np.void, p: np.void, code: int, head: np.uint64, m: np.void) -> None:
-    """The defender's policy, asked as the protocol says: ``kill`` for each unkilled card ascending,
-    then ``self_attack`` for each own card that may be attacked at that moment, ascending (M-14)."""
+    """The defender's policy, asked as the protocol says: ``kill`` for each unkilled card ascending
+    while the six-card limit allows (M-14), then ``self_attack`` for each own card that may be attacked at that moment, ascending (M-14)."""
     hand, attack, kills, unkilled, gone = s.hands[s.defender], s.attack, s.kills, s.unkilled, s.gone
     left = stock_left(s)
     rest = unkilled
@@ -503,7 +554,8 @@ def choose_defence(s: np.void, p: np.void, code: int, head: np.uint64, m: np.voi
         a = lowest(rest)
         rest &= rest - ONE
         killers = KILL[s.trump, a] & hand
-        k = pol.kill_move(code, head, a, killers, s.trump, left) if killers != ZERO else -1
+        may_kill = killers != ZERO and gone < p.leave_limit  # M-14: TARAKI's six cards
+        k = pol.kill_move(code, head, a, killers, s.trump, left) if may_kill else -1
         m.killer[a] = k
         if k >= 0:
             hand &= ~bit(k)
@@ -535,8 +587,8 @@ def choose_defence(s: np.void, p: np.void, code: int, head: np.uint64, m: np.voi
 
 @njit(cache=True)
 def give_back_pool(s: np.void, p: np.void) -> np.uint64:
-    """M-12: the cards the seat to act chooses from: every added card (the defender), or its own."""
-    if p.excess == BY_DEFENDER:
+    """M-12: the cards the seat to act chooses from: every added card (the defender, the attacker), or its own."""
+    if p.excess != BY_LAST:
         pool = ZERO
         for q in range(p.players):
             pool |= s.added[q]
@@ -563,15 +615,18 @@ def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
 @njit(cache=True)
 def apply(s: np.void, p: np.void, m: np.void) -> None:
     """Make the decision ``m`` of the seat to act, then run the game to its next decision (or its end)."""
+    if s.phase == OVER:
+        return
     s.turns += 1
     if s.phase == OPEN:
-        open_round(s, p, m.cards)
+        step = open_round(s, p, m.cards)
     elif s.phase == DEFEND:
-        defend(s, p, m)
+        step = defend(s, m)
     elif s.phase == ADD:
-        add(s, p, m.cards)
-    elif s.phase == GIVE_BACK:
-        give_back(s, p, m.cards)
+        step = add(s, p, m.cards)
+    else:
+        step = give_back(s, p, m.cards)
+    advance(s, p, step)
 
 
 @njit(cache=True)
@@ -593,7 +648,7 @@ def is_legal(s: np.void, p: np.void, m: np.void) -> bool:
         rest &= rest - ONE
         k = m.killer[a]
         if k >= 0:
-            if KILL[s.trump, a] & hand & bit(k) == ZERO:
+            if KILL[s.trump, a] & hand & bit(k) == ZERO or gone >= p.leave_limit:
                 return False
             hand &= ~bit(k)
             unkilled &= ~bit(a)
