@@ -9,6 +9,9 @@ cold-compile and warm-start times.
     .venv/bin/python benchmarks/bench_moska.py --stream 10000000 --policies random   # memory: compare sizes
     .venv/bin/python benchmarks/bench_moska.py --compile-times   # cold compile and warm start, fresh processes
 
+The numpy lockstep engine this replaced was measured against the compiled one, in one process,
+before its removal: ``git checkout a691dd7 && python benchmarks/bench_moska.py --lockstep``.
+
 Rates are games per second of wall time and per CPU-second of this process (``time.process_time``),
 one core (the reference through ``cardsim.simulate``, the compiled engine in chunks of ``api.CHUNK``
 games, warmed first so that compiling or loading the cache is not counted).
@@ -54,10 +57,9 @@ def timed(play) -> tuple[float, float]:
     return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def compiled_rate(rules, players: int, seats: tuple[str, ...], games: int, seed: int,
-                  engine=None) -> tuple[float, float]:
+def compiled_rate(rules, players: int, seats: tuple[str, ...], games: int, seed: int) -> tuple[float, float]:
     """(games/s wall, games per CPU-second) of the compiled engine, in chunks of ``CHUNK`` games."""
-    engine = engine or spec("moska").compiled
+    engine = spec("moska").compiled
     engine(rules, players, seed, np.zeros(1, dtype=np.int64), seats)  # compile or load the cache first
 
     def play():
@@ -81,21 +83,14 @@ def compare(args) -> None:
     rules = cardsim.rules("moska", args.rules)
     print(f"moska {args.rules}: reference {args.games:,} games, compiled {args.vector_games:,} games per row; "
           f"games/s of wall time | per CPU-second")
-    print(f"{'players':>7} {'policy':>8} {'reference':>17} {'compiled':>19} {'ratio':>11}"
-          + (f" {'lockstep':>17} {'compiled/lockstep':>17}" if args.lockstep else ""))
+    print(f"{'players':>7} {'policy':>8} {'reference':>17} {'compiled':>19} {'ratio':>11}")
     for players in args.players:
         for policy in args.policies:
             seats = (policy,) * players
             ref = reference_rate(rules, players, policy, args.games, args.seed)
             com = compiled_rate(rules, players, seats, args.vector_games, args.seed)
-            row = (f"{players:>7} {policy:>8} {ref[0]:>8,.0f} |{ref[1]:>7,.0f} {com[0]:>9,.0f} |{com[1]:>8,.0f} "
-                   f"{com[0] / ref[0]:>5.0f} |{com[1] / ref[1]:>4.0f}")
-            if args.lockstep:  # the numpy lockstep engine, measured before its removal
-                from cardsim.games.moska import vector
-
-                lock = compiled_rate(rules, players, seats, args.vector_games // 4, args.seed, vector.simulate)
-                row += f" {lock[0]:>8,.0f} |{lock[1]:>7,.0f} {com[0] / lock[0]:>9.1f} |{com[1] / lock[1]:>5.1f}"
-            print(row, flush=True)
+            print(f"{players:>7} {policy:>8} {ref[0]:>8,.0f} |{ref[1]:>7,.0f} {com[0]:>9,.0f} |{com[1]:>8,.0f} "
+                  f"{com[0] / ref[0]:>5.0f} |{com[1] / ref[1]:>4.0f}", flush=True)
 
 
 def at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
@@ -148,7 +143,6 @@ def main() -> None:
     p.add_argument("--stream", type=int, metavar="N",
                    help="only: N compiled games at 4 players streamed chunk by chunk (peak memory)")
     p.add_argument("--compile-times", action="store_true", help="only: cold-compile and warm-start times")
-    p.add_argument("--lockstep", action="store_true", help="also the numpy lockstep engine (a quarter of the games)")
     args = p.parse_args()
     if args.compile_times:
         compile_times()

@@ -2,11 +2,19 @@
 
 Differential tests (hypothesis) over every knob, 2-8 players, both policies and mixed
 seats, seeds and game offsets; a CI-sized run over the presets; a ``slow`` run of
-``scaled(10_000)`` games. Records do not depend on how games are split into calls,
-chunks or jobs. The state API: a copied mid-game state plays out without touching the
+``scaled(10_000)`` games; the invariants of ``benchmarks/invariants_moska.py`` (card
+conservation after every decision, legal moves, one result per game) on random knobs.
+Records do not depend on how games are split into calls, chunks or jobs. The state API: a copied mid-game state plays out without touching the
 original, and playing out from any decision gives the record of the game played
 straight through.
 """
+import importlib.util
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -103,6 +111,62 @@ def test_slow_differential_run_equals_the_reference(scaled):
     for i, (preset, players, policy) in enumerate(cells_):
         seats = ("greedy", "random", "random")[:players] if policy == "mixed" else (policy,) * players
         assert_same_records(MoskaRules.preset(preset), players, 100 + i, np.arange(per_cell), seats)
+
+
+FIVE_GAMES = "import cardsim; print(cardsim.simulate('moska', players=3, games=5, seed=1).loser.tolist())"
+
+
+def test_a_cold_compile_is_announced_on_stderr_and_cached_in_NUMBA_CACHE_DIR(tmp_path):
+    """A fresh process with an empty cache compiles and says so; the cache lands in NUMBA_CACHE_DIR (so a
+    read-only install works); the next process loads it silently and plays the same games."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    cold = subprocess.run([sys.executable, "-c", FIVE_GAMES], env=env, capture_output=True, text=True, check=True)
+    assert re.search(r"cardsim: compiled the moska engine in \d+\.\d s \(once; cached in ", cold.stderr)
+    assert str(tmp_path) in cold.stderr and list(tmp_path.rglob("compiled.run_games-*.nbi"))
+    warm = subprocess.run([sys.executable, "-c", FIVE_GAMES], env=env, capture_output=True, text=True, check=True)
+    assert "compiled the moska engine" not in warm.stderr
+    want = cardsim.simulate("moska", players=3, games=5, seed=1).loser.tolist()
+    assert cold.stdout == warm.stdout == f"{want}\n"
+
+
+def _invariants_script():
+    """``benchmarks/invariants_moska.py``: its checked play loop counts violated invariants while it plays."""
+    path = pathlib.Path(__file__).parents[2] / "benchmarks" / "invariants_moska.py"
+    spec = importlib.util.spec_from_file_location("invariants_moska", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["invariants_moska"] = module  # numba's cache looks its functions' module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+INVARIANTS = _invariants_script()
+
+
+@given(setups())
+def test_cards_are_conserved_moves_are_legal_and_each_game_has_one_result(cell):
+    rules, players, seats, seed, first = cell
+    counts = INVARIANTS.check_games(rules, players, seed, np.arange(first, first + 24), seats)
+    assert counts["games"] == 24 and counts["decisions"] > 0
+    assert {k: counts[k] for k in INVARIANTS.VIOLATIONS if counts[k]} == {}
+
+
+def test_the_invariant_checks_see_a_duplicated_card_a_false_known_card_and_an_illegal_opening():
+    g = Game(MoskaRules(), 4, 1, 0, ("random",) * 4)
+    counts = np.zeros(len(INVARIANTS.VIOLATIONS) + len(INVARIANTS.OUTCOMES), dtype=np.int64)
+    INVARIANTS.check_state(g.s, g.p, counts)
+    assert not counts.any()
+    hand = int(g.s["hands"][1])
+    g.s["known"][0] = hand & -hand  # a card of seat 1 said to be in seat 0's hand
+    INVARIANTS.check_state(g.s, g.p, counts)
+    assert counts[INVARIANTS.KNOWN] == 1 and counts[INVARIANTS.CARDS] == 0
+    g.s["hands"][0] |= g.s["known"][0]  # now it is in both hands
+    INVARIANTS.check_state(g.s, g.p, counts)
+    assert counts[INVARIANTS.CARDS] == 1
+    move = np.zeros(1, compiled.MOVE)[0]
+    move["cards"] = hand & -hand | 1 << (hand.bit_length() - 1)  # two cards: lowest and highest code
+    INVARIANTS.check_move(g.s, g.p, move, counts)
+    same_rank = (hand & -hand).bit_length() % 13 == hand.bit_length() % 13
+    assert counts[INVARIANTS.ILLEGAL_OPEN] == int(not same_rank)
 
 
 # --- the state API ------------------------------------------------------------------------
