@@ -1,12 +1,17 @@
 """Moska reference engine: one game in plain Python, rules M-1…M-22, a record and a trace.
 
-This file is the oracle that ``vector.py`` must reproduce game for game; it is written
-to be read next to docs/rules/moska.md. It is not fast. The decision protocol below
-is normative for both engines (and for ``policies.py``): change it only with a note
-here and in the commit message.
+This file is the oracle that the compiled engine (``compiled.py``) must reproduce game
+for game; it is written to be read next to docs/rules/moska.md. It is not fast. The
+decision protocol below is normative for every engine (and for ``policies.py``): change
+it only with a note here and in the commit message.
 
-DECISION PROTOCOL (v1)
+DECISION PROTOCOL (v2)
 ======================
+v2 (issue 12) revises: the moment of the trump-two swap (M-6), TARAKI's six-card limit
+and the self-attack legality (M-14), knob ``defender_closes`` (M-14b), the value
+``excess_return="attacker"`` (M-12), additions to an empty-handed defender (M-15) and,
+with it, who counts as holding cards in the end check (E).
+
 Cards: code ``c = suit * 13 + rank`` (core/cards.py FRENCH52: suits ♣♦♥♠ = 0..3,
 ranks 2..A = 0..12). ``kills(a, k)``: ``k`` has the suit of ``a`` and a higher rank,
 or ``k`` is a trump and ``a`` is not (M-10). ``KILL[t][a]`` is the mask of killers.
@@ -18,11 +23,19 @@ clockwise from seat 1). ``perm[P*H]`` is the turned card; its suit is trump. The
 stock is drawn from the front: ``perm[P*H+1], ..., perm[51]``, then the turned card
 last. So game i deals the same cards under every variant with the same P and H.
 
-Trump-two swap (M-6, knob ``trump_two_swap``). Possible while the stock is not empty,
-its last card is still the turned card, and the turned card is not the trump 2.
-Immediately before each decision (below) of the player who holds the trump 2, if
-possible, that player swaps: the turned card goes to their hand, the 2 becomes the
-stock's last card. Not a decision; no draw. At most one swap per game.
+Trump-two swap (M-6, knob ``trump_two_swap``). ``can_swap(p)``: the knob is on, the
+stock is not empty, its last card is still the turned card, and seat p holds the trump
+2 (so never when the turned card is itself the 2). The swap is made at the first moment
+possible, and only at these two points:
+(a) right after the deal, before round 1: the seat dealt the trump 2 swaps if it can;
+(b) inside a refill (see Refill), right after a draw that brought the trump 2 into the
+    drawing seat's hand, before the next card is drawn: that seat swaps if it can.
+The swap: the turned card goes to the holder's hand, the 2 takes its place as the
+stock's last card. It is not a decision: no turn, no draw, no policy call. Before
+the swap the turned card is the stock's last card, so a 2 dealt or drawn always finds
+it there: whenever the swap is on and the turned card is not the 2, the swap happens
+exactly once, at (a) or (b), unless the game stops first (truncation). There is no
+swap at any other moment (none before decisions, none when cards are picked up).
 
 Room (M-9). ``cap = attack_cap`` (None = 52). Mode ``"round"``:
 ``room = min(cap, D0 if cap_to_defender_hand else 52) - (attack cards this round)``,
@@ -32,32 +45,50 @@ cards)``. Room below 0 counts as 0. Attack cards of the round include the
 defender's own cards of M-14. Allowed ranks (M-11): ranks of the attack cards on the
 table this round, plus ranks of kill cards with ``continuation="attack_and_kill"``.
 
+Six-card limit (M-14, TARAKI 3.5.3; only with ``defender_self_attack``).
+``L = attack_cap``, or 6 when attack_cap is None. ``gone`` = the defender's cards that
+left their hand this round: ordinary kill cards, self-attack cards and their kill
+cards (a pair counts 2). A kill is possible only while ``gone < L``; a self-attack
+pair only while ``gone + 2 <= L``. Without ``defender_self_attack`` there is no limit
+besides the cap.
+
 A decision is one call of a seat's policy; ``turn`` counts decisions from 0 and is
-the ``turn`` of ``rng.draw(key, Stream.POLICY, turn, k)``. Before each decision, in
-this order: if ``turn == max_turns`` the game stops: ``truncated=True``, ``loser=-1``
-(M-21); then the deciding seat's automatic trump-two swap, if possible (M-6).
+the ``turn`` of ``rng.draw(key, Stream.POLICY, turn, k)``. Before each decision: if
+``turn == max_turns`` the game stops: ``truncated=True``, ``loser=-1`` (M-21).
 
 A round (M-7, M-15). Attacker A (seat 1 in round 1), defender D = next seat
 clockwise (+1) after A that is not out.
 1. Opening: one decision of A (M-8: one card, or a union of same-rank groups of >= 2
    cards, at most ``room`` cards). A refills (M-13), then the end check (E).
-2. Defence step: one decision of D, always (even with nothing to kill): kill any
-   subset of the unkilled cards, each with its own killer (M-10); then, with
-   ``defender_self_attack``, self-attack pairs (M-14) one after another. A pair
-   (c, k) is legal when: c, k in D's hand, rank(c) allowed now, kills(c, k),
-   room >= 1 now, and (if attack_cap is not None) ``gone + 2 <= attack_cap`` where
-   gone = D's cards that left D's hand this round (kill cards and self-attack cards).
-   If D's hand is now empty the round ends at once [decision] (go to 4).
+2. Defence step. If D holds no card, the step is empty: no decision, no turn. Otherwise
+   one decision of D, always (even with nothing to kill, or the limit L reached):
+   for each unkilled attack card ``a`` in ascending code, when D holds a killer of
+   ``a`` and (with ``defender_self_attack``) ``gone < L``: kill it or not (M-10), each
+   with its own killer. Then, with ``defender_self_attack``, self-attack pairs (M-14),
+   for c = 0..51 ascending, legality checked at c's turn (after earlier pairs of the
+   step). A pair (c, k) is legal when: c and k in D's hand, k != c, rank(c) allowed
+   now, kills(c, k), room >= 2 now (no "virpiminen": the table is neither full nor one
+   short), ``gone + 2 <= L``, and in cap_mode ``"unkilled"`` ``|D's hand| - 2 >=
+   |unkilled cards|`` now (M-9 still holds after the pair leaves, whatever
+   ``cap_to_defender_hand``).
+   After the step, in this order: (i) if D's hand is empty and the stock is empty (D is
+   out, M-18), the round ends (go to 4); (ii) with ``defender_closes`` (M-14b), if no
+   unkilled card is on the table, the round ends (go to 4). Otherwise go to 3; in
+   particular a D who killed with their last card while the stock holds cards is not
+   out and may be given additions (M-15), which they pick up at 4. (In mode ``"round"``
+   the room of an empty-handed D still counts from D0; in mode ``"unkilled"`` with
+   ``cap_to_defender_hand`` it is 0, so nothing can be added.)
 3. Addition step (M-11, M-12): room R and allowed ranks are fixed at the start of the
    step. The adders are the seats other than D that are not out, holding a card of
    an allowed rank, when R >= 1, taken clockwise starting at A (A first if not out).
-   Each adder makes one decision: a set of their cards of allowed ranks (looked at
-   after their swap, if any), at most R cards (may be empty). Cards go on the table
-   only after every adder has chosen.
+   Each adder makes one decision: a set of their cards of allowed ranks, at most R
+   cards (may be empty). Cards go on the table only after every adder has chosen.
    If the total T exceeds R, e = T - R cards go back (M-12), one more decision:
-   ``"defender"``: D chooses e of the cards added in this step; ``"last"``: adders
-   latest in clockwise order from A take all theirs back first; the one adder who
-   must take back only part (if any) chooses which; whole take-backs are automatic.
+   ``"defender"``: D chooses e of the cards added in this step; ``"attacker"``: A (the
+   seat that opened this round) chooses e of the cards added in this step, also when A
+   is out or added nothing (choosing needs no cards); ``"last"``: adders latest in
+   clockwise order from A take all theirs back first; the one adder who must take
+   back only part (if any) chooses which; whole take-backs are automatic.
    The cards that stay go on the table; their owners refill in clockwise order from
    A (M-13); then the end check (E). If no card stayed, the round ends (go to 4);
    otherwise go back to 2.
@@ -65,16 +96,20 @@ clockwise (+1) after A that is not out.
    attacker is D, or if D is out the next seat left of D not out. Otherwise (M-17):
    killed pairs to discard, D picks up the unkilled cards, refills, the next attacker
    is the next seat left of D not out. Then the end check (E).
-Refill: draw from the stock front until ``hand_size`` cards or the stock is empty.
+Refill: draw from the stock front, one card at a time, until ``hand_size`` cards or the
+stock is empty; right after each draw of the trump 2, the swap (b) if possible (the hand
+size does not change, the refill goes on).
 Out (M-18): a seat with no cards while the stock is empty, checked for each refilling
 seat right after its refill (in refill order), appended to ``finish_order``.
 (E) End check (M-19, M-20): if the stock is empty and at most one seat holds cards,
-the game ends: that seat loses; nobody holding cards = no loser (-1).
+the game ends: that seat loses; nobody holding cards = no loser (-1). A seat holds
+cards when its hand is not empty; D also while unkilled cards lie on the table (they
+are D's to pick up, M-15: this matters only after additions to an empty-handed D).
 
 Record: ``turns`` = decisions made; ``rounds`` = rounds begun (a round begins just
 before its opening decision, so a game truncated there counts it); ``first_out``,
-``finish_order``, ``trump_suit``, ``swaps``, ``overplays`` (addition steps with
-cards sent back), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs of
+``finish_order``, ``trump_suit``, ``swaps`` (0 or 1), ``overplays`` (addition steps
+with cards sent back), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs of
 M-14). What each policy does at each decision, and its draws ``k``, is specified in
 ``policies.py``.
 """
