@@ -127,6 +127,8 @@ from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 NO_CAP = DECK_SIZE
 """Room when a limit is off (no cap, or not bound to the defender's hand)."""
 TRUMP_TWO_RANK = 0
+SIX_CARDS = 6
+"""M-14 (TARAKI 3.5.3): cards that may leave the defender's hand in a round when attack_cap is None."""
 
 
 def _make_kill_table() -> list[list[int]]:
@@ -163,7 +165,7 @@ class Table:
     unkilled: int = 0
     kills: int = 0
     gone: int = 0
-    """Defender's cards that left their hand this round (kills and M-14 cards)."""
+    """Defender's cards that left their hand this round: kill cards and M-14 pairs (TARAKI's six cards)."""
 
     @property
     def cards(self) -> int:
@@ -261,13 +263,29 @@ def is_legal_addition(cards: int, hand: int, allowed_: int, room_: int) -> bool:
     return not cards & ~hand and not cards & ~allowed_ and count(cards) <= room_
 
 
+def leave_limit(rules: MoskaRules) -> int:
+    """M-14 (TARAKI 3.5.3): how many cards may leave the defender's hand in a round (no limit without M-14)."""
+    if not rules.defender_self_attack:
+        return NO_CAP
+    return SIX_CARDS if rules.attack_cap is None else rules.attack_cap
+
+
+def may_kill(s: State) -> bool:
+    """M-14: once the six-card limit is reached, the defender kills nothing more this round."""
+    return s.table.gone < leave_limit(s.rules)
+
+
 def self_attack_killers(s: State, card: int) -> int:
     """M-14: the killers with which the defender may self-attack ``card`` now (0: not legal)."""
     r, hand = s.rules, s.hands[s.defender]
     if not r.defender_self_attack or not hand >> card & 1 or not allowed(s) >> card & 1:
         return 0
-    if room(s) < 1 or (r.attack_cap is not None and s.table.gone + 2 > r.attack_cap):
-        return 0  # no room: "virpiminen" (M-14, TARAKI 3.5.3)
+    if room(s) < 2:
+        return 0  # the table is full or one short: no "virpiminen" (TARAKI glossary)
+    if s.table.gone + 2 > leave_limit(r):
+        return 0  # the pair would break the six-card limit (TARAKI 3.5.3)
+    if r.cap_mode == "unkilled" and count(hand) - 2 < count(s.table.unkilled):
+        return 0  # M-9: the defender's hand must still cover the unkilled cards
     return killers(card, hand & ~(1 << card), s.trump)
 
 
@@ -304,11 +322,17 @@ def deal(rules: MoskaRules, players: int, key: int) -> State:
 
 
 def refill(s: State, seat: int) -> None:
-    """M-13, M-18: draw up to ``hand_size`` from the stock front; no cards and no stock = out."""
-    drawn = 0
+    """M-13, M-18: draw up to ``hand_size`` from the stock front; no cards and no stock = out.
+
+    M-6: right after drawing the trump 2, before the next card, the drawer swaps it if possible.
+    """
+    drawn, two = 0, trump_two(s)
     while s.stock and count(s.hands[seat]) < s.rules.hand_size:
-        s.hands[seat] |= 1 << s.stock.pop(0)
+        card = s.stock.pop(0)
+        s.hands[seat] |= 1 << card
         drawn += 1
+        if card == two and can_swap(s, seat):
+            swap_trump_two(s, seat)
     if drawn:
         s.say(f"  seat {seat} draws {drawn}, stock {len(s.stock)}")
     if not s.stock and not s.hands[seat] and not s.out[seat]:
@@ -317,15 +341,27 @@ def refill(s: State, seat: int) -> None:
         s.say(f"  seat {seat} is out")
 
 
+def trump_two(s: State) -> int:
+    """The 2 of the trump suit (M-6)."""
+    return FRENCH52.card(s.trump, TRUMP_TWO_RANK)
+
+
 def can_swap(s: State, seat: int) -> bool:
     """M-6: the trump 2 may replace the turned card while that card is still under the stock."""
-    two = FRENCH52.card(s.trump, TRUMP_TWO_RANK)
-    return s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned and bool(s.hands[seat] >> two & 1)
+    return (s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned
+            and bool(s.hands[seat] >> trump_two(s) & 1))
+
+
+def swap_after_deal(s: State) -> None:
+    """M-6: the seat dealt the trump 2 swaps at once, before round 1."""
+    for seat in range(s.players):
+        if can_swap(s, seat):
+            swap_trump_two(s, seat)
 
 
 def swap_trump_two(s: State, seat: int) -> None:
     """M-6: the holder's trump 2 goes under the stock, the turned card to their hand."""
-    two = FRENCH52.card(s.trump, TRUMP_TWO_RANK)
+    two = trump_two(s)
     s.hands[seat] ^= (1 << two) | (1 << s.turned)
     s.stock[-1] = two
     s.swaps += 1
@@ -335,13 +371,11 @@ def swap_trump_two(s: State, seat: int) -> None:
 # --- decisions -----------------------------------------------------------------------------
 
 def decide(s: State, seat: int) -> int:
-    """Start one decision of ``seat``: M-21 truncation, the automatic M-6 swap; its turn."""
+    """Start one decision of ``seat``: M-21 truncation; its turn."""
     if s.turns == s.rules.max_turns:
         s.truncated = True
         s.say(f"-- truncated after {s.turns} decisions (M-21)")
         raise GameOver
-    if can_swap(s, seat):
-        swap_trump_two(s, seat)
     s.turns += 1
     return s.turns - 1
 
@@ -350,11 +384,16 @@ def view(s: State, seat: int, turn: int, room_: int) -> View:
     return View(s.key, turn, seat, s.hands[seat], s.trump, len(s.stock), room_)
 
 
+def holds_cards(s: State, seat: int) -> bool:
+    """A seat's hand is not empty, or it is the defender with unkilled cards to pick up (M-15)."""
+    return bool(s.hands[seat]) or (seat == s.defender and bool(s.table.unkilled))
+
+
 def check_end(s: State) -> None:
     """M-19, M-20: with the stock empty and at most one seat holding cards, the game is over."""
     if s.stock:
         return
-    holders = [p for p in range(s.players) if s.hands[p]]
+    holders = [p for p in range(s.players) if holds_cards(s, p)]
     if len(holders) <= 1:
         s.loser = holders[0] if holders else -1
         s.say(f"-- seat {s.loser} loses (M-19)" if holders else "-- everyone is out at once: no loser (M-20)")
@@ -379,7 +418,8 @@ def opening_step(s: State, policy) -> None:
 def kill(s: State, attack: int, killer: int) -> None:
     """M-10: the defender kills ``attack`` with ``killer`` from hand."""
     d = s.defender
-    if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)):
+    if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)
+            and may_kill(s)):
         raise IllegalMove(f"seat {d} cannot kill {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
     s.hands[d] &= ~(1 << killer)
     s.table.unkilled &= ~(1 << attack)
@@ -402,12 +442,17 @@ def self_attack(s: State, card: int, killer: int) -> None:
 
 
 def defence_step(s: State, policy) -> None:
-    """M-15: the defender kills any subset of the unkilled cards, then (M-14) self-attacks."""
+    """M-15: the defender kills any subset of the unkilled cards, then (M-14) self-attacks.
+
+    A defender without cards has nothing to do: no decision (M-15).
+    """
     d = s.defender
+    if not s.hands[d]:
+        return
     turn = decide(s, d)
     for a in cards_of(s.table.unkilled):
         ks = killers(a, s.hands[d], s.trump)
-        if ks:
+        if ks and may_kill(s):
             k = policy.kill(view(s, d, turn, room(s)), a, ks)
             if k >= 0:
                 kill(s, a, k)
@@ -428,15 +473,15 @@ def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -
         return added
     s.overplays += 1
     stays = dict(added)
-    if s.rules.excess_return == "defender":
-        d = s.defender
-        turn = decide(s, d)
+    if s.rules.excess_return in ("defender", "attacker"):
+        judge = s.defender if s.rules.excess_return == "defender" else s.attacker  # the attacker even when out
+        turn = decide(s, judge)
         pool = 0
         for m in added.values():
             pool |= m
-        back = policies[d].give_back(view(s, d, turn, room_), pool, excess)
+        back = policies[judge].give_back(view(s, judge, turn, room_), pool, excess)
         if count(back) != excess or back & ~pool:
-            raise IllegalMove(f"seat {d} sent back {FRENCH52.names(back)}, not {excess} added cards")
+            raise IllegalMove(f"seat {judge} sent back {FRENCH52.names(back)}, not {excess} added cards")
         stays = {p: m & ~back for p, m in added.items()}
     else:
         for p in reversed(list(added)):  # the last over-players take theirs back first
@@ -507,7 +552,7 @@ def end_round(s: State) -> None:
 
 
 def play_round(s: State, policies: Sequence) -> None:
-    """M-15: opening, then defence and addition steps until nothing is added; then the round ends."""
+    """M-15: opening, defence and addition steps until nothing stays, the defender is out or closes (M-14b)."""
     s.rounds += 1
     s.defender = next_active(s, s.attacker)
     s.table = Table(start_hand=count(s.hands[s.defender]))
@@ -516,8 +561,10 @@ def play_round(s: State, policies: Sequence) -> None:
     opening_step(s, policies[s.attacker])
     while True:
         defence_step(s, policies[s.defender])
-        if not s.hands[s.defender]:
-            break  # [decision] a defender without cards is not attacked further
+        if not s.hands[s.defender] and not s.stock:
+            break  # M-15: the defender is out (M-18), nobody can add
+        if s.rules.defender_closes and not s.table.unkilled:
+            break  # M-14b: everything on the table is killed, the defender closes the round
         if not addition_step(s, policies):
             break
     end_round(s)
@@ -550,5 +597,6 @@ def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequen
     s.on_move = on_move
     s.say(f"Deal {game}: trump {FRENCH52.suits[s.trump]} (turned {FRENCH52.name(s.turned)}); "
           + "; ".join(f"seat {p}: {FRENCH52.names(h)}" for p, h in enumerate(s.hands)))
+    swap_after_deal(s)
     run(s, [make_policy(p) for p in policies])
     return Replay("moska", record(s, game), s.moves)
