@@ -73,7 +73,8 @@ clockwise (+1) after A that is not out.
    ``cap_to_defender_hand``).
    After the step, in this order: (i) if D's hand is empty and the stock is empty (D is
    out, M-18), the round ends (go to 4); (ii) with ``defender_closes`` (M-14b), if no
-   unkilled card is on the table, the round ends (go to 4). Otherwise go to 3; in
+   unkilled card is on the table, the round ends (go to 4), automatically: not a
+   decision (docs/rules: the built-in policies always close). Otherwise go to 3; in
    particular a D who killed with their last card while the stock holds cards is not
    out and may be given additions (M-15), which they pick up at 4. (In mode ``"round"``
    the room of an empty-handed D still counts from D0; in mode ``"unkilled"`` with
