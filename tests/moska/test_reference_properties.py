@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardsim
+from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of, count
 from cardsim.games.moska import reference as R
 from cardsim.games.moska.rules import MoskaRules
@@ -74,6 +75,9 @@ def test_cards_are_conserved_and_each_finished_game_has_one_loser(setup):
         assert rec["loser"] in range(players) and sorted(order + [rec["loser"]]) == list(range(players))
         assert rec["turns"] <= rules.max_turns
     assert rec["swaps"] <= int(rules.trump_two_swap)  # M-6: at most once, never in TARAKI
+    turned = R.deal(rules, players, rng.game_key(seed, game)).turned
+    if rules.trump_two_swap and not rec["truncated"]:  # the whole stock was drawn: the 2 was swapped on arrival
+        assert rec["swaps"] == int(FRENCH52.rank(turned) != 0)
     assert rec["self_attacks"] == 0 or rules.defender_self_attack
 
 
