@@ -4,9 +4,10 @@ Differential tests (hypothesis) over every knob, 2-8 players, both policies and 
 seats, seeds and game offsets; a CI-sized run over the presets; a ``slow`` run of
 ``scaled(10_000)`` games; the invariants of ``benchmarks/invariants_moska.py`` (card
 conservation after every decision, legal moves, one result per game) on random knobs.
-Records do not depend on how games are split into calls, chunks or jobs. The state API: a copied mid-game state plays out without touching the
-original, and playing out from any decision gives the record of the game played
-straight through.
+Records do not depend on how games are split into calls, chunks or jobs. The state API:
+a copied mid-game state plays out without touching the original, and playing out from
+any decision gives the record of the game played straight through. A cold compile is
+announced and cached where NUMBA_CACHE_DIR says.
 """
 import importlib.util
 import os
@@ -61,6 +62,25 @@ def test_ci_sized_run_equals_the_reference(preset, players):
     for policy in ("random", "greedy", seats[:players]):
         policy = (policy,) * players if isinstance(policy, str) else policy
         assert_same_records(MoskaRules.preset(preset), players, 11, np.arange(40), policy)
+
+
+TARAKI = MoskaRules.preset("taraki")
+REPORTED_TARAKI = TARAKI.replace(defender_closes=False, excess_return="defender")
+ISSUE_12_GAMES = [  # the games of issue 12 that broke a rule before protocol v2 (see test_reference_reproductions)
+    (MoskaRules(), 2, 11, 22, "greedy"),  # M-6
+    (TARAKI, 4, 99, 941, "random"), (REPORTED_TARAKI, 4, 99, 941, "random"),  # M-14 six cards
+    (TARAKI.replace(hand_size=12), 4, 13, 16, "random"), (REPORTED_TARAKI.replace(hand_size=12), 4, 13, 16, "random"),
+    (TARAKI, 2, 11, 8, "random"), (REPORTED_TARAKI, 2, 11, 8, "random"),  # M-14 no virpiminen
+    (TARAKI.replace(cap_mode="unkilled"), 4, 5, 0, "random"),  # M-14 unkilled-mode hand check
+    (REPORTED_TARAKI.replace(cap_mode="unkilled"), 4, 5, 0, "random"),
+    (MoskaRules.preset("pyhaselka"), 3, 11, 2, "greedy"),  # M-15
+]
+
+
+@pytest.mark.parametrize("rules, players, seed, game, policy", ISSUE_12_GAMES)
+def test_the_games_of_issue_12_equal_the_reference(rules, players, seed, game, policy):
+    """Rules M-6, M-14, M-15 of docs/rules/moska.md (revised): the reproduced games, on both engines."""
+    assert_same_records(rules, players, seed, np.array([game]), (policy,) * players)
 
 
 def test_a_cycling_greedy_game_is_played_to_truncation():

@@ -45,15 +45,18 @@ import numpy as np
 from numba import njit
 
 from cardsim.core import jit
+from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, popcount
 from cardsim.games.moska import compiled_policies as pol
+from cardsim.games.moska import reference
 from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
+from cardsim.games.moska.reference import NO_CAP, TRUMP_TWO_RANK
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
 MAX_PLAYERS = 8
-NO_CAP = DECK_SIZE
-TRUMP_TWO_RANK = 0
-RANKS = 13
+RANKS = FRENCH52.n_ranks
+KILL = np.array(reference.KILL, dtype=np.uint64)
+"""``KILL[t, a]``: mask of the cards that kill card ``a`` when suit ``t`` is trump (M-10)."""
 
 OPEN, DEFEND, ADD, GIVE_BACK, OVER = 0, 1, 2, 3, 4
 """Phases: the kind of decision a state waits for (M-15), or the game is over."""
@@ -113,8 +116,6 @@ PARAMS = np.dtype([(name, np.int64) for name in (
 ``excess``: ``excess_return`` as ``BY_DEFENDER``, ``BY_ATTACKER`` or ``BY_LAST``."""
 BY_DEFENDER, BY_ATTACKER, BY_LAST = 0, 1, 2
 EXCESS_CODES = {"defender": BY_DEFENDER, "attacker": BY_ATTACKER, "last": BY_LAST}
-SIX_CARDS = 6
-"""M-14 (TARAKI 3.5.3): cards that may leave the defender's hand in a round when attack_cap is None."""
 
 
 def make_params(rules: MoskaRules, players: int) -> np.ndarray:
@@ -128,28 +129,11 @@ def make_params(rules: MoskaRules, players: int) -> np.ndarray:
     p["kill_ranks"] = rules.continuation == "attack_and_kill"
     p["swap"] = rules.trump_two_swap
     p["self_attack"] = rules.defender_self_attack
-    if rules.defender_self_attack:
-        p["leave_limit"] = SIX_CARDS if rules.attack_cap is None else rules.attack_cap
-    else:
-        p["leave_limit"] = NO_CAP
+    p["leave_limit"] = reference.leave_limit(rules)
     p["closes"] = rules.defender_closes
     p["excess"] = EXCESS_CODES[rules.excess_return]
     p["max_turns"] = rules.max_turns
     return p
-
-
-def _make_kill_table() -> np.ndarray:
-    """``KILL[t, a]``: mask of the cards that kill card ``a`` when suit ``t`` is trump (M-10)."""
-    table = np.zeros((4, DECK_SIZE), dtype=np.uint64)
-    for trump in range(4):
-        for a in range(DECK_SIZE):
-            suit, rank = divmod(a, RANKS)
-            higher = sum(1 << (suit * RANKS + r) for r in range(rank + 1, RANKS))
-            table[trump, a] = higher | (((1 << RANKS) - 1) << (trump * RANKS) if suit != trump else 0)
-    return table
-
-
-KILL = _make_kill_table()
 
 
 # --- the table: room, allowed ranks, legal shapes (M-8 … M-11, M-14) -------------------------
@@ -546,7 +530,8 @@ def stock_left(s: np.void) -> int:
 @njit(cache=True)
 def choose_defence(s: np.void, p: np.void, code: int, head: np.uint64, m: np.void) -> None:
     """The defender's policy, asked as the protocol says: ``kill`` for each unkilled card ascending
-    while the six-card limit allows (M-14), then ``self_attack`` for each own card that may be attacked at that moment, ascending (M-14)."""
+    while the six-card limit allows, then ``self_attack`` for each own card that may be attacked at
+    that moment, ascending (M-14)."""
     hand, attack, kills, unkilled, gone = s.hands[s.defender], s.attack, s.kills, s.unkilled, s.gone
     left = stock_left(s)
     rest = unkilled

@@ -1,7 +1,7 @@
 """Moska self-play policies (scalar twins): ``random`` and ``greedy``.
 
 Each policy is specified in words in its class docstring, precisely enough for the
-numpy twin in ``vector_policies.py`` to choose the same moves. This file does not
+compiled twin in ``compiled_policies.py`` to choose the same moves. This file does not
 decide what is legal: the engine (``reference.py``, see its DECISION PROTOCOL) hands
 each method only legal candidates, and a policy only picks among them.
 

@@ -1,7 +1,7 @@
 """Moska rules: the knobs of docs/rules/moska.md and the four presets of seed 000/001.
 
 This file only says which rules a table plays; how they are played is in
-``reference.py`` (one game) and ``vector.py`` (many games).
+``reference.py`` (the readable oracle) and ``compiled.py`` (the fast engine).
 """
 from __future__ import annotations
 
