@@ -119,8 +119,8 @@ def streamed(rules: str, players: int, policy: str, games: int, seed: int) -> No
           f"MiB; losers by seat (-1 first) {losers.tolist()}")
 
 
-FIRST_GAME = ("import sys, time; start = time.perf_counter(); import cardsim; "
-              "cardsim.simulate('moska', players=4, games=1); print(time.perf_counter() - start)")
+FIRST_GAME = ("import time; start = time.perf_counter(); import cardsim; imported = time.perf_counter(); "
+              "cardsim.simulate('moska', players=4, games=1); print(imported - start, time.perf_counter() - imported)")
 
 
 def compile_times() -> None:
@@ -132,7 +132,8 @@ def compile_times() -> None:
             out = subprocess.run([sys.executable, "-c", FIRST_GAME], env=env, capture_output=True, text=True,
                                  check=True)
             total = time.perf_counter() - start
-            print(f"{label}: process {total:.1f} s, import + first game {float(out.stdout):.1f} s; "
+            imported, first = map(float, out.stdout.split())
+            print(f"{label}: process {total:.1f} s, import cardsim {imported:.1f} s, first game {first:.1f} s; "
                   f"stderr: {out.stderr.strip() or '-'}")
 
 
