@@ -94,14 +94,17 @@ def compare(args) -> None:
 
 
 def at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
-    """The compiled engine through ``cardsim.simulate`` with ``n_jobs``: time (after a warm-up) and peak memory."""
+    """The compiled engine through ``cardsim.simulate`` with ``n_jobs``: time and peak memory, twice: first
+    with workers that start and load the compiled code from the cache, then with those workers warm."""
     cardsim.simulate("moska", rules, players=players, games=1, seed=seed, policy=policy)  # compile or load once
-    start = time.perf_counter()
-    df = cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, n_jobs=jobs)
-    wall = time.perf_counter() - start
-    own, child = peak_mib()
-    print(f"compiled {games:,} games {players}p {policy}, n_jobs={jobs}: {wall:.2f} s ({games / wall:,.0f} games/s), "
-          f"peak memory {own:,.0f} MiB (largest worker {child:,.0f} MiB); {len(df):,} rows")
+    for workers in ("starting", "warm"):
+        start = time.perf_counter()
+        df = cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, n_jobs=jobs)
+        wall = time.perf_counter() - start
+        own, child = peak_mib()
+        print(f"compiled {games:,} games {players}p {policy}, n_jobs={jobs}, workers {workers}: {wall:.2f} s "
+              f"({games / wall:,.0f} games/s), peak memory {own:,.0f} MiB (largest worker {child:,.0f} MiB); "
+              f"{len(df):,} rows", flush=True)
 
 
 def streamed(rules: str, players: int, policy: str, games: int, seed: int) -> None:
