@@ -93,18 +93,31 @@ def compare(args) -> None:
                   f"{com[0] / ref[0]:>5.0f} |{com[1] / ref[1]:>4.0f}", flush=True)
 
 
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its live child processes (the joblib workers)."""
+    try:
+        import psutil
+
+        procs = [psutil.Process(), *psutil.Process().children(recursive=True)]
+        return sum(sum(p.cpu_times()[:2]) for p in procs)
+    except (ImportError, OSError):
+        return float("nan")
+
+
 def at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
-    """The compiled engine through ``cardsim.simulate`` with ``n_jobs``: time and peak memory, twice: first
-    with workers that start and load the compiled code from the cache, then with those workers warm."""
+    """The compiled engine through ``cardsim.simulate`` with ``n_jobs``: time and peak memory, twice: the
+    first run starts the workers (they load the compiled code from the cache; joblib keeps them for the
+    next runs of this process), the second finds them warm. The
+    CPU seconds of this process and its workers, over ``jobs``, is the wall time on ``jobs`` free cores."""
     cardsim.simulate("moska", rules, players=players, games=1, seed=seed, policy=policy)  # compile or load once
-    for workers in ("starting", "warm"):
-        start = time.perf_counter()
+    for run in ("first", "again"):
+        start, cpu = time.perf_counter(), cpu_seconds()
         df = cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, n_jobs=jobs)
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
         own, child = peak_mib()
-        print(f"compiled {games:,} games {players}p {policy}, n_jobs={jobs}, workers {workers}: {wall:.2f} s "
-              f"({games / wall:,.0f} games/s), peak memory {own:,.0f} MiB (largest worker {child:,.0f} MiB); "
-              f"{len(df):,} rows", flush=True)
+        print(f"compiled {games:,} games {players}p {policy}, n_jobs={jobs}, {run}: {wall:.2f} s "
+              f"({games / wall:,.0f} games/s); CPU {cpu:.1f} s, {cpu / jobs:.2f} s per core; peak memory "
+              f"{own:,.0f} MiB (largest worker {child:,.0f} MiB); {len(df):,} rows", flush=True)
 
 
 def streamed(rules: str, players: int, policy: str, games: int, seed: int) -> None:
