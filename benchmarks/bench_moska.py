@@ -1,15 +1,28 @@
-"""Moska throughput: games/s of the reference and vector engines and their ratio for each
-player count and policy, measured in the same run; the vector engine's time and memory at scale.
+"""Moska throughput: games/s of the compiled and reference engines and their ratio, per core, measured in
+the same run for each player count and policy; the compiled engine's time and memory at scale; its
+cold-compile and warm-start times.
 
     .venv/bin/python benchmarks/bench_moska.py               # 2, 4, 6 players; random, greedy
     .venv/bin/python benchmarks/bench_moska.py --quick       # a few seconds
-    .venv/bin/python benchmarks/bench_moska.py --games 2000 --vector-games 100000 --rules turamoska
-    .venv/bin/python benchmarks/bench_moska.py --at-scale 1000000 --jobs 2 --policies greedy   # time, memory
-    .venv/bin/python benchmarks/bench_moska.py --stream 1000000 --policies greedy   # memory: compare sizes
+    .venv/bin/python benchmarks/bench_moska.py --players 4 --games 2000 --vector-games 500000
+    .venv/bin/python benchmarks/bench_moska.py --at-scale 1000000 --jobs 2 --policies random   # time, memory
+    .venv/bin/python benchmarks/bench_moska.py --stream 10000000 --policies random   # memory: compare sizes
+    .venv/bin/python benchmarks/bench_moska.py --compile-times   # cold compile and warm start, fresh processes
+
+The numpy lockstep engine this replaced was measured against the compiled one, in one process,
+before its removal: ``git checkout a691dd7 && python benchmarks/bench_moska.py --lockstep``.
+
+Rates are games per second of wall time and per CPU-second of this process (``time.process_time``),
+one core (the reference through ``cardsim.simulate``, the compiled engine in chunks of ``api.CHUNK``
+games, warmed first so that compiling or loading the cache is not counted).
 """
 from __future__ import annotations
 
+import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -17,7 +30,7 @@ import numpy as np
 import cardsim
 from cardsim.api import CHUNK
 from cardsim.games import spec
-from throughput import compare, parser
+from throughput import parser
 
 
 def peak_mib() -> tuple[float, float]:
@@ -37,45 +50,127 @@ def peak_mib() -> tuple[float, float]:
     return own, child
 
 
-def vector_at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
-    """The vector engine through ``cardsim.simulate`` with ``n_jobs``: time and peak memory."""
-    start = time.perf_counter()
-    df = cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, n_jobs=jobs)
-    wall = time.perf_counter() - start
-    own, child = peak_mib()
-    print(f"vector {games:,} games {players}p {policy}, n_jobs={jobs}: {wall:.1f} s ({games / wall:,.0f} games/s), "
-          f"peak memory {own:,.0f} MiB (largest worker {child:,.0f} MiB); {len(df):,} rows")
+def timed(play) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of ``play()``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    play()
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
-def vector_streamed(rules: str, players: int, policy: str, games: int, seed: int) -> None:
-    """Games streamed chunk by chunk through the vector engine, keeping only loser counts (peak memory)."""
+def compiled_rate(rules, players: int, seats: tuple[str, ...], games: int, seed: int) -> tuple[float, float]:
+    """(games/s wall, games per CPU-second) of the compiled engine, in chunks of ``CHUNK`` games."""
+    engine = spec("moska").compiled
+    engine(rules, players, seed, np.zeros(1, dtype=np.int64), seats)  # compile or load the cache first
+
+    def play():
+        for first in range(0, games, CHUNK):
+            engine(rules, players, seed, np.arange(first, min(first + CHUNK, games), dtype=np.int64), seats)
+
+    wall, cpu = timed(play)
+    return games / wall, games / cpu
+
+
+def reference_rate(rules, players: int, policy: str, games: int, seed: int) -> tuple[float, float]:
+    wall, cpu = timed(lambda: cardsim.simulate("moska", rules, players=players, games=games, seed=seed,
+                                               policy=policy, engine="reference"))
+    return games / wall, games / cpu
+
+
+def compare(args) -> None:
+    """One row per player count and policy: reference and compiled rates, per core, and their ratio."""
+    if args.quick:
+        args.games, args.vector_games = max(10, args.games // 10), max(1000, args.vector_games // 10)
+    rules = cardsim.rules("moska", args.rules)
+    print(f"moska {args.rules}: reference {args.games:,} games, compiled {args.vector_games:,} games per row; "
+          f"games/s of wall time | per CPU-second")
+    print(f"{'players':>7} {'policy':>8} {'reference':>17} {'compiled':>19} {'ratio':>11}")
+    for players in args.players:
+        for policy in args.policies:
+            seats = (policy,) * players
+            ref = reference_rate(rules, players, policy, args.games, args.seed)
+            com = compiled_rate(rules, players, seats, args.vector_games, args.seed)
+            print(f"{players:>7} {policy:>8} {ref[0]:>8,.0f} |{ref[1]:>7,.0f} {com[0]:>9,.0f} |{com[1]:>8,.0f} "
+                  f"{com[0] / ref[0]:>5.0f} |{com[1] / ref[1]:>4.0f}", flush=True)
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its live child processes (the joblib workers)."""
+    try:
+        import psutil
+
+        procs = [psutil.Process(), *psutil.Process().children(recursive=True)]
+        return sum(sum(p.cpu_times()[:2]) for p in procs)
+    except (ImportError, OSError):
+        return float("nan")
+
+
+def at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
+    """The compiled engine through ``cardsim.simulate`` with ``n_jobs``: time and peak memory, twice: the
+    first run starts the workers (they load the compiled code from the cache; joblib keeps them for the
+    next runs of this process), the second finds them warm. The
+    CPU seconds of this process and its workers, over ``jobs``, is the wall time on ``jobs`` free cores."""
+    cardsim.simulate("moska", rules, players=players, games=1, seed=seed, policy=policy)  # compile or load once
+    for run in ("first", "again"):
+        start, cpu = time.perf_counter(), cpu_seconds()
+        df = cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, n_jobs=jobs)
+        wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+        own, child = peak_mib()
+        print(f"compiled {games:,} games {players}p {policy}, n_jobs={jobs}, {run}: {wall:.2f} s "
+              f"({games / wall:,.0f} games/s); CPU {cpu:.1f} s, {cpu / jobs:.2f} s per core; peak memory "
+              f"{own:,.0f} MiB (largest worker {child:,.0f} MiB); {len(df):,} rows", flush=True)
+
+
+def streamed(rules: str, players: int, policy: str, games: int, seed: int) -> None:
+    """Games streamed chunk by chunk through the compiled engine, keeping only loser counts (peak memory)."""
     g = spec("moska")
     r = cardsim.rules("moska", rules)
     seats = g.seat_policies(policy, players)
     losers = np.zeros(players + 1, dtype=np.int64)
     start = time.perf_counter()
     for first in range(0, games, CHUNK):
-        cols = g.vector(r, players, seed, np.arange(first, min(first + CHUNK, games), dtype=np.int64), seats)
+        cols = g.compiled(r, players, seed, np.arange(first, min(first + CHUNK, games), dtype=np.int64), seats)
         losers += np.bincount(cols["loser"] + 1, minlength=players + 1)
     wall = time.perf_counter() - start
-    print(f"vector streamed {games:,} games {players}p {policy}: {wall:.1f} s, peak memory {peak_mib()[0]:,.0f} MiB; "
-          f"losers by seat (-1 first) {losers.tolist()}")
+    print(f"compiled streamed {games:,} games {players}p {policy}: {wall:.1f} s, peak memory {peak_mib()[0]:,.0f} "
+          f"MiB; losers by seat (-1 first) {losers.tolist()}")
+
+
+FIRST_GAME = ("import time; start = time.perf_counter(); import cardsim; imported = time.perf_counter(); "
+              "cardsim.simulate('moska', players=4, games=1); print(imported - start, time.perf_counter() - imported)")
+
+
+def compile_times() -> None:
+    """A fresh process playing one game with an empty numba cache (cold compile), then again (warm start)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for label in ("cold (compiles)", "warm (loads the cache)"):
+            start = time.perf_counter()
+            out = subprocess.run([sys.executable, "-c", FIRST_GAME], env=env, capture_output=True, text=True,
+                                 check=True)
+            total = time.perf_counter() - start
+            imported, first = map(float, out.stdout.split())
+            print(f"{label}: process {total:.1f} s, import cardsim {imported:.1f} s, first game {first:.1f} s; "
+                  f"stderr: {out.stderr.strip() or '-'}")
 
 
 def main() -> None:
-    p = parser(__doc__, rules="moska", players=(2, 4, 6), games=1000, vector_games=50_000)
+    p = parser(__doc__, rules="moska", players=(2, 4, 6), games=1000, vector_games=200_000)
     p.add_argument("--at-scale", type=int, metavar="N",
-                   help="only: N vector games at 4 players through cardsim.simulate with --jobs (time, memory)")
+                   help="only: N compiled games at 4 players through cardsim.simulate with --jobs (time, memory)")
     p.add_argument("--stream", type=int, metavar="N",
-                   help="only: N vector games at 4 players streamed chunk by chunk (peak memory)")
+                   help="only: N compiled games at 4 players streamed chunk by chunk (peak memory)")
+    p.add_argument("--compile-times", action="store_true", help="only: cold-compile and warm-start times")
     args = p.parse_args()
+    if args.compile_times:
+        compile_times()
+        return
     if not (args.at_scale or args.stream):
-        compare("moska", args)
+        compare(args)
     for policy in args.policies:
         if args.at_scale:
-            vector_at_scale(args.rules, 4, policy, args.at_scale, args.jobs, args.seed)
+            at_scale(args.rules, 4, policy, args.at_scale, args.jobs, args.seed)
         elif args.stream:
-            vector_streamed(args.rules, 4, policy, args.stream, args.seed)
+            streamed(args.rules, 4, policy, args.stream, args.seed)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The Moska policies do what their docstrings say, draw by draw (the numpy twin relies on it)."""
+"""The Moska policies do what their docstrings say, draw by draw (the compiled twin relies on it)."""
 import dataclasses
 
 import pytest

@@ -1,7 +1,7 @@
 """Moska (docs/rules/moska.md): the ``GameSpec`` the library sees."""
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, SHEDDING, Column
-from cardsim.games.moska import reference, vector
+from cardsim.games.moska import compiled, reference
 from cardsim.games.moska.rules import MoskaRules
 
 COLUMNS = COMMON + SHEDDING + (
@@ -21,5 +21,5 @@ GAME = GameSpec(
     policies=("random", "greedy"),
     columns=COLUMNS,
     play=reference.play,
-    compiled=vector.simulate,
+    compiled=compiled.simulate,
 )

@@ -1,0 +1,719 @@
+"""Moska compiled engine: one game at a time in numba, record for record equal to ``reference.py``.
+
+It is a translation of the DECISION PROTOCOL (v2) of ``reference.py`` (read it there, next to
+docs/rules/moska.md); rule IDs are cited where they are applied. It does not trace moves
+(``cardsim.replay`` does, with the reference engine).
+
+A game is an explicit state: ``STATE``, one numpy record. It lives in a 1-element array
+(``state = np.zeros(1, STATE)``) and every function takes the record ``s = state[0]``, a
+view that numba passes by reference (records, unlike arrays, cost no reference counting
+per call, which doubled the speed). Hands are uint64 card masks (card ``c`` =
+bit ``c``, core/cards.py), the stock is an array of card codes drawn from the front
+(``drawn`` cards gone; its last card lies under it), the round on the table is three
+masks. A state always waits for one decision of ``seat`` (``phase`` says which kind)
+or is over (``phase == OVER``); every automatic event (refills, the M-6 swap, the end
+of a round, truncation) has been applied. The API:
+
+- ``deal(s, params, key, u, perm)``: game ``key``'s deal, then the first decision;
+- ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
+- ``choose(s, params, policies, move)``: the decision of the seat to act, from its
+  **view** only (own hand, the table, trump, stock size; never another hand);
+- ``apply(s, params, move)``: make the decision, then run the game to the next one;
+- ``is_legal(s, params, move)``: whether a decision is one the rules allow;
+- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, params, policies, move)``
+  (to the end).
+
+A decision is a ``MOVE`` record: ``cards`` (an opening, an addition, a give-back of
+M-12, or the defender's own cards of M-14) and ``killer[a]`` (the card that kills
+attack card ``a`` in a defence, -1: left unkilled). The engine's loop (``run_games``)
+is ``deal`` then ``choose``/``apply`` until the game is over; nothing else.
+
+Rules and players reach numba as a ``PARAMS`` record ``p`` (``make_params(...)[0]``), seat
+policies as an int64 array of codes (``compiled_policies.codes``). Per-decision functions
+allocate nothing: scratch arrays are passed in, so they could be compiled for a GPU
+with numba's CUDA target (one thread per game, ``STATE`` records in device memory).
+
+For the Monte Carlo policy of the next issue the state also holds what a seat's view
+needs to deal the hidden cards again: ``known[p]``, the cards publicly known to be in
+seat ``p``'s hand (picked up from the table, taken back after an over-play, the turned
+card taken by the trump-two swap, the card under the stock drawn last), the discard
+pile, the table, hand sizes, the stock size and the card under the stock.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.core import jit
+from cardsim.core.cards import FRENCH52
+from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, popcount
+from cardsim.games.moska import compiled_policies as pol
+from cardsim.games.moska import reference
+from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
+from cardsim.games.moska.reference import NO_CAP, TRUMP_TWO_RANK
+from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
+
+MAX_PLAYERS = 8
+RANKS = FRENCH52.n_ranks
+KILL = np.array(reference.KILL, dtype=np.uint64)
+"""``KILL[t, a]``: mask of the cards that kill card ``a`` when suit ``t`` is trump (M-10)."""
+
+OPEN, DEFEND, ADD, GIVE_BACK, OVER = 0, 1, 2, 3, 4
+"""Phases: the kind of decision a state waits for (M-15), or the game is over."""
+
+STATE = np.dtype([
+    ("key", np.uint64),
+    ("hands", np.uint64, (MAX_PLAYERS,)),
+    ("known", np.uint64, (MAX_PLAYERS,)),
+    ("stock", np.int8, (DECK_SIZE,)),
+    ("stock_size", np.int64),
+    ("drawn", np.int64),
+    ("trump", np.int64),
+    ("turned", np.int64),
+    ("discard", np.uint64),
+    ("attack", np.uint64),
+    ("unkilled", np.uint64),
+    ("kills", np.uint64),
+    ("start_hand", np.int64),
+    ("gone", np.int64),
+    ("attacker", np.int64),
+    ("defender", np.int64),
+    ("phase", np.int64),
+    ("seat", np.int64),
+    ("added", np.uint64, (MAX_PLAYERS,)),
+    ("step_room", np.int64),
+    ("step_allowed", np.uint64),
+    ("adder", np.int64),
+    ("excess", np.int64),
+    ("out", np.int64),
+    ("finish", np.int64),
+    ("n_out", np.int64),
+    ("turns", np.int64),
+    ("rounds", np.int64),
+    ("swaps", np.int64),
+    ("overplays", np.int64),
+    ("pickups", np.int64),
+    ("self_attacks", np.int64),
+    ("loser", np.int64),
+    ("truncated", np.bool_),
+])
+"""One game. ``stock[drawn:stock_size]`` is the stock, front first; ``attack``/``unkilled``/``kills``
+the round's table; ``gone`` the defender's cards that left their hand this round; ``added``,
+``step_room``, ``step_allowed``, ``adder`` the addition step under way (M-11, M-12; added cards stay
+in their owners' hands until every adder has chosen), ``excess`` the cards to give back;
+``out`` a bitmask of seats out (M-18), ``finish`` their order packed (the ``j``-th seat out,
+plus one, in bits ``4j .. 4j+3``); the rest are the record's counters."""
+
+MOVE = np.dtype([("cards", np.uint64), ("killer", np.int8, (DECK_SIZE,))])
+"""One decision (see the module docstring)."""
+
+PARAMS = np.dtype([(name, np.int64) for name in (
+    "players", "hand_size", "cap", "cap_to_hand", "cap_unkilled", "kill_ranks", "swap", "self_attack",
+    "leave_limit", "closes", "excess", "max_turns")])
+"""The rules and the player count (``make_params``): ``cap`` is 52 when ``attack_cap`` is None;
+``cap_unkilled``: ``cap_mode="unkilled"``; ``kill_ranks``: ``continuation="attack_and_kill"``;
+``leave_limit``: TARAKI's six cards of M-14 (52: no limit); ``closes``: ``defender_closes``;
+``excess``: ``excess_return`` as ``BY_DEFENDER``, ``BY_ATTACKER`` or ``BY_LAST``."""
+BY_DEFENDER, BY_ATTACKER, BY_LAST = 0, 1, 2
+EXCESS_CODES = {"defender": BY_DEFENDER, "attacker": BY_ATTACKER, "last": BY_LAST}
+
+
+def make_params(rules: MoskaRules, players: int) -> np.ndarray:
+    """The 1-element ``PARAMS`` array of a rules object and a player count."""
+    rules.check_players(players)
+    p = np.zeros(1, dtype=PARAMS)
+    p["players"], p["hand_size"] = players, rules.hand_size
+    p["cap"] = NO_CAP if rules.attack_cap is None else rules.attack_cap
+    p["cap_to_hand"] = rules.cap_to_defender_hand
+    p["cap_unkilled"] = rules.cap_mode == "unkilled"
+    p["kill_ranks"] = rules.continuation == "attack_and_kill"
+    p["swap"] = rules.trump_two_swap
+    p["self_attack"] = rules.defender_self_attack
+    p["leave_limit"] = reference.leave_limit(rules)
+    p["closes"] = rules.defender_closes
+    p["excess"] = EXCESS_CODES[rules.excess_return]
+    p["max_turns"] = rules.max_turns
+    return p
+
+
+# --- the table: room, allowed ranks, legal shapes (M-8 … M-11, M-14) -------------------------
+
+@njit(cache=True)
+def room_of(p: np.void, start_hand: int, attack: np.uint64, defender_hand: np.uint64, unkilled: np.uint64) -> int:
+    """M-9: attack cards the cap still allows (``cap_mode``, ``cap_to_defender_hand``)."""
+    if p.cap_unkilled:
+        hand, used = popcount(defender_hand), popcount(unkilled)
+    else:
+        hand, used = start_hand, popcount(attack)
+    limit = min(p.cap, hand) if p.cap_to_hand else p.cap
+    return max(0, limit - used)
+
+
+@njit(cache=True)
+def allowed_of(p: np.void, attack: np.uint64, kills: np.uint64) -> np.uint64:
+    """M-11: cards of the ranks that may be added now (``continuation``)."""
+    return rank_cards(rank_set(attack | kills if p.kill_ranks else attack))
+
+
+@njit(cache=True)
+def room(s: np.void, p: np.void) -> int:
+    return room_of(p, s.start_hand, s.attack, s.hands[s.defender], s.unkilled)
+
+
+@njit(cache=True)
+def allowed(s: np.void, p: np.void) -> np.uint64:
+    return allowed_of(p, s.attack, s.kills)
+
+
+@njit(cache=True)
+def is_legal_opening(cards: np.uint64, hand: np.uint64, room_: int) -> bool:
+    """M-8: one card, or a union of same-rank groups of at least two cards; M-9: within the room."""
+    n = popcount(cards)
+    if cards == ZERO or cards & ~hand != ZERO or n > room_:
+        return False
+    return n == 1 or rank_set(cards) & ~pair_ranks(cards) == ZERO
+
+
+@njit(cache=True)
+def self_attack_killers(p: np.void, trump: int, hand: np.uint64, attack: np.uint64, kills: np.uint64,
+                        unkilled: np.uint64, start_hand: int, gone: int, card: int) -> np.uint64:
+    """M-14: the killers with which the defender holding ``hand`` may self-attack ``card`` now (0: not legal)."""
+    if not p.self_attack or hand & bit(card) == ZERO or allowed_of(p, attack, kills) & bit(card) == ZERO:
+        return ZERO
+    if room_of(p, start_hand, attack, hand, unkilled) < 2:
+        return ZERO  # the table is full or one short: no "virpiminen" (TARAKI glossary)
+    if gone + 2 > p.leave_limit:
+        return ZERO  # the pair would break the six-card limit (TARAKI 3.5.3)
+    if p.cap_unkilled and popcount(hand) - 2 < popcount(unkilled):
+        return ZERO  # M-9: the defender's hand must still cover the unkilled cards
+    return KILL[trump, card] & hand & ~bit(card)
+
+
+# --- seats, stock, swap, end (M-6, M-7, M-13, M-16, M-18 … M-21) ---------------------------
+
+@njit(cache=True)
+def next_active(s: np.void, p: np.void, seat: int) -> int:
+    """M-7, M-16: the next seat clockwise after ``seat`` that is not out (``seat`` if none)."""
+    for step in range(1, p.players + 1):
+        nxt = (seat + step) % p.players
+        if not s.out >> nxt & 1:
+            return nxt
+    return seat
+
+
+@njit(cache=True)
+def take_cards(s: np.void, seat: int, cards: np.uint64) -> None:
+    """``cards`` leave the hand of ``seat`` (to the table)."""
+    s.hands[seat] &= ~cards
+    s.known[seat] &= ~cards
+
+
+@njit(cache=True)
+def refill(s: np.void, p: np.void, seat: int) -> None:
+    """M-13: draw up to ``hand_size`` from the stock front; M-18: no cards and no stock = out.
+
+    M-6: right after drawing the trump 2, before the next card, the drawer swaps it if possible."""
+    two = s.trump * RANKS + TRUMP_TWO_RANK
+    n = popcount(s.hands[seat])
+    while s.drawn < s.stock_size and n < p.hand_size:
+        card = s.stock[s.drawn]
+        s.hands[seat] |= bit(card)
+        s.drawn += 1
+        n += 1
+        if s.drawn == s.stock_size:
+            s.known[seat] |= bit(card)  # the card under the stock was face up
+        if card == two and can_swap(s, p, seat):
+            swap_trump_two(s, seat)
+    if s.drawn == s.stock_size and s.hands[seat] == ZERO and not s.out >> seat & 1:
+        s.out |= 1 << seat
+        s.finish |= (seat + 1) << (4 * s.n_out)
+        s.n_out += 1
+
+
+@njit(cache=True)
+def can_swap(s: np.void, p: np.void, seat: int) -> bool:
+    """M-6: the trump 2 may replace the turned card while that card is still under the stock."""
+    two = s.trump * RANKS + TRUMP_TWO_RANK
+    return (p.swap != 0 and s.drawn < s.stock_size and s.stock[s.stock_size - 1] == s.turned
+            and s.hands[seat] & bit(two) != ZERO)
+
+
+@njit(cache=True)
+def swap_trump_two(s: np.void, seat: int) -> None:
+    """M-6: the holder's trump 2 goes under the stock, the turned card to their hand."""
+    two = s.trump * RANKS + TRUMP_TWO_RANK
+    take_cards(s, seat, bit(two))
+    s.hands[seat] |= bit(s.turned)
+    s.known[seat] |= bit(s.turned)
+    s.stock[s.stock_size - 1] = two
+    s.swaps += 1
+
+
+@njit(cache=True)
+def game_over(s: np.void, p: np.void) -> bool:
+    """M-19, M-20: with the stock empty and at most one seat holding cards the game is over (then True).
+
+    The defender also holds the unkilled cards on the table (theirs to pick up, M-15)."""
+    if s.drawn < s.stock_size:
+        return False
+    holder, holders = -1, 0
+    for q in range(p.players):
+        if s.hands[q] != ZERO or (q == s.defender and s.unkilled != ZERO):
+            holder = q
+            holders += 1
+    if holders > 1:
+        return False
+    s.loser = holder
+    s.phase = OVER
+    return True
+
+
+# Steps: what the game does next between two decisions. A phase function returns the next step
+# instead of calling it, and ``advance`` runs steps until a decision is awaited (WAIT) or the game
+# is over: no recursion (the rounds loop through these steps), so the code also suits a GPU.
+WAIT, BEGIN_ROUND, BEGIN_DEFENCE, END_DEFENCE, BEGIN_ADDITIONS, END_ADDITIONS, PLACE_ADDITIONS, END_ROUND = range(8)
+
+
+@njit(cache=True)
+def await_decision(s: np.void, p: np.void, phase: int, seat: int) -> int:
+    """The game waits for a decision of ``seat``, unless M-21 truncates it now."""
+    if s.turns == p.max_turns:
+        s.truncated = True
+        s.phase = OVER
+    else:
+        s.phase, s.seat = phase, seat
+    return WAIT
+
+
+# --- the phases of a round (M-7 … M-17) ------------------------------------------------------
+
+@njit(cache=True)
+def begin_round(s: np.void, p: np.void) -> int:
+    """M-7: a round begins: the defender is the next seat in play; the attacker opens."""
+    s.rounds += 1
+    s.defender = next_active(s, p, s.attacker)
+    s.attack = s.unkilled = s.kills = ZERO
+    s.gone = 0
+    s.start_hand = popcount(s.hands[s.defender])
+    return await_decision(s, p, OPEN, s.attacker)
+
+
+@njit(cache=True)
+def open_round(s: np.void, p: np.void, cards: np.uint64) -> int:
+    """M-8: the attacker opens with ``cards``; M-13: refills; then the end check and the defence."""
+    take_cards(s, s.attacker, cards)
+    s.attack |= cards
+    s.unkilled |= cards
+    refill(s, p, s.attacker)
+    return WAIT if game_over(s, p) else BEGIN_DEFENCE
+
+
+@njit(cache=True)
+def begin_defence(s: np.void, p: np.void) -> int:
+    """M-15: a defence step: a decision of the defender, or none when they hold no card."""
+    if s.hands[s.defender] == ZERO:
+        return END_DEFENCE
+    return await_decision(s, p, DEFEND, s.defender)
+
+
+@njit(cache=True)
+def kill(s: np.void, attack: int, killer: int) -> None:
+    """M-10: the defender kills ``attack`` with ``killer`` from hand."""
+    take_cards(s, s.defender, bit(killer))
+    s.unkilled &= ~bit(attack)
+    s.kills |= bit(killer)
+    s.gone += 1
+
+
+@njit(cache=True)
+def self_attack(s: np.void, card: int, killer: int) -> None:
+    """M-14: the defender puts ``card`` on the table as an attack card and kills it with ``killer``."""
+    take_cards(s, s.defender, bit(card) | bit(killer))
+    s.attack |= bit(card)
+    s.kills |= bit(killer)
+    s.gone += 2
+    s.self_attacks += 1
+
+
+@njit(cache=True)
+def defend(s: np.void, m: np.void) -> int:
+    """M-15 defence step: kills in ascending attack-card order (M-10), then own cards ascending (M-14)."""
+    rest = s.unkilled
+    while rest != ZERO:
+        a = lowest(rest)
+        rest &= rest - ONE
+        if m.killer[a] >= 0:
+            kill(s, a, m.killer[a])
+    rest = m.cards
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        self_attack(s, c, m.killer[c])
+    return END_DEFENCE
+
+
+@njit(cache=True)
+def end_defence(s: np.void, p: np.void) -> int:
+    """After a defence step the round ends when the defender is out (M-15, M-18) or closes (M-14b: all
+    killed, ``defender_closes``); otherwise the others may add (an empty-handed defender too while the
+    stock lasts: they pick the additions up)."""
+    if (s.hands[s.defender] == ZERO and s.drawn == s.stock_size) or (p.closes and s.unkilled == ZERO):
+        return END_ROUND
+    return BEGIN_ADDITIONS
+
+
+@njit(cache=True)
+def begin_additions(s: np.void, p: np.void) -> int:
+    """M-11: an addition step: its room and allowed ranks are fixed now; the adders decide in turn."""
+    s.step_room = room(s, p)
+    s.step_allowed = allowed(s, p)
+    for q in range(p.players):
+        s.added[q] = ZERO
+    return next_adder(s, p, 0)
+
+
+@njit(cache=True)
+def next_adder(s: np.void, p: np.void, start: int) -> int:
+    """The next adder clockwise from the attacker (``start`` seats on): a seat other than the defender,
+    in play, holding a card of an allowed rank while there is room; after the last, the over-play."""
+    for o in range(start, p.players):
+        q = (s.attacker + o) % p.players
+        if (q != s.defender and not s.out >> q & 1 and s.step_room >= 1
+                and s.hands[q] & s.step_allowed != ZERO):
+            s.adder = o
+            return await_decision(s, p, ADD, q)
+    return END_ADDITIONS
+
+
+@njit(cache=True)
+def add(s: np.void, p: np.void, cards: np.uint64) -> int:
+    """M-11: the adder chooses ``cards`` (they stay in hand until every adder has chosen)."""
+    s.added[s.seat] = cards
+    return next_adder(s, p, s.adder + 1)
+
+
+@njit(cache=True)
+def end_additions(s: np.void, p: np.void) -> int:
+    """M-12: cards over the room go back (``excess_return``), by a decision or whole; the rest stay."""
+    total = 0
+    for q in range(p.players):
+        total += popcount(s.added[q])
+    excess = total - s.step_room
+    if excess > 0:
+        s.overplays += 1
+        s.excess = excess
+        if p.excess != BY_LAST:  # the defender or the round's attacker (even when out) chooses
+            return await_decision(s, p, GIVE_BACK, s.defender if p.excess == BY_DEFENDER else s.attacker)
+        for o in range(p.players - 1, -1, -1):  # the last over-players take theirs back first
+            q = (s.attacker + o) % p.players
+            mine = s.added[q]
+            if popcount(mine) > s.excess:
+                return await_decision(s, p, GIVE_BACK, q)  # only part: the adder chooses
+            s.known[q] |= mine
+            s.added[q] = ZERO
+            s.excess -= popcount(mine)
+            if s.excess == 0:
+                break
+    return PLACE_ADDITIONS
+
+
+@njit(cache=True)
+def give_back(s: np.void, p: np.void, back: np.uint64) -> int:
+    """M-12: the chosen cards go back to their owners' hands; the rest are placed."""
+    for q in range(p.players):
+        s.known[q] |= s.added[q] & back
+        s.added[q] &= ~back
+    return PLACE_ADDITIONS
+
+
+@njit(cache=True)
+def place_additions(s: np.void, p: np.void) -> int:
+    """The added cards that stay go on the table; M-13: their owners refill clockwise from the attacker;
+    then the end check; the defender defends again, or the round ends when no card stayed (M-15)."""
+    placed = False
+    for o in range(p.players):
+        q = (s.attacker + o) % p.players
+        if s.added[q] != ZERO:
+            take_cards(s, q, s.added[q])
+            s.attack |= s.added[q]
+            s.unkilled |= s.added[q]
+            placed = True
+    for o in range(p.players):
+        q = (s.attacker + o) % p.players
+        if s.added[q] != ZERO:
+            refill(s, p, q)
+    if game_over(s, p):
+        return WAIT
+    return BEGIN_DEFENCE if placed else END_ROUND
+
+
+@njit(cache=True)
+def end_round(s: np.void, p: np.void) -> int:
+    """M-16 (all killed: discard, the defender attacks next) or M-17 (pick up, the attack passes on)."""
+    d = s.defender
+    s.discard |= (s.attack | s.kills) & ~s.unkilled
+    picked = s.unkilled
+    s.hands[d] |= picked
+    s.known[d] |= picked
+    s.attack = s.unkilled = s.kills = ZERO
+    if picked != ZERO:
+        s.pickups += 1
+    refill(s, p, d)
+    s.attacker = next_active(s, p, d) if picked != ZERO or s.out >> d & 1 else d
+    return WAIT if game_over(s, p) else BEGIN_ROUND
+
+
+@njit(cache=True)
+def advance(s: np.void, p: np.void, step: int) -> None:
+    """Run the game's automatic steps from ``step`` until a decision is awaited or the game is over."""
+    while step != WAIT:
+        if step == BEGIN_ROUND:
+            step = begin_round(s, p)
+        elif step == BEGIN_DEFENCE:
+            step = begin_defence(s, p)
+        elif step == END_DEFENCE:
+            step = end_defence(s, p)
+        elif step == BEGIN_ADDITIONS:
+            step = begin_additions(s, p)
+        elif step == END_ADDITIONS:
+            step = end_additions(s, p)
+        elif step == PLACE_ADDITIONS:
+            step = place_additions(s, p)
+        else:
+            step = end_round(s, p)
+
+
+# --- the state API --------------------------------------------------------------------------
+
+@njit(cache=True)
+def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, perm: np.ndarray) -> None:
+    """M-4, M-5: the deal of the DECISION PROTOCOL from ``permutation(key, DEAL, 52)`` (``u``: 52 uint64,
+    ``perm``: 52 int64 of scratch); then the game waits for the first opening (M-7)."""
+    jit.permutation_into(key, jit.DEAL, 0, DECK_SIZE, u, perm)
+    players, dealt = p.players, p.players * p.hand_size
+    s.key = key
+    for q in range(MAX_PLAYERS):
+        s.hands[q] = s.known[q] = s.added[q] = ZERO
+    for j in range(dealt):
+        s.hands[(1 + j) % players] |= bit(perm[j])
+    s.turned = perm[dealt]
+    s.trump = s.turned // RANKS
+    s.stock_size = DECK_SIZE - dealt
+    for j in range(s.stock_size - 1):
+        s.stock[j] = perm[dealt + 1 + j]
+    s.stock[s.stock_size - 1] = s.turned
+    s.drawn = 0
+    s.discard = s.attack = s.unkilled = s.kills = s.step_allowed = ZERO
+    s.start_hand = s.gone = s.defender = s.step_room = s.adder = s.excess = 0
+    s.attacker = 1 % players
+    s.out = s.finish = s.n_out = 0
+    s.turns = s.rounds = s.swaps = s.overplays = s.pickups = s.self_attacks = 0
+    s.loser = -1
+    s.truncated = False
+    for q in range(players):  # M-6: the seat dealt the trump 2 swaps at once
+        if can_swap(s, p, q):
+            swap_trump_two(s, q)
+    advance(s, p, BEGIN_ROUND)
+
+
+@njit(cache=True)
+def to_act(s: np.void) -> int:
+    """The seat whose decision the game waits for; -1 when it is over."""
+    return -1 if s.phase == OVER else s.seat
+
+
+@njit(cache=True)
+def stock_left(s: np.void) -> int:
+    return s.stock_size - s.drawn
+
+
+@njit(cache=True)
+def choose_defence(s: np.void, p: np.void, code: int, head: np.uint64, m: np.void) -> None:
+    """The defender's policy, asked as the protocol says: ``kill`` for each unkilled card ascending
+    while the six-card limit allows, then ``self_attack`` for each own card that may be attacked at
+    that moment, ascending (M-14)."""
+    hand, attack, kills, unkilled, gone = s.hands[s.defender], s.attack, s.kills, s.unkilled, s.gone
+    left = stock_left(s)
+    rest = unkilled
+    while rest != ZERO:
+        a = lowest(rest)
+        rest &= rest - ONE
+        killers = KILL[s.trump, a] & hand
+        may_kill = killers != ZERO and gone < p.leave_limit  # M-14: TARAKI's six cards
+        k = pol.kill_move(code, head, a, killers, s.trump, left) if may_kill else -1
+        m.killer[a] = k
+        if k >= 0:
+            hand &= ~bit(k)
+            unkilled &= ~bit(a)
+            kills |= bit(k)
+            gone += 1
+    m.cards = ZERO
+    if not p.self_attack:
+        return
+    above = ~ZERO  # own cards not yet looked at
+    while True:
+        cands = hand & allowed_of(p, attack, kills) & above
+        if cands == ZERO:
+            return
+        c = lowest(cands)
+        above = ~ZERO << U(c + 1)
+        killers = self_attack_killers(p, s.trump, hand, attack, kills, unkilled, s.start_hand, gone, c)
+        if killers == ZERO:
+            continue
+        k = pol.self_attack_move(code, head, c, killers, s.trump)
+        if k >= 0:
+            hand &= ~(bit(c) | bit(k))
+            attack |= bit(c)
+            kills |= bit(k)
+            gone += 2
+            m.cards |= bit(c)
+            m.killer[c] = k
+
+
+@njit(cache=True)
+def give_back_pool(s: np.void, p: np.void) -> np.uint64:
+    """M-12: the cards the seat to act chooses from: every added card (the defender, the attacker), or its own."""
+    if p.excess != BY_LAST:
+        pool = ZERO
+        for q in range(p.players):
+            pool |= s.added[q]
+        return pool
+    return s.added[s.seat]
+
+
+@njit(cache=True)
+def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
+    """Write into ``m`` the decision of the seat to act by its policy (``policies[seat]``), from its view."""
+    seat = s.seat
+    code = policies[seat]
+    head = fold(fold(s.key, jit.POLICY), s.turns) if code == pol.RANDOM else ZERO  # greedy draws nothing
+    if s.phase == OPEN:
+        m.cards = pol.open_move(code, head, s.hands[seat], s.trump, room(s, p))
+    elif s.phase == DEFEND:
+        choose_defence(s, p, code, head, m)
+    elif s.phase == ADD:
+        m.cards = pol.add_move(code, head, s.hands[seat] & s.step_allowed, s.step_room, s.trump, stock_left(s))
+    elif s.phase == GIVE_BACK:
+        m.cards = pol.give_back_move(code, head, give_back_pool(s, p), s.excess, s.trump)
+
+
+@njit(cache=True)
+def apply(s: np.void, p: np.void, m: np.void) -> None:
+    """Make the decision ``m`` of the seat to act, then run the game to its next decision (or its end)."""
+    if s.phase == OVER:
+        return
+    s.turns += 1
+    if s.phase == OPEN:
+        step = open_round(s, p, m.cards)
+    elif s.phase == DEFEND:
+        step = defend(s, m)
+    elif s.phase == ADD:
+        step = add(s, p, m.cards)
+    else:
+        step = give_back(s, p, m.cards)
+    advance(s, p, step)
+
+
+@njit(cache=True)
+def is_legal(s: np.void, p: np.void, m: np.void) -> bool:
+    """Whether ``m`` is a decision the rules allow the seat to act (M-8 … M-12, M-14)."""
+    hand = s.hands[s.seat]
+    if s.phase == OPEN:
+        return is_legal_opening(m.cards, hand, room(s, p))
+    if s.phase == ADD:
+        return m.cards & ~(hand & s.step_allowed) == ZERO and popcount(m.cards) <= s.step_room
+    if s.phase == GIVE_BACK:
+        return m.cards & ~give_back_pool(s, p) == ZERO and popcount(m.cards) == s.excess
+    if s.phase != DEFEND:
+        return False
+    attack, kills, unkilled, gone = s.attack, s.kills, s.unkilled, s.gone
+    rest = unkilled
+    while rest != ZERO:
+        a = lowest(rest)
+        rest &= rest - ONE
+        k = m.killer[a]
+        if k >= 0:
+            if KILL[s.trump, a] & hand & bit(k) == ZERO or gone >= p.leave_limit:
+                return False
+            hand &= ~bit(k)
+            unkilled &= ~bit(a)
+            kills |= bit(k)
+            gone += 1
+    rest = m.cards
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        k = m.killer[c]
+        killers = self_attack_killers(p, s.trump, hand, attack, kills, unkilled, s.start_hand, gone, c)
+        if k < 0 or killers & bit(k) == ZERO:
+            return False
+        hand &= ~(bit(c) | bit(k))
+        attack |= bit(c)
+        kills |= bit(k)
+        gone += 2
+    return True
+
+
+@njit(cache=True)
+def copy_state(dst: np.ndarray, src: np.void) -> None:
+    """The state ``src`` into the 1-element ``STATE`` array ``dst`` (play ``dst[0]`` on; ``src`` is untouched)."""
+    dst[0] = src
+
+
+@njit(cache=True)
+def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
+    """Play the game of ``s`` to its end, seat ``q`` deciding by ``policies[q]`` (``m``: a ``MOVE`` of scratch)."""
+    while s.phase != OVER:
+        choose(s, p, policies, m)
+        apply(s, p, m)
+
+
+# --- records --------------------------------------------------------------------------------
+
+RECORD_FIELDS = ("turns", "truncated", "loser", "rounds", "trump_suit", "swaps", "overplays", "pickups",
+                 "self_attacks", "finish")
+
+
+@njit(cache=True)
+def write_record(s: np.void, out: np.ndarray) -> None:
+    """The record of a finished game into ``out`` (int64, in the order of ``RECORD_FIELDS``)."""
+    out[0], out[1], out[2], out[3], out[4] = s.turns, s.truncated, s.loser, s.rounds, s.trump
+    out[5], out[6], out[7], out[8], out[9] = s.swaps, s.overplays, s.pickups, s.self_attacks, s.finish
+
+
+@njit(cache=True)
+def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray) -> None:
+    """Play ``games`` (game indices) of a study with ``seed``, one at a time: row ``i`` of ``out`` is the
+    record of ``games[i]``."""
+    state = np.zeros(1, STATE)
+    move = np.zeros(1, MOVE)
+    u = np.zeros(DECK_SIZE, np.uint64)
+    perm = np.zeros(DECK_SIZE, np.int64)
+    s, m = state[0], move[0]
+    for i in range(len(games)):
+        deal(s, p, jit.game_key(seed, games[i]), u, perm)
+        play_out(s, p, policies, m)
+        write_record(s, out[i])
+
+
+def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:
+    """``"2,0,3"`` per game from the packed ``finish`` (M-18); each distinct order is written once."""
+    codes, which = np.unique(finish, return_inverse=True)
+    text = np.array([",".join(str((int(c) >> 4 * j & 15) - 1) for j in range(players) if int(c) >> 4 * j & 15)
+                     for c in codes], dtype=object)
+    return text[which]
+
+
+def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
+             policies: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
+    games = np.asarray(games, dtype=np.int64)
+    out = np.zeros((len(games), len(RECORD_FIELDS)), dtype=np.int64)
+    jit.first_call(run_games, "moska", make_params(rules, players)[0], pol.codes(policies), np.uint64(seed), games, out)
+    cols = {f: out[:, j] for j, f in enumerate(RECORD_FIELDS)}
+    finish = cols.pop("finish")
+    cols["truncated"] = cols["truncated"].astype(bool)
+    cols["game"] = games
+    cols["first_out"] = finish % 16 - 1
+    cols["finish_order"] = finish_strings(finish, players)
+    return cols

@@ -1,0 +1,239 @@
+"""Moska self-play policies compiled with numba: ``random`` and ``greedy``, draw for draw as ``policies.py``.
+
+Each function implements the words of its scalar class's docstring in ``policies.py``
+(that docstring is the specification; it is not repeated here) and draws the same keyed
+numbers, so both engines choose the same moves. A policy sees only what its arguments
+hold: the deciding seat's own hand and public facts (trump, stock size, room, the card
+to kill), never another hand. ``head`` is ``fold(fold(key, POLICY), turn)``, the prefix
+of every draw of the decision, so ``d(k) = fold(head, k)``. No function allocates.
+
+Policies are codes (``RANDOM``, ``GREEDY``) so that a seat's policy is one int64 of
+the per-seat ``policies`` array the engine receives.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.core.cards import FRENCH52
+from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
+from cardsim.core.rules import parse_call
+from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, make_policy
+
+RANDOM, GREEDY = 0, 1
+CODES = {"random": RANDOM, "greedy": GREEDY}
+"""Policy name → code of the per-seat ``policies`` array."""
+RANKS = FRENCH52.n_ranks
+RANK_BITS = np.uint64((1 << RANKS) - 1)
+RANK_MASK = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
+SUIT_MASK = np.array([FRENCH52.suit_mask(s) for s in range(4)], dtype=np.uint64)
+LOW = np.uint64(LOW_CARDS)
+_R1, _R2, _R3 = np.uint64(RANKS), np.uint64(2 * RANKS), np.uint64(3 * RANKS)
+
+
+# --- masks by rank ------------------------------------------------------------------------
+
+@njit(cache=True)
+def rank_set(mask: np.uint64) -> np.uint64:
+    """Bit ``r`` set when some card of rank ``r`` is in the mask."""
+    return (mask | mask >> _R1 | mask >> _R2 | mask >> _R3) & RANK_BITS
+
+
+@njit(cache=True)
+def rank_cards(ranks: np.uint64) -> np.uint64:
+    """Every card (all four suits) of the ranks in a rank set."""
+    return ranks | ranks << _R1 | ranks << _R2 | ranks << _R3
+
+
+@njit(cache=True)
+def pair_ranks(mask: np.uint64) -> np.uint64:
+    """Rank set of the ranks with at least two cards in the mask."""
+    s0, s1 = mask & RANK_BITS, mask >> _R1 & RANK_BITS
+    s2, s3 = mask >> _R2 & RANK_BITS, mask >> _R3 & RANK_BITS
+    return (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+
+
+@njit(cache=True)
+def part(mask: np.uint64, rank: int, m: int) -> np.uint64:
+    """``part(X, r, m)``: the cards of rank ``r`` if at most ``m``, else the ``m`` lowest if ``m >= 2``, else none."""
+    group = mask & RANK_MASK[rank]
+    if popcount(group) <= m:
+        return group
+    return n_lowest(group, m) if m >= 2 else ZERO
+
+
+@njit(cache=True)
+def order(card: int, trump: int) -> int:
+    """Greedy's card order: non-trumps below trumps, then rank, then suit."""
+    suit = card // RANKS
+    return 4 * (RANKS * (suit == trump) + card % RANKS) + suit
+
+
+# --- random ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def random_open(head: np.uint64, hand: np.uint64, room: int) -> np.uint64:
+    groups = pair_ranks(hand)
+    if groups != ZERO and room >= 2 and below(fold(head, 0), 2) == 0:
+        r0 = ith_lowest(groups, below(fold(head, 1), popcount(groups)))
+        chosen = part(hand, r0, room)
+        rest = groups & ~bit(r0)
+        while rest != ZERO:
+            r = lowest(rest)
+            rest &= rest - ONE
+            if below(fold(head, 2 + r), 2) == 0:
+                chosen |= part(hand, r, room - popcount(chosen))
+        return chosen
+    return bit(ith_lowest(hand, below(fold(head, 1), popcount(hand))))
+
+
+@njit(cache=True)
+def random_kill(head: np.uint64, attack: int, killers: np.uint64) -> int:
+    if below(fold(head, attack), 4) == 0:
+        return -1
+    return ith_lowest(killers, below(fold(head, 64 + attack), popcount(killers)))
+
+
+@njit(cache=True)
+def random_self_attack(head: np.uint64, card: int, killers: np.uint64) -> int:
+    if below(fold(head, 128 + card), 2) != 0:
+        return -1
+    return ith_lowest(killers, below(fold(head, 192 + card), popcount(killers)))
+
+
+@njit(cache=True)
+def random_add(head: np.uint64, cands: np.uint64, room: int) -> np.uint64:
+    chosen = ZERO
+    n = 0
+    while cands != ZERO and n < room:
+        c = lowest(cands)
+        cands &= cands - ONE
+        if below(fold(head, c), 2) == 0:
+            chosen |= bit(c)
+            n += 1
+    return chosen
+
+
+@njit(cache=True)
+def random_give_back(head: np.uint64, cards: np.uint64, e: int) -> np.uint64:
+    """The ``e`` cards with the smallest ``(d(c), c)``, picked one at a time."""
+    back = ZERO
+    for _ in range(e):
+        best, best_u = -1, ZERO
+        rest = cards & ~back
+        while rest != ZERO:
+            c = lowest(rest)
+            rest &= rest - ONE
+            u = fold(head, c)
+            if best < 0 or u < best_u:  # ascending codes: a tie keeps the lower code
+                best, best_u = c, u
+        back |= bit(best)
+    return back
+
+
+# --- greedy --------------------------------------------------------------------------------
+
+@njit(cache=True)
+def greedy_open(hand: np.uint64, trump: int, room: int) -> np.uint64:
+    plain = hand & ~SUIT_MASK[trump]
+    chosen = ZERO
+    groups = pair_ranks(plain)
+    for r in range(LOW_RANKS + 1):
+        if groups >> U(r) & ONE:
+            chosen |= part(plain, r, room - popcount(chosen))
+    if chosen != ZERO:
+        return chosen
+    if plain != ZERO:  # the lowest rank, then the lowest suit: the lowest ``order``
+        low_rank = plain & RANK_MASK[lowest(rank_set(plain))]
+        return low_rank & (~low_rank + ONE)
+    return bit(lowest(hand))
+
+
+@njit(cache=True)
+def greedy_kill(attack: int, killers: np.uint64, trump: int, stock_left: int) -> int:
+    plain = killers & ~SUIT_MASK[trump]
+    if plain != ZERO:
+        return lowest(plain)
+    k = lowest(killers)
+    if attack // RANKS != trump and k % RANKS > LOW_RANKS and stock_left > 0:
+        return -1
+    return k
+
+
+@njit(cache=True)
+def greedy_self_attack(card: int, killers: np.uint64, trump: int) -> int:
+    plain = killers & ~SUIT_MASK[trump]
+    return lowest(plain) if plain != ZERO and card // RANKS != trump else -1
+
+
+@njit(cache=True)
+def greedy_add(cands: np.uint64, room: int, trump: int, stock_left: int) -> np.uint64:
+    plain = cands & ~SUIT_MASK[trump]
+    if stock_left > 0:
+        plain &= LOW
+    return n_lowest(plain, room)
+
+
+@njit(cache=True)
+def greedy_give_back(cards: np.uint64, e: int, trump: int) -> np.uint64:
+    """The ``e`` cards with the highest ``order``, picked one at a time."""
+    back = ZERO
+    for _ in range(e):
+        best = -1
+        rest = cards & ~back
+        while rest != ZERO:
+            c = lowest(rest)
+            rest &= rest - ONE
+            if best < 0 or order(c, trump) > order(best, trump):
+                best = c
+        back |= bit(best)
+    return back
+
+
+# --- a seat's policy by code ----------------------------------------------------------------
+
+@njit(cache=True)
+def open_move(code: int, head: np.uint64, hand: np.uint64, trump: int, room: int) -> np.uint64:
+    """``open(view)``: the mask of the opening."""
+    if code == RANDOM:
+        return random_open(head, hand, room)
+    return greedy_open(hand, trump, room)
+
+
+@njit(cache=True)
+def kill_move(code: int, head: np.uint64, attack: int, killers: np.uint64, trump: int, stock_left: int) -> int:
+    """``kill(view, a, killers)``: a killer of ``attack`` or -1."""
+    if code == RANDOM:
+        return random_kill(head, attack, killers)
+    return greedy_kill(attack, killers, trump, stock_left)
+
+
+@njit(cache=True)
+def self_attack_move(code: int, head: np.uint64, card: int, killers: np.uint64, trump: int) -> int:
+    """``self_attack(view, c, killers)``: a killer of the own card ``card`` or -1 (M-14)."""
+    if code == RANDOM:
+        return random_self_attack(head, card, killers)
+    return greedy_self_attack(card, killers, trump)
+
+
+@njit(cache=True)
+def add_move(code: int, head: np.uint64, cands: np.uint64, room: int, trump: int, stock_left: int) -> np.uint64:
+    """``add(view, cands, room)``: a subset of ``cands`` of at most ``room`` cards."""
+    if code == RANDOM:
+        return random_add(head, cands, room)
+    return greedy_add(cands, room, trump, stock_left)
+
+
+@njit(cache=True)
+def give_back_move(code: int, head: np.uint64, cards: np.uint64, e: int, trump: int) -> np.uint64:
+    """``give_back(view, cards, e)``: exactly ``e`` cards of ``cards`` (M-12)."""
+    if code == RANDOM:
+        return random_give_back(head, cards, e)
+    return greedy_give_back(cards, e, trump)
+
+
+def codes(policies: tuple[str, ...]) -> np.ndarray:
+    """The per-seat policy codes (int64) of policy strings (validated by ``policies.make_policy``)."""
+    for p in policies:
+        make_policy(p)
+    return np.array([CODES[parse_call(p)[0]] for p in policies], dtype=np.int64)
