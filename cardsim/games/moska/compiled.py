@@ -46,6 +46,7 @@ from numba import njit
 
 from cardsim.core import jit
 from cardsim.core.cards import FRENCH52
+from cardsim.core.records import finish_strings
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, popcount
 from cardsim.games.moska import compiled_policies as pol
 from cardsim.games.moska import reference
@@ -694,14 +695,6 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
         deal(s, p, jit.game_key(seed, games[i]), u, perm)
         play_out(s, p, policies, m)
         write_record(s, out[i])
-
-
-def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:
-    """``"2,0,3"`` per game from the packed ``finish`` (M-18); each distinct order is written once."""
-    codes, which = np.unique(finish, return_inverse=True)
-    text = np.array([",".join(str((int(c) >> 4 * j & 15) - 1) for j in range(players) if int(c) >> 4 * j & 15)
-                     for c in codes], dtype=object)
-    return text[which]
 
 
 def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
