@@ -19,6 +19,8 @@ from .states import joined, table_view, view
 from .strategies import setups
 
 GAME = spec("musta_maija")
+WORK = C.new_work()[0]
+"""Scratch for ``choose`` and ``play_out``."""
 
 RECORD_COLUMNS = ("turns", "truncated", "loser", "rounds", "first_out", "finish_order", "black_maria_holder",
                   "trump_suit", "trump_declared_turn")
@@ -50,7 +52,7 @@ def test_the_state_equals_the_reference_table_after_every_decision_and_every_dec
     and hands, stock, table, discard, trump, counters and the finish order equal the reference's."""
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
-    codes = cpol.codes(seats)
+    codes = cpol.table(seats)
     state, m, p = new_game(rules, players, seed, 0)
     s = state[0]
     every = mask(card_list(players))
@@ -58,7 +60,7 @@ def test_the_state_equals_the_reference_table_after_every_decision_and_every_dec
     for i, t in enumerate(ref.play_states(rules, players, seed, 0, seats)):
         if i:
             assert C.to_act(s) >= 0
-            C.choose(s, p, codes, m[0])
+            C.choose(s, p, codes, m[0], WORK)
             assert C.is_legal(s, p, m[0])
             C.apply(s, p, m[0])
         assert view(s) == table_view(t)
@@ -74,17 +76,17 @@ def test_the_state_equals_the_reference_table_after_every_decision_and_every_dec
 def test_a_copy_played_out_leaves_the_original_unchanged_and_gives_the_straight_through_record(setup, stop):
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
-    codes = cpol.codes(seats)
+    codes = cpol.table(seats)
     state, m, p = new_game(rules, players, seed, 7)
     for _ in range(stop):
         if C.to_act(state[0]) < 0:
             break
-        C.choose(state[0], p, codes, m[0])
+        C.choose(state[0], p, codes, m[0], WORK)
         C.apply(state[0], p, m[0])
     before = state.copy()
     copy = np.zeros(1, C.STATE)
     C.copy_state(copy, state[0])
-    C.play_out(copy[0], p, codes, m[0])
+    C.play_out(copy[0], p, codes, m[0], WORK)
     assert state.tobytes() == before.tobytes()
     straight = cardsim.replay("musta_maija", rules, players=players, seed=seed, game=7, policy=policy).record
     assert record_of(copy[0], 7) == straight
@@ -95,7 +97,7 @@ def test_playing_out_from_every_decision_gives_the_straight_through_record():
                                     ("black_trump", 3, "random"), ("turned", 8, "greedy")):
         rules = cardsim.rules("musta_maija", preset)
         seats = (policy,) * players
-        codes = cpol.codes(seats)
+        codes = cpol.table(seats)
         straight = cardsim.simulate("musta_maija", rules, players=players, seed=5, games=1, first_game=3,
                                     policy=policy).iloc[0].to_dict()
         state, m, p = new_game(rules, players, 5, 3)
@@ -103,11 +105,11 @@ def test_playing_out_from_every_decision_gives_the_straight_through_record():
         while True:
             copy = np.zeros(1, C.STATE)
             C.copy_state(copy, state[0])
-            C.play_out(copy[0], p, codes, np.zeros(1, C.MOVE)[0])
+            C.play_out(copy[0], p, codes, np.zeros(1, C.MOVE)[0], WORK)
             assert record_of(copy[0], 3) == straight
             if C.to_act(state[0]) < 0:
                 break
-            C.choose(state[0], p, codes, m[0])
+            C.choose(state[0], p, codes, m[0], WORK)
             C.apply(state[0], p, m[0])
             decisions += 1
         assert decisions == straight["turns"] > 20
@@ -119,11 +121,11 @@ def test_a_policy_decides_from_its_view_only(setup, stop, shuffle_key):
     give the seat to act the same decision."""
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
-    codes = cpol.codes(seats)
+    codes = cpol.table(seats)
     state, m, p = new_game(rules, players, seed, 1)
     for _ in range(stop):
         if C.to_act(state[0]) >= 0:
-            C.choose(state[0], p, codes, m[0])
+            C.choose(state[0], p, codes, m[0], WORK)
             C.apply(state[0], p, m[0])
     seat = C.to_act(state[0])
     assume(seat >= 0)
@@ -144,8 +146,8 @@ def test_a_policy_decides_from_its_view_only(setup, stop, shuffle_key):
         if s["deck"][i] != s["turned"]:
             s["deck"][i] = next(dealt)
     m2 = np.zeros(1, C.MOVE)
-    C.choose(state[0], p, codes, m[0])
-    C.choose(s, p, codes, m2[0])
+    C.choose(state[0], p, codes, m[0], WORK)
+    C.choose(s, p, codes, m2[0], WORK)
     assert m.tobytes() == m2.tobytes()
 
 

@@ -66,21 +66,31 @@ from functools import lru_cache
 
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
+from cardsim.core.search import MC, MonteCarlo, parse_mc
 from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, RANKS, SPADES, SUITS, cards, mask, rank, suit, suit_cards
 
-POLICIES = ("random", "greedy")
+BASES = ("random", "greedy")
+"""The policies that decide without search: ``mc``'s play-out policies."""
+POLICIES = (*BASES, MC)
 HIGHEST_TRUMP = "highest_trump"
 
 
 @lru_cache(maxsize=None)
-def policy_name(text: str) -> str:
-    """The policy of a policy string; neither policy takes parameters."""
+def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
+    """The policy of a policy string and, for ``mc``, its parameters; ``random`` and ``greedy`` take none."""
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown musta_maija policy {text!r}; known policies: {', '.join(POLICIES)}")
+    if name == MC:
+        return name, parse_mc("musta_maija", params, BASES)
     if params:
         raise ValueError(f"musta_maija policy {name!r} takes no parameters, got {', '.join(params)}")
-    return name
+    return name, None
+
+
+def policy_name(text: str) -> str:
+    """The policy of a policy string (validated: ``parse_policy``)."""
+    return parse_policy(text)[0]
 
 
 def _u(key, turn, k):
