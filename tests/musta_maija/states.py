@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.core import rng
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import reference as ref
 from cardsim.games.musta_maija.cards import mask
@@ -15,6 +16,30 @@ def to_state(t: ref.Table) -> tuple[np.ndarray, np.void]:
     """The compiled state (a 1-element array) and params of a reference table waiting for a decision
     (``compiled.state_from``)."""
     return C.state_from(t), C.make_params(t.rules, t.players)[0]
+
+
+def redealt(state: np.ndarray, seat: int, key: int) -> np.ndarray:
+    """A copy of the state with what ``seat`` cannot see dealt again from ``key``: the other hands' cards not
+    known to be there, the stock's order (the turned card stays at its bottom) and the cards dealt or
+    drawn before (``deck[:top]``, history)."""
+    other = state.copy()
+    s = other[0]
+    players = int(s["players"])
+    hidden = [c for q in range(players) if q != seat
+              for c in ref.cards(joined(*s["hands"][q]) & ~joined(*s["known"][q]))]
+    hidden += [int(c) for c in s["deck"][s["top"]:s["n_cards"]] if c != s["turned"]]
+    order = rng.permutation(key, rng.Stream.EXTRA, len(hidden))
+    dealt = iter(hidden[i] for i in order)
+    for q in range(players):
+        if q != seat:
+            keep = joined(*s["hands"][q]) & joined(*s["known"][q])
+            n = len(ref.cards(joined(*s["hands"][q]) & ~keep))
+            s["hands"][q] = words(keep | mask(next(dealt) for _ in range(n)))
+    for i in range(s["top"], s["n_cards"]):
+        if s["deck"][i] != s["turned"]:
+            s["deck"][i] = next(dealt)
+    s["deck"][:s["top"]] = s["deck"][:s["top"]][rng.permutation(key, rng.Stream.DEAL, int(s["top"]))]
+    return other
 
 
 def view(s: np.void) -> dict:

@@ -110,7 +110,7 @@ PARAMS = np.dtype([(name, np.int64) for name in (
 MAX_CANDIDATES = 1 + 4 * SUITS * (3 + RANKS)
 """A bound on ``mc``'s candidates: greedy's decision, then for each declaration choice (none or one of
 three suits, MM-5) at most three sets and one card of each rank per suit
-(``compiled_policies.attack_candidates``; a defence has at most four)."""
+(``compiled_policies.attack_candidates``; a defence has at most five)."""
 
 WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("tmp", np.int64, (MAX_CARDS,)),

@@ -263,17 +263,20 @@ def attack_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: 
 def defence_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
                        t_hi: np.uint64, trump: int, maria_trump: bool, must: bool) -> int:
     """``mc``'s defences (MM-10) after ``out[:m]``: ``beat_with`` the table with the whole hand (the Black
-    Maria only as a trump, MM-3), with its non-trumps, with its low cards, and beating nothing; under the
-    duty to beat (``must``) only those that beat every card. The new count."""
+    Maria only as a trump, MM-3), with its non-trumps, with its low cards, with its low cards and
+    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must``) only
+    those that beat every card. The new count."""
     full_lo = lo if maria_trump else lo & ~MARIA
     keep = LOW & ~suit_mask(trump)
-    for k in range(4):
+    for k in range(5):
         if k == 0:
             w_lo, w_hi = full_lo, hi
         elif k == 1:
             w_lo, w_hi = lo & ~MARIA & ~suit_mask(trump), hi & ~suit_mask(trump)
         elif k == 2:
             w_lo, w_hi = lo & keep, hi & keep
+        elif k == 3:
+            w_lo, w_hi = full_lo & (keep | suit_mask(trump) | MARIA), hi & (keep | suit_mask(trump))
         else:
             w_lo, w_hi = ZERO, ZERO
         move = beat_with(t_lo, t_hi, w_lo, w_hi, trump, maria_trump)
