@@ -145,3 +145,7 @@ def test_records_do_not_depend_on_jobs_or_chunks():
     for split in (dict(chunk_size=1), dict(chunk_size=37, n_jobs=2), dict(chunk_size=300, n_jobs=2)):
         pd.testing.assert_frame_equal(one, cardsim.simulate("musta_maija", **split, **kw))
     assert (one.game == np.arange(300)).all()
+    kw = dict(players=4, games=40, seed=3, policy=["random", "mc(determinizations=4)", "greedy", "greedy"])
+    one = cardsim.simulate("musta_maija", **kw)
+    for split in (dict(chunk_size=1), dict(chunk_size=7, n_jobs=2)):
+        pd.testing.assert_frame_equal(one, cardsim.simulate("musta_maija", **split, **kw))

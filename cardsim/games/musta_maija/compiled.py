@@ -14,11 +14,12 @@ automatic (refills, going out, the next attacker, the end, truncation) has been 
 
 - ``deal(s, p, key, u, order, tmp)``: game ``key``'s deal, waiting for seat 1's attack;
 - ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
-- ``choose(s, p, policies, m)``: the decision of the seat to act, from its **view** only
-  (own hand, the table, trump, the defender's hand size, the stock size; never another hand);
+- ``choose(s, p, policies, m, w)``: the decision of the seat to act, from its **view** only
+  (own hand, the table, trump, the hand sizes, the stock size, what is known; never another
+  hand): ``respond`` for ``random`` and ``greedy``, ``search`` for ``mc``;
 - ``apply(s, p, m)``: make the decision, then run the game on to the next one;
 - ``is_legal(s, p, m)``: whether a decision is one the rules allow (MM-5, MM-9, MM-10, MM-13);
-- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, p, policies, m)`` (to the end).
+- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, p, policies, m, w)`` (to the end).
 
 A decision is a ``MOVE`` record: ``declare`` (a suit declared trump at its start, MM-5,
 or -1), ``cards`` (the attack cards, or the defender's beaters) and ``beaten`` (the
@@ -30,16 +31,20 @@ card" is "``beat_with`` beats every card". The engine's loop (``run_games``) is
 ``deal``, then ``choose``/``apply`` until the game is over; nothing else.
 
 Rules and players reach numba as a ``PARAMS`` record ``p`` (``make_params(...)[0]``), seat
-policies as an int64 array of codes (``compiled_policies.codes``). Per-decision functions
-allocate nothing (the deal's scratch arrays are passed in), so they could be compiled for
-a GPU with numba's CUDA target (one thread per game, ``STATE`` records in device memory).
+policies as an int64 table, one row per seat (``compiled_policies.table``: code, and ``mc``'s
+worlds and base policy). Per-decision functions allocate nothing (scratch is a ``WORK``
+record passed in), so they could be compiled for a GPU with numba's CUDA target (one thread
+per game, ``STATE`` records in device memory).
 
-For the Monte Carlo policy of the next issue the state also holds what a seat's view
-needs to deal the hidden cards again: ``known[p]``, the cards publicly known to be in
-seat ``p``'s hand (picked up from the table, the king and queen shown by a marriage,
-the turned trump card drawn last), the ``discard``, the ``table``, the hand sizes, the
-stock size (``n_cards - top``) and the ``turned`` card under the stock. Not kept: what
-a pick-up under the duty to beat (MM-10) reveals (that hand could not beat every card).
+``mc`` (determinized Monte Carlo, MC.md; policies.py specifies it): ``search`` takes the
+``candidates``, deals worlds of the hidden cards (``hidden_cards``, ``determinize``) and plays
+each candidate out in each world with the base policy (``roll_out``). A world keeps what the
+seat can see: ``known[p]``, the cards publicly known to be in seat ``p``'s hand (picked up
+from the table, the king and queen shown by a marriage, the turned trump card drawn last),
+the ``discard``, the ``table``, the hand sizes, the stock size (``n_cards - top``) and the
+``turned`` card under the stock. Not kept: what a pick-up under the duty to beat (MM-10)
+reveals (that hand could not beat every card). The reference engine's ``mc`` runs
+``choose`` on ``state_from`` of its table (``decide_from``).
 """
 from __future__ import annotations
 
