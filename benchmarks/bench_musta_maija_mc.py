@@ -6,9 +6,10 @@ loss rate of one ``mc`` seat among greedy seats, rotated over every seat, with i
     .venv/bin/python benchmarks/bench_musta_maija_mc.py --quick               # a few seconds
     .venv/bin/python benchmarks/bench_musta_maija_mc.py --determinizations 8 32 128 --strength-games 1000
 
-Per decision: every decision of greedy self-play games (one core) is decided again by ``mc`` on
-the compiled state (``compiled.choose``), timed alone. Wall-clock ``time.perf_counter``; never an
-assertion — read the numbers.
+Per decision: every decision of greedy self-play games is decided again by ``mc`` on the compiled
+state (``compiled.choose``), timed alone. Decisions and self-play are timed in CPU seconds of this
+one-core process (``time.process_time``), so that other work on a shared machine does not inflate
+them; the strength column's seconds are wall-clock. Never an assertion — read the numbers.
 """
 from __future__ import annotations
 
@@ -44,10 +45,10 @@ def per_decision(rules, players: int, states: list[np.ndarray], policy: str) -> 
     table, work, m = cpol.table((policy,) * players), C.new_work()[0], np.zeros(1, C.MOVE)
     C.choose(states[0][0], p, table, m[0], work)  # compiled before timing
     candidates = sum(C.candidates(s[0], p, work) for s in states) / len(states)
-    start = time.perf_counter()
+    start = time.process_time()
     for s in states:
         C.choose(s[0], p, table, m[0], work)
-    return (time.perf_counter() - start) / len(states) * 1e3, candidates
+    return (time.process_time() - start) / len(states) * 1e3, candidates
 
 
 def strength(rules, players: int, policy: str, games: int, seed: int) -> tuple[float, float, float]:
@@ -84,16 +85,16 @@ def main() -> None:
     states = positions(rules, n, args.position_games, args.seed)
     print(f"musta_maija mc, {args.rules}, {n} players, base {args.base}; {len(states):,} decisions of "
           f"{args.position_games} greedy games timed one by one; one core")
-    print(f"{'worlds':>6} {'ms/decision':>11} {'candidates':>10} {'self-play g/s':>13} "
+    print(f"{'worlds':>6} {'CPU ms/dec':>11} {'candidates':>10} {'self-play g/CPU-s':>17} "
           f"{'loss among greedy':>17} {'±95%':>6} {'games':>6} {'s':>5}")
     for d in args.determinizations:
         policy = f"mc(determinizations={d}, base={args.base})"
         ms, cands = per_decision(rules, n, states, policy)
-        start = time.perf_counter()
+        start = time.process_time()
         cardsim.simulate("musta_maija", rules, players=n, games=args.self_play_games, seed=args.seed, policy=policy)
-        self_play = args.self_play_games / (time.perf_counter() - start)
+        self_play = args.self_play_games / (time.process_time() - start)
         loss, half, seconds = strength(rules, n, policy, args.strength_games, 100 * args.seed)
-        print(f"{d:>6} {ms:>11.3f} {cands:>10.1f} {self_play:>13.1f} {loss:>17.3f} {half:>6.3f} "
+        print(f"{d:>6} {ms:>11.3f} {cands:>10.1f} {self_play:>17.1f} {loss:>17.3f} {half:>6.3f} "
               f"{args.strength_games * n:>6} {seconds:>5.0f}", flush=True)
 
 
