@@ -1,44 +1,45 @@
 """Between the two engines' game states, for tests: a reference ``Table`` as a compiled ``STATE``
-and back to the reference's terms, and one decision made on both."""
+(``compiled.state_from``) and back to the reference's terms, and one decision made on both."""
 from __future__ import annotations
 
 import numpy as np
 
+from cardsim.core import rng
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import reference as ref
 from cardsim.games.musta_maija.cards import mask
 
-M52 = (1 << 52) - 1
+words, joined = C.words, C.joined
 
 
-def words(hand: int) -> tuple[int, int]:
-    return hand & M52, hand >> 52
-
-
-def joined(lo, hi) -> int:
-    return int(lo) | int(hi) << 52
-
-
-def to_state(t: ref.Table, turned: int = -1) -> tuple[np.ndarray, np.void]:
+def to_state(t: ref.Table) -> tuple[np.ndarray, np.void]:
     """The compiled state (a 1-element array) and params of a reference table waiting for a decision
-    (a defence when the table holds an attack); the stock sits at the end of the deck."""
-    p = C.make_params(t.rules, t.players)
-    state = np.zeros(1, C.STATE)
-    s = state[0]
-    s["key"], s["players"], s["n_cards"] = t.key, t.players, p[0]["n_cards"]
-    s["top"] = p[0]["n_cards"] - len(t.stock)
-    s["deck"][s["top"]:s["n_cards"]] = t.stock
-    for seat, hand in enumerate(t.hands):
-        s["hands"][seat] = words(hand)
-    s["table"], s["discard"] = words(t.table), words(t.discard)
-    s["turned"], s["trump"], s["declared_turn"] = turned, t.trump, t.declared_turn
-    s["attacker"], s["defender"] = t.attacker, ref.defender(t)
-    s["out"] = sum(1 << seat for seat in t.out)
-    s["finish"] = sum((seat + 1) << 4 * j for j, seat in enumerate(t.out))
-    s["n_out"], s["turns"], s["rounds"], s["loser"] = len(t.out), t.turns, t.rounds, -1
-    s["phase"] = C.DEFENCE if t.table else C.ATTACK
-    s["seat"] = s["defender"] if t.table else t.attacker
-    return state, p[0]
+    (``compiled.state_from``)."""
+    return C.state_from(t), C.make_params(t.rules, t.players)[0]
+
+
+def redealt(state: np.ndarray, seat: int, key: int) -> np.ndarray:
+    """A copy of the state with what ``seat`` cannot see dealt again from ``key``: the other hands' cards not
+    known to be there, the stock's order (the turned card stays at its bottom) and the cards dealt or
+    drawn before (``deck[:top]``, history)."""
+    other = state.copy()
+    s = other[0]
+    players = int(s["players"])
+    hidden = [c for q in range(players) if q != seat
+              for c in ref.cards(joined(*s["hands"][q]) & ~joined(*s["known"][q]))]
+    hidden += [int(c) for c in s["deck"][s["top"]:s["n_cards"]] if c != s["turned"]]
+    order = rng.permutation(key, rng.Stream.EXTRA, len(hidden))
+    dealt = iter(hidden[i] for i in order)
+    for q in range(players):
+        if q != seat:
+            keep = joined(*s["hands"][q]) & joined(*s["known"][q])
+            n = len(ref.cards(joined(*s["hands"][q]) & ~keep))
+            s["hands"][q] = words(keep | mask(next(dealt) for _ in range(n)))
+    for i in range(s["top"], s["n_cards"]):
+        if s["deck"][i] != s["turned"]:
+            s["deck"][i] = next(dealt)
+    s["deck"][:s["top"]] = s["deck"][:s["top"]][rng.permutation(key, rng.Stream.DEAL, int(s["top"]))]
+    return other
 
 
 def view(s: np.void) -> dict:
@@ -47,13 +48,14 @@ def view(s: np.void) -> dict:
             "stock": [int(c) for c in s["deck"][s["top"]:s["n_cards"]]],
             "table": joined(*s["table"]), "discard": joined(*s["discard"]), "trump": int(s["trump"]),
             "declared_turn": int(s["declared_turn"]), "turns": int(s["turns"]), "rounds": int(s["rounds"]),
-            "out": [(int(s["finish"]) >> 4 * j & 15) - 1 for j in range(s["n_out"])]}
+            "out": [(int(s["finish"]) >> 4 * j & 15) - 1 for j in range(s["n_out"])],
+            "known": [joined(*s["known"][p]) for p in range(s["players"])], "turned": int(s["turned"])}
 
 
 def table_view(t: ref.Table) -> dict:
     return {"hands": list(t.hands), "stock": list(t.stock), "table": t.table, "discard": t.discard,
             "trump": t.trump, "declared_turn": t.declared_turn, "turns": t.turns, "rounds": t.rounds,
-            "out": list(t.out)}
+            "out": list(t.out), "known": list(t.known), "turned": t.turned}
 
 
 def move(declare: int = -1, cards: int = 0, beaten: int = 0) -> np.ndarray:

@@ -15,10 +15,12 @@ from cardsim.games.musta_maija import reference as ref
 from cardsim.games import spec
 from cardsim.games.musta_maija.cards import card_list, mask
 
-from .states import joined, table_view, view
+from .states import joined, redealt, table_view, view
 from .strategies import setups
 
 GAME = spec("musta_maija")
+WORK = C.new_work()[0]
+"""Scratch for ``choose`` and ``play_out``."""
 
 RECORD_COLUMNS = ("turns", "truncated", "loser", "rounds", "first_out", "finish_order", "black_maria_holder",
                   "trump_suit", "trump_declared_turn")
@@ -44,13 +46,14 @@ def record_of(s: np.void, game: int) -> dict:
     return {"game": game, **{k: r[k] for k in RECORD_COLUMNS}}
 
 
-@given(setups())
+@given(setups(mc=True))
 def test_the_state_equals_the_reference_table_after_every_decision_and_every_decision_is_legal(setup):
-    """Each compiled decision is legal (``is_legal``), cards are conserved, what is ``known`` is held,
-    and hands, stock, table, discard, trump, counters and the finish order equal the reference's."""
+    """Each compiled decision (``mc`` seats' too) is legal (``is_legal``), cards are conserved, what is
+    ``known`` is held, and hands, stock, table, discard, trump, the turned card, what is known,
+    counters and the finish order equal the reference's."""
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
-    codes = cpol.codes(seats)
+    codes = cpol.table(seats)
     state, m, p = new_game(rules, players, seed, 0)
     s = state[0]
     every = mask(card_list(players))
@@ -58,7 +61,7 @@ def test_the_state_equals_the_reference_table_after_every_decision_and_every_dec
     for i, t in enumerate(ref.play_states(rules, players, seed, 0, seats)):
         if i:
             assert C.to_act(s) >= 0
-            C.choose(s, p, codes, m[0])
+            C.choose(s, p, codes, m[0], WORK)
             assert C.is_legal(s, p, m[0])
             C.apply(s, p, m[0])
         assert view(s) == table_view(t)
@@ -70,21 +73,21 @@ def test_the_state_equals_the_reference_table_after_every_decision_and_every_dec
     assert C.to_act(s) == -1 and record_of(s, 0) == ref.record(t, 0)
 
 
-@given(setups(max_players=5), st.integers(0, 60))
+@given(setups(max_players=5, mc=True), st.integers(0, 60))
 def test_a_copy_played_out_leaves_the_original_unchanged_and_gives_the_straight_through_record(setup, stop):
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
-    codes = cpol.codes(seats)
+    codes = cpol.table(seats)
     state, m, p = new_game(rules, players, seed, 7)
     for _ in range(stop):
         if C.to_act(state[0]) < 0:
             break
-        C.choose(state[0], p, codes, m[0])
+        C.choose(state[0], p, codes, m[0], WORK)
         C.apply(state[0], p, m[0])
     before = state.copy()
     copy = np.zeros(1, C.STATE)
     C.copy_state(copy, state[0])
-    C.play_out(copy[0], p, codes, m[0])
+    C.play_out(copy[0], p, codes, m[0], WORK)
     assert state.tobytes() == before.tobytes()
     straight = cardsim.replay("musta_maija", rules, players=players, seed=seed, game=7, policy=policy).record
     assert record_of(copy[0], 7) == straight
@@ -95,7 +98,7 @@ def test_playing_out_from_every_decision_gives_the_straight_through_record():
                                     ("black_trump", 3, "random"), ("turned", 8, "greedy")):
         rules = cardsim.rules("musta_maija", preset)
         seats = (policy,) * players
-        codes = cpol.codes(seats)
+        codes = cpol.table(seats)
         straight = cardsim.simulate("musta_maija", rules, players=players, seed=5, games=1, first_game=3,
                                     policy=policy).iloc[0].to_dict()
         state, m, p = new_game(rules, players, 5, 3)
@@ -103,49 +106,36 @@ def test_playing_out_from_every_decision_gives_the_straight_through_record():
         while True:
             copy = np.zeros(1, C.STATE)
             C.copy_state(copy, state[0])
-            C.play_out(copy[0], p, codes, np.zeros(1, C.MOVE)[0])
+            C.play_out(copy[0], p, codes, np.zeros(1, C.MOVE)[0], WORK)
             assert record_of(copy[0], 3) == straight
             if C.to_act(state[0]) < 0:
                 break
-            C.choose(state[0], p, codes, m[0])
+            C.choose(state[0], p, codes, m[0], WORK)
             C.apply(state[0], p, m[0])
             decisions += 1
         assert decisions == straight["turns"] > 20
 
 
-@given(setups(), st.integers(0, 40), st.integers(0, 2**64 - 1))
+@given(setups(mc=True), st.integers(0, 40), st.integers(0, 2**64 - 1))
 def test_a_policy_decides_from_its_view_only(setup, stop, shuffle_key):
-    """Two states that differ only in hidden cards (other hands' unknown cards, the stock's order)
-    give the seat to act the same decision."""
+    """The information-set test (MC.md): two states that differ only in hidden cards (other hands'
+    unknown cards, the stock's order, the cards dealt or drawn before) give the seat to act the same
+    decision, ``mc`` seats included."""
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
-    codes = cpol.codes(seats)
+    codes = cpol.table(seats)
     state, m, p = new_game(rules, players, seed, 1)
     for _ in range(stop):
         if C.to_act(state[0]) >= 0:
-            C.choose(state[0], p, codes, m[0])
+            C.choose(state[0], p, codes, m[0], WORK)
             C.apply(state[0], p, m[0])
     seat = C.to_act(state[0])
     assume(seat >= 0)
-    other = state.copy()
+    other = redealt(state, seat, shuffle_key)
     s = other[0]
-    hidden = [c for q in range(players) if q != seat
-              for c in ref.cards(joined(*s["hands"][q]) & ~joined(*s["known"][q]))]
-    hidden += [int(c) for c in s["deck"][s["top"]:s["n_cards"]] if c != s["turned"]]
-    order = rng.permutation(shuffle_key, rng.Stream.EXTRA, len(hidden))
-    dealt = iter(hidden[i] for i in order)
-    for q in range(players):
-        if q != seat:
-            keep = joined(*s["hands"][q]) & joined(*s["known"][q])
-            n = len(ref.cards(joined(*s["hands"][q]) & ~keep))
-            hand = keep | mask(next(dealt) for _ in range(n))
-            s["hands"][q] = hand & ((1 << 52) - 1), hand >> 52
-    for i in range(s["top"], s["n_cards"]):
-        if s["deck"][i] != s["turned"]:
-            s["deck"][i] = next(dealt)
     m2 = np.zeros(1, C.MOVE)
-    C.choose(state[0], p, codes, m[0])
-    C.choose(s, p, codes, m2[0])
+    C.choose(state[0], p, codes, m[0], WORK)
+    C.choose(s, p, codes, m2[0], WORK)
     assert m.tobytes() == m2.tobytes()
 
 
@@ -155,3 +145,7 @@ def test_records_do_not_depend_on_jobs_or_chunks():
     for split in (dict(chunk_size=1), dict(chunk_size=37, n_jobs=2), dict(chunk_size=300, n_jobs=2)):
         pd.testing.assert_frame_equal(one, cardsim.simulate("musta_maija", **split, **kw))
     assert (one.game == np.arange(300)).all()
+    kw = dict(players=4, games=40, seed=3, policy=["random", "mc(determinizations=4)", "greedy", "greedy"])
+    one = cardsim.simulate("musta_maija", **kw)
+    for split in (dict(chunk_size=1), dict(chunk_size=7, n_jobs=2)):
+        pd.testing.assert_frame_equal(one, cardsim.simulate("musta_maija", **split, **kw))

@@ -17,6 +17,7 @@ from .states import both, defence_move, joined, move, table_view, to_state, view
 from .test_rule_scenarios import HEARTS, RULES, c, table
 
 H = parse
+WORK = C.new_work()[0]
 HOUSE = cardsim.rules("musta_maija", "house")
 
 
@@ -110,7 +111,7 @@ def test_MM10_duty_to_beat_every_card_when_possible_free_choice_otherwise():
         t = table(["♣2", "♣3", "♥5 ♦2 ♣4", "♣6"], trump=DIAMONDS, on_table="♥4 ♥8")
         t.key = key
         state, p = to_state(t)
-        C.choose(state[0], p, cpol.codes(("random",) * 4), m[0])
+        C.choose(state[0], p, cpol.table(("random",) * 4), m[0], WORK)
         assert joined(*m[0]["beaten"]) == H("♥4 ♥8") and C.is_legal(state[0], p, m[0])
 
 
@@ -172,7 +173,7 @@ def test_MM14_MM16_the_limit_reached_with_one_player_left_is_a_finished_game():
         state, p = to_state(t)
         for _ in ref.play_on(t, ("greedy", "greedy")):
             pass
-        C.play_out(state[0], p, cpol.codes(("greedy", "greedy")), np.zeros(1, C.MOVE)[0])
+        C.play_out(state[0], p, cpol.table(("greedy", "greedy")), np.zeros(1, C.MOVE)[0], WORK)
         out = np.zeros(len(C.RECORD), np.int64)
         C.record(state[0], out)
         rec, expected = dict(zip(C.RECORD, out.tolist())), ref.record(t, 0)
@@ -186,12 +187,12 @@ def test_every_decision_of_a_compiled_game_is_legal_for_the_reference_rules(rule
     for game in range(30):
         key = rng.game_key(8, game)
         t = ref.deal(rules, 5, key)
-        state, p = to_state(t, turned=-1)
+        state, p = to_state(t)
         state[0]["key"] = key
         m = np.zeros(1, C.MOVE)
-        codes = cpol.codes(("random", "greedy") * 3)
+        codes = cpol.table(("random", "greedy") * 3)
         while C.to_act(state[0]) >= 0:
-            C.choose(state[0], p, codes, m[0])
+            C.choose(state[0], p, codes, m[0], WORK)
             if m[0]["declare"] >= 0:
                 ref.declare(t, C.to_act(state[0]), int(m[0]["declare"]))
             if t.table:

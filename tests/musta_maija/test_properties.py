@@ -73,7 +73,7 @@ def check_move(event, rules: MustaMaijaRules) -> None:
         assert rules.trump == "marriage" and cards != 3 and {(cards, 10), (cards, 11)} <= held
 
 
-@given(setups())
+@given(setups(mc=True))
 def test_cards_are_conserved_and_only_legal_moves_are_made(setup):
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)

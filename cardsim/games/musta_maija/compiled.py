@@ -14,11 +14,12 @@ automatic (refills, going out, the next attacker, the end, truncation) has been 
 
 - ``deal(s, p, key, u, order, tmp)``: game ``key``'s deal, waiting for seat 1's attack;
 - ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
-- ``choose(s, p, policies, m)``: the decision of the seat to act, from its **view** only
-  (own hand, the table, trump, the defender's hand size, the stock size; never another hand);
+- ``choose(s, p, policies, m, w)``: the decision of the seat to act, from its **view** only
+  (own hand, the table, trump, the hand sizes, the stock size, what is known; never another
+  hand): ``respond`` for ``random`` and ``greedy``, ``search`` for ``mc``;
 - ``apply(s, p, m)``: make the decision, then run the game on to the next one;
 - ``is_legal(s, p, m)``: whether a decision is one the rules allow (MM-5, MM-9, MM-10, MM-13);
-- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, p, policies, m)`` (to the end).
+- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, p, policies, m, w)`` (to the end).
 
 A decision is a ``MOVE`` record: ``declare`` (a suit declared trump at its start, MM-5,
 or -1), ``cards`` (the attack cards, or the defender's beaters) and ``beaten`` (the
@@ -30,16 +31,20 @@ card" is "``beat_with`` beats every card". The engine's loop (``run_games``) is
 ``deal``, then ``choose``/``apply`` until the game is over; nothing else.
 
 Rules and players reach numba as a ``PARAMS`` record ``p`` (``make_params(...)[0]``), seat
-policies as an int64 array of codes (``compiled_policies.codes``). Per-decision functions
-allocate nothing (the deal's scratch arrays are passed in), so they could be compiled for
-a GPU with numba's CUDA target (one thread per game, ``STATE`` records in device memory).
+policies as an int64 table, one row per seat (``compiled_policies.table``: code, and ``mc``'s
+worlds and base policy). Per-decision functions allocate nothing (scratch is a ``WORK``
+record passed in), so they could be compiled for a GPU with numba's CUDA target (one thread
+per game, ``STATE`` records in device memory).
 
-For the Monte Carlo policy of the next issue the state also holds what a seat's view
-needs to deal the hidden cards again: ``known[p]``, the cards publicly known to be in
-seat ``p``'s hand (picked up from the table, the king and queen shown by a marriage,
-the turned trump card drawn last), the ``discard``, the ``table``, the hand sizes, the
-stock size (``n_cards - top``) and the ``turned`` card under the stock. Not kept: what
-a pick-up under the duty to beat (MM-10) reveals (that hand could not beat every card).
+``mc`` (determinized Monte Carlo, MC.md; policies.py specifies it): ``search`` takes the
+``candidates``, deals worlds of the hidden cards (``hidden_cards``, ``determinize``) and plays
+each candidate out in each world with the base policy (``roll_out``). A world keeps what the
+seat can see: ``known[p]``, the cards publicly known to be in seat ``p``'s hand (picked up
+from the table, the king and queen shown by a marriage, the turned trump card drawn last),
+the ``discard``, the ``table``, the hand sizes, the stock size (``n_cards - top``) and the
+``turned`` card under the stock. Not kept: what a pick-up under the duty to beat (MM-10)
+reveals (that hand could not beat every card). The reference engine's ``mc`` runs
+``choose`` on ``state_from`` of its table (``decide_from``).
 """
 from __future__ import annotations
 
@@ -51,10 +56,10 @@ from cardsim.core.jit import ONE, U, ZERO
 from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija.cards import (
-    DIAMONDS, KING, MARIA, QUEEN, RANKS, SPADES, card_list, card_words, code_at, count, suit_mask, suit_of_code,
-    suit_of_hand,
+    DIAMONDS, KING, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, card_list, card_words, code_at, count, suit_mask,
+    suit_of_code, suit_of_hand,
 )
-from cardsim.games.musta_maija.reference import ALL_IF_POSSIBLE, PACKET, PLAYED
+from cardsim.games.musta_maija.reference import ALL_IF_POSSIBLE, PACKET, PLAYED, Table, defender
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
 MAX_PLAYERS = 8
@@ -105,6 +110,27 @@ PARAMS = np.dtype([(name, np.int64) for name in (
 """The rules and the player count (``make_params``): ``trump`` a ``TRUMP_CODES`` value, ``maria_trump``
 ``black_maria="highest_trump"``, ``refill_played`` ``refill="played"``, ``must_beat``
 ``must_beat="all_if_possible"``."""
+
+
+MAX_CANDIDATES = 1 + 4 * SUITS * (3 + RANKS)
+"""A bound on ``mc``'s candidates: greedy's decision, then for each declaration choice (none or one of
+three suits, MM-5) at most three sets and one card of each rank per suit
+(``compiled_policies.attack_candidates``; a defence has at most five)."""
+
+WORK = np.dtype([
+    ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("tmp", np.int64, (MAX_CARDS,)),
+    ("count", np.int64, (jit.BUCKETS + 1,)), ("hidden", np.int64, (MAX_CARDS,)),
+    ("candidates", MOVE, (MAX_CANDIDATES,)), ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)),
+    ("worlds", STATE, (2,)),
+], align=True)
+"""Scratch of one game loop (``new_work``): the deal's draws and orders (``u``, ``order``, ``tmp``); for
+``mc`` (``search``) the hidden cards and their bucket counts, the candidates and their scores, a play-out's
+move, a world and a play-out state."""
+
+
+def new_work() -> np.ndarray:
+    """A ``WORK`` record (a 1-element array)."""
+    return np.zeros(1, WORK)
 
 
 def make_params(rules: MustaMaijaRules, players: int) -> np.ndarray:
@@ -353,10 +379,10 @@ def duty_to_beat(s: np.void, p: np.void, trump: int) -> bool:
 
 
 @njit(cache=True)
-def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
-    """The decision of the seat to act, by its policy, from its view: into ``m``."""
+def respond(s: np.void, p: np.void, policy: int, m: np.void) -> None:
+    """The decision of the seat to act by the search-free ``policy`` (a code: random, greedy), from its
+    view: into ``m``."""
     seat = s.seat
-    policy = policies[seat]
     lo, hi = s.hands[seat, 0], s.hands[seat, 1]
     m.declare = pol.declaration(policy, lo, hi, may_declare(s, p, seat), s.key, s.turns)
     trump = m.declare if m.declare >= 0 else s.trump
@@ -367,6 +393,17 @@ def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
         move = pol.defence(policy, lo, hi, s.table[0], s.table[1], trump, p.maria_trump, stock_size(s) == 0,
                            duty_to_beat(s, p, trump), s.key, s.turns)
         m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = move
+
+
+@njit(cache=True)
+def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void) -> None:
+    """The decision of the seat to act by its row of the policy table (``compiled_policies.table``), from
+    its view: into ``m``; ``w`` a ``WORK`` record (``mc``'s scratch)."""
+    row = policies[s.seat]
+    if row[pol.CODE] == pol.MC:
+        search(s, p, row, m, w)
+    else:
+        respond(s, p, row[pol.CODE], m)
 
 
 @njit(cache=True)
@@ -421,11 +458,115 @@ def copy_state(dst: np.ndarray, src: np.void) -> None:
 
 
 @njit(cache=True)
-def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
-    """Play the state to the end with the seats' ``policies``."""
+def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void) -> None:
+    """Play the state to the end with the seats' ``policies`` (a policy table; ``w`` a ``WORK`` record)."""
     while s.phase != OVER:
-        choose(s, p, policies, m)
+        choose(s, p, policies, m, w)
         apply(s, p, m)
+
+
+# --- mc: determinized Monte Carlo (MC.md; policies.py specifies it) -------------------------------
+
+@njit(cache=True)
+def candidates(s: np.void, p: np.void, w: np.void) -> int:
+    """``mc``'s candidates for the seat to act, into ``w.candidates``: greedy's decision first, then for
+    greedy's declaration, no declaration and each other suit it may declare (MM-5) the attacks or
+    defences of ``compiled_policies`` under the trump it leaves; duplicates dropped. How many."""
+    seat = s.seat
+    lo, hi = s.hands[seat, 0], s.hands[seat, 1]
+    respond(s, p, pol.GREEDY, w.candidates[0])
+    first, options, m = w.candidates[0].declare, may_declare(s, p, seat), 1
+    for k in range(SUITS + 2):
+        d = first if k == 0 else k - 2
+        if k and (d == first or (d >= 0 and not options >> d & 1)):
+            continue
+        trump = d if d >= 0 else s.trump
+        if s.phase == ATTACK:
+            m = pol.attack_candidates(w.candidates, m, d, lo, hi, trump, attack_cap(s))
+        else:
+            m = pol.defence_candidates(w.candidates, m, d, lo, hi, s.table[0], s.table[1], trump, p.maria_trump,
+                                       duty_to_beat(s, p, trump))
+    return m
+
+
+@njit(cache=True)
+def hidden_cards(s: np.void, seat: int, w: np.void) -> int:
+    """``w.hidden``: the cards ``seat`` cannot see, in code order, from its view only: the deck less its
+    hand, the discard, the table, what is known of the other hands and the turned card while it lies
+    under the stock (MM-7). How many."""
+    lo, hi = s.hands[seat, 0] | s.discard[0] | s.table[0], s.hands[seat, 1] | s.discard[1] | s.table[1]
+    for q in range(s.players):
+        if q != seat:
+            lo, hi = lo | s.known[q, 0], hi | s.known[q, 1]
+    if s.turned >= 0 and stock_size(s):
+        t_lo, t_hi = card_words(s.turned)
+        lo, hi = lo | t_lo, hi | t_hi
+    n = 0
+    for i in range(s.n_cards):
+        code = code_at(i)
+        c_lo, c_hi = card_words(code)
+        if not (lo & c_lo or hi & c_hi):
+            w.hidden[n] = code
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def determinize(world: np.void, seat: int, key: np.uint64, n: int, w: np.void) -> None:
+    """World ``key`` of a copy of the searched state: its ``n`` hidden cards (``hidden_cards``) in keyed
+    order (``DEAL`` stream of ``key``) fill the other hands, after their known cards and to their sizes
+    (seat order), then the stock from its top (the turned card stays at the bottom). Its game key, for
+    the play-outs' policy draws, is ``key``."""
+    jit.bucket_permutation_into(key, jit.DEAL, 0, n, w.u, w.order, w.count)
+    k = 0
+    for q in range(world.players):
+        if q != seat:
+            need = hand_size(world, q) - count(world.known[q, 0], world.known[q, 1])
+            world.hands[q, 0], world.hands[q, 1] = world.known[q, 0], world.known[q, 1]
+            for _ in range(need):
+                take_card(world, q, w.hidden[w.order[k]])
+                k += 1
+    end = world.n_cards - 1 if world.turned >= 0 and stock_size(world) else world.n_cards
+    for i in range(world.top, end):
+        world.deck[i] = w.hidden[w.order[k]]
+        k += 1
+    world.key = key
+
+
+@njit(cache=True)
+def roll_out(s: np.void, p: np.void, policy: int, m: np.void) -> None:
+    """An ``mc`` play-out: the search-free ``policy`` in every seat until the game ends."""
+    while s.phase != OVER:
+        respond(s, p, policy, m)
+        apply(s, p, m)
+
+
+@njit(cache=True)
+def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> None:
+    """``mc``'s decision for the seat to act (``row`` its policy table row), into ``m``: every candidate
+    played out in the same ``row[DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns,
+    j)``) with the base policy in every seat; a play-out scores 1 when the seat does not lose; the highest
+    total wins, ties to the first candidate (greedy's). One candidate is taken without a play-out."""
+    seat = s.seat
+    n_candidates = candidates(s, p, w)
+    best = 0
+    if n_candidates > 1:
+        n_hidden = hidden_cards(s, seat, w)
+        w.score[:n_candidates] = 0
+        world, trial = w.worlds[0], w.worlds[1]
+        for j in range(row[pol.DETERMINIZATIONS]):
+            w.worlds[0] = s
+            determinize(world, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
+            for i in range(n_candidates):
+                w.worlds[1] = world
+                apply(trial, p, w.candidates[i])
+                roll_out(trial, p, row[pol.BASE], w.move[0])
+                if trial.loser != seat:
+                    w.score[i] += 1
+        best = jit.argmax_first(w.score, n_candidates)
+    c = w.candidates[best]
+    m.declare, m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = (c.declare, c.cards[0], c.cards[1], c.beaten[0],
+                                                                  c.beaten[1])
 
 
 RECORD = ("turns", "truncated", "loser", "rounds", "finish", "black_maria_holder", "trump_suit",
@@ -445,17 +586,16 @@ def record(s: np.void, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray) -> None:
-    """The engine's loop: for each game index, deal, play out, write ``out[i]`` (``RECORD``)."""
+def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray,
+              w: np.void) -> None:
+    """The engine's loop: for each game index, deal, play out, write ``out[i]`` (``RECORD``); ``w`` a
+    ``WORK`` record."""
     state = np.zeros(1, STATE)
     move = np.zeros(1, MOVE)
-    u = np.zeros(MAX_CARDS, np.uint64)
-    order = np.zeros(MAX_CARDS, np.int64)
-    tmp = np.zeros(MAX_CARDS, np.int64)
     s, m = state[0], move[0]
     for i in range(len(games)):
-        deal(s, p, jit.game_key(seed, games[i]), u, order, tmp)
-        play_out(s, p, policies, m)
+        deal(s, p, jit.game_key(seed, games[i]), w.u, w.order, w.tmp)
+        play_out(s, p, policies, m, w)
         record(s, out[i])
 
 
@@ -464,8 +604,8 @@ def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
     """``GameSpec.compiled``: one array per record column, game for game the reference engine's."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
-    jit.first_call(run_games, "musta_maija", make_params(rules, players)[0], pol.codes(seats), np.uint64(seed),
-                   games, out)
+    jit.first_call(run_games, "musta_maija", make_params(rules, players)[0], pol.table(seats), np.uint64(seed),
+                   games, out, new_work()[0])
     cols = {name: out[:, j] for j, name in enumerate(RECORD)}
     finish = cols.pop("finish")
     cols["game"] = games
@@ -473,3 +613,47 @@ def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
     cols["first_out"] = finish % 16 - 1
     cols["finish_order"] = finish_strings(finish, players)
     return cols
+
+
+# --- the reference engine's positions -------------------------------------------------------------
+
+def words(hand: int) -> tuple[int, int]:
+    """A reference hand mask as ``(lo, hi)`` (cards.py)."""
+    return hand & int(M52), hand >> 52
+
+
+def joined(lo: np.uint64, hi: np.uint64) -> int:
+    """``(lo, hi)`` as a reference hand mask."""
+    return int(lo) | int(hi) << 52
+
+
+def state_from(t: Table) -> np.ndarray:
+    """The compiled state (a 1-element array) of a reference table waiting for a decision (a defence when
+    the table holds an attack); the stock lies at the end of the deck, the dealt cards before it are
+    not kept. For the reference engine's ``mc`` and for scenario tests."""
+    n_cards = len(card_list(t.players))
+    state = np.zeros(1, STATE)
+    s = state[0]
+    s["key"], s["players"], s["n_cards"], s["top"] = t.key, t.players, n_cards, n_cards - len(t.stock)
+    s["deck"][s["top"]:n_cards] = t.stock
+    for seat in range(t.players):
+        s["hands"][seat], s["known"][seat] = words(t.hands[seat]), words(t.known[seat])
+    s["table"], s["discard"] = words(t.table), words(t.discard)
+    s["turned"], s["trump"], s["declared_turn"] = t.turned, t.trump, t.declared_turn
+    s["attacker"], s["defender"] = t.attacker, defender(t)
+    s["out"] = sum(1 << seat for seat in t.out)
+    s["finish"] = sum((seat + 1) << 4 * j for j, seat in enumerate(t.out))
+    s["n_out"], s["turns"], s["rounds"], s["loser"] = len(t.out), t.turns, t.rounds, -1
+    s["phase"] = DEFENCE if t.table else ATTACK
+    s["seat"] = s["defender"] if t.table else t.attacker
+    return state
+
+
+def decide_from(t: Table, policy: str) -> tuple[int, int, int]:
+    """The decision of the reference table's seat to act by ``policy`` (``mc``: the reference engine's),
+    made here on ``state_from(t)``: (suit declared or -1, cards, beaten) as reference hand masks."""
+    state, move = state_from(t), np.zeros(1, MOVE)
+    jit.first_call(choose, "musta_maija choose", state[0], make_params(t.rules, t.players)[0],
+                   pol.table((policy,) * t.players), move[0], new_work()[0])
+    m = move[0]
+    return int(m["declare"]), joined(*m["cards"]), joined(*m["beaten"])

@@ -17,19 +17,26 @@ from cardsim.games.musta_maija.cards import (
     KING, LOW_RANKS, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit, suit_mask,
     suit_of_hand, to_ranks,
 )
-from cardsim.games.musta_maija.policies import policy_name
+from cardsim.games.musta_maija.policies import parse_policy
 
-RANDOM, GREEDY = 0, 1
-CODES = {"random": RANDOM, "greedy": GREEDY}
+RANDOM, GREEDY, MC = 0, 1, 2
+CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC}
+CODE, DETERMINIZATIONS, BASE = range(3)
+"""Columns of a seat's row of the policy table: its policy's code and, for ``mc``, its worlds per
+decision and its base policy's code."""
 NO_CAP = -1
 """``cap`` outside the endgame (MM-13)."""
 LOW = np.uint64(sum(int(LOW_RANKS) << (s * RANKS) for s in range(SUITS)))
 """Ranks 2..J of every suit, in either word."""
 
 
-def codes(seats: tuple[str, ...]) -> np.ndarray:
-    """The per-seat policy codes (int64) of policy strings (validated by ``policies.policy_name``)."""
-    return np.array([CODES[policy_name(p)] for p in seats], dtype=np.int64)
+def table(seats: tuple[str, ...]) -> np.ndarray:
+    """The policy table of policy strings (validated by ``policies.parse_policy``): one int64 row per seat."""
+    rows = []
+    for text in seats:
+        name, search = parse_policy(text)
+        rows.append((CODES[name], search.determinizations, CODES[search.base]) if search else (CODES[name], 0, 0))
+    return np.array(rows, dtype=np.int64).reshape(len(seats), 3)
 
 
 @njit(cache=True)
@@ -202,3 +209,77 @@ def defence(policy: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64, t_hi: np
         return full
     keep = LOW & ~suit_mask(trump)
     return beat_with(t_lo, t_hi, lo & keep, hi & keep, trump, maria_trump)
+
+
+# --- mc's candidate decisions (policies.py) ---------------------------------------------------------
+
+@njit(cache=True)
+def add_candidate(out: np.ndarray, m: int, declare: int, c_lo: np.uint64, c_hi: np.uint64, x_lo: np.uint64,
+                  x_hi: np.uint64) -> int:
+    """Append a decision (``MOVE`` fields) to ``out[:m]`` unless it is there already; the new count."""
+    for i in range(m):
+        o = out[i]
+        if (o.declare == declare and o.cards[0] == c_lo and o.cards[1] == c_hi and o.beaten[0] == x_lo
+                and o.beaten[1] == x_hi):
+            return m
+    o = out[m]
+    o.declare, o.cards[0], o.cards[1], o.beaten[0], o.beaten[1] = declare, c_lo, c_hi, x_lo, x_hi
+    return m + 1
+
+
+@njit(cache=True)
+def attack_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: np.uint64, trump: int,
+                      cap: int) -> int:
+    """``mc``'s attacks (MM-9, MM-13: one suit, at most ``cap`` cards) after ``out[:m]``, suit by suit:
+    the whole suit, its low cards (not trump), spades without the Black Maria, each single card (one
+    of two equal copies); in the endgame each set is cut to its ``cap`` lowest cards. The new count."""
+    limit = cap if cap != NO_CAP else 2 * RANKS
+    for s in range(SUITS):
+        own_lo, own_hi = lo & suit_mask(s), hi & suit_mask(s)
+        if own_lo | own_hi == ZERO:
+            continue
+        a_lo, a_hi = lowest_in_suit(own_lo, own_hi, s, limit)
+        m = add_candidate(out, m, declare, a_lo, a_hi, ZERO, ZERO)
+        if s != trump and (own_lo | own_hi) & LOW:
+            a_lo, a_hi = lowest_in_suit(own_lo & LOW, own_hi & LOW, s, limit)
+            m = add_candidate(out, m, declare, a_lo, a_hi, ZERO, ZERO)
+        if own_lo & MARIA and (own_lo & ~MARIA) | own_hi:
+            a_lo, a_hi = lowest_in_suit(own_lo & ~MARIA, own_hi, s, limit)
+            m = add_candidate(out, m, declare, a_lo, a_hi, ZERO, ZERO)
+        rest = own_lo
+        while rest:
+            b = rest & (~rest + ONE)
+            rest ^= b
+            m = add_candidate(out, m, declare, b, ZERO, ZERO, ZERO)
+        rest = own_hi & ~own_lo
+        while rest:
+            b = rest & (~rest + ONE)
+            rest ^= b
+            m = add_candidate(out, m, declare, ZERO, b, ZERO, ZERO)
+    return m
+
+
+@njit(cache=True)
+def defence_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
+                       t_hi: np.uint64, trump: int, maria_trump: bool, must: bool) -> int:
+    """``mc``'s defences (MM-10) after ``out[:m]``: ``beat_with`` the table with the whole hand (the Black
+    Maria only as a trump, MM-3), with its non-trumps, with its low cards, with its low cards and
+    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must``) only
+    those that beat every card. The new count."""
+    full_lo = lo if maria_trump else lo & ~MARIA
+    keep = LOW & ~suit_mask(trump)
+    for k in range(5):
+        if k == 0:
+            w_lo, w_hi = full_lo, hi
+        elif k == 1:
+            w_lo, w_hi = lo & ~MARIA & ~suit_mask(trump), hi & ~suit_mask(trump)
+        elif k == 2:
+            w_lo, w_hi = lo & keep, hi & keep
+        elif k == 3:
+            w_lo, w_hi = full_lo & (keep | suit_mask(trump) | MARIA), hi & (keep | suit_mask(trump))
+        else:
+            w_lo, w_hi = ZERO, ZERO
+        move = beat_with(t_lo, t_hi, w_lo, w_hi, trump, maria_trump)
+        if not must or (move[2] == t_lo and move[3] == t_hi):
+            m = add_candidate(out, m, declare, move[0], move[1], move[2], move[3])
+    return m

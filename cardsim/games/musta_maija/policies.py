@@ -1,7 +1,7 @@
-"""Musta-Maija's self-play policies, each specified once here and implemented twice:
-scalar here (``declaration``/``attack``/``defence``, for reference.py) and in numba
-(compiled_policies.py, for compiled.py). Not the rules: the reference engine checks
-every move a policy makes.
+"""Musta-Maija's self-play policies, each specified once here. ``random`` and ``greedy`` are
+implemented twice: scalar here (``declaration``/``attack``/``defence``, for reference.py) and
+in numba (compiled_policies.py, for compiled.py); ``mc`` once, in numba (both engines use
+it). Not the rules: the reference engine checks every move a policy makes.
 
 A policy sees only its own hand, the table, the trump, the public hand sizes (MM-15)
 and whether the stock is empty. Its randomness is ``u_k = rng.draw(key, Stream.POLICY,
@@ -58,6 +58,31 @@ bound by the duty can always fall back on ``beat_with(table, hand)``.
   one card fewer to shed); otherwise, since it must pick up anyway, it beats only with
   low cards (non-trump, rank 2..J), keeping the rest: ``beat_with(table, low cards)``.
   It beats every card whenever it can, so the duty to beat never changes its move.
+
+``mc`` — ``mc(determinizations=32, base=greedy)`` (MC.md; parameters ``core/search.py``),
+determinized Monte Carlo, one implementation (compiled.py ``search``; the reference engine
+asks it on ``compiled.state_from`` of its table). At each decision:
+- candidates (``compiled.candidates``), greedy's whole decision first, duplicates dropped:
+  for greedy's declaration, then no declaration, then each other suit it may declare
+  (MM-5), the decisions below under the trump that leaves.
+  *Attack* (MM-9, MM-13), suit by suit in suit order: the whole suit; its low cards (rank
+  2..J, not trump); spades without the Black Maria; each single card (of two equal copies
+  only copy 0). In the endgame each set is cut to its ``cap`` lowest cards.
+  *Defence* (MM-10): ``beat_with(table, W)`` for W = the hand (the Black Maria only with
+  ``highest_trump``), its non-trumps, its low cards, its low cards and trumps (keeping the
+  high non-trumps), nothing. Under the duty to beat only those that beat every card.
+  With one candidate it is taken at once: no world, no play-out.
+- worlds ``j = 0 .. determinizations-1``, keyed ``w_j = rng.world_key(key, turn, j)``: the
+  cards the player cannot see — the deck less its hand, the discard, the table, the cards
+  known to be in other hands (picked up, MM-12; a marriage's king and queen, MM-5; the
+  turned card drawn, MM-7) and the turned card while it lies under the stock — in code
+  order, permuted by ``w_j`` (``DEAL`` stream), fill the other hands after their known
+  cards to their sizes (seat order), then the stock from its top. Not used: what a
+  pick-up under the duty to beat says (that hand could not beat every card).
+- play-outs: in each world each candidate is applied to a copy and played to the end with
+  ``base`` in every seat, ``w_j`` standing in for the game key (its policy draws); a
+  play-out scores 1 when the player does not lose (a truncated one too, MM-16).
+- the candidate with the highest total is chosen, ties to the first (greedy's).
 """
 from __future__ import annotations
 
@@ -66,21 +91,31 @@ from functools import lru_cache
 
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
+from cardsim.core.search import MC, MonteCarlo, parse_mc
 from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, RANKS, SPADES, SUITS, cards, mask, rank, suit, suit_cards
 
-POLICIES = ("random", "greedy")
+BASES = ("random", "greedy")
+"""The policies that decide without search: ``mc``'s play-out policies."""
+POLICIES = (*BASES, MC)
 HIGHEST_TRUMP = "highest_trump"
 
 
 @lru_cache(maxsize=None)
-def policy_name(text: str) -> str:
-    """The policy of a policy string; neither policy takes parameters."""
+def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
+    """The policy of a policy string and, for ``mc``, its parameters; ``random`` and ``greedy`` take none."""
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown musta_maija policy {text!r}; known policies: {', '.join(POLICIES)}")
+    if name == MC:
+        return name, parse_mc("musta_maija", params, BASES)
     if params:
         raise ValueError(f"musta_maija policy {name!r} takes no parameters, got {', '.join(params)}")
-    return name
+    return name, None
+
+
+def policy_name(text: str) -> str:
+    """The policy of a policy string (validated: ``parse_policy``)."""
+    return parse_policy(text)[0]
 
 
 def _u(key, turn, k):

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52
 from cardsim.core.records import Replay
+from cardsim.core.search import MC
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
     BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, name, names, rank, suit,
@@ -73,6 +74,11 @@ class Table:
     stock: list[int]
     """The stock, ``stock[0]`` drawn next."""
     trump: int = -1
+    turned: int = -1
+    """MM-7: the turned trump card, -1 if none (it lies at the bottom of the stock until drawn)."""
+    known: list[int] = field(default_factory=list)
+    """The cards each seat is publicly known to hold (``mc``'s view, ``compiled.hidden_cards``): picked up
+    (MM-12), the king and queen shown by a marriage (MM-5), the turned card drawn; all zero if not given."""
     declared_turn: int = -1
     attacker: int = 1
     table: int = 0
@@ -84,6 +90,9 @@ class Table:
     moves: list[str] = field(default_factory=list)
     events: list[tuple] = field(default_factory=list)
     """(kind, seat, hand before, cards, extra) per move, for tests: see ``attack``/``defend``/``declare``."""
+
+    def __post_init__(self) -> None:
+        self.known = self.known or [0] * self.players
 
 
 # --- the deal ---------------------------------------------------------------------
@@ -123,7 +132,7 @@ def turn_trump(t: Table) -> None:
         t.stock = [t.stock[i] for i in order]
         attempt += 1
     t.stock = t.stock[1:] + t.stock[:1]
-    t.trump = suit(t.stock[-1])
+    t.turned, t.trump = t.stock[-1], suit(t.stock[-1])
     t.moves.append(f"turned {name(t.stock[-1])}: trump {FRENCH52.suits[t.trump]}")
 
 
@@ -225,6 +234,9 @@ def declare(t: Table, seat: int, s: int) -> None:
         raise ValueError(f"seat {seat} may not declare suit {s}")
     t.events.append(("declare", seat, t.hands[seat], s, t.turns))
     t.trump, t.declared_turn = s, t.turns
+    for r in (KING, QUEEN):  # shown: the copy-0 card if held, else copy 1
+        card = FRENCH52.card(s, r)
+        t.known[seat] |= 1 << (card if t.hands[seat] >> card & 1 else card + 52)
     t.moves.append(f"turn {t.turns}: seat {seat} declares {FRENCH52.suits[s]} trump (marriage)")
 
 
@@ -232,6 +244,8 @@ def draw(t: Table, seat: int, wanted: int) -> int:
     """Draw ``wanted`` cards from the top of the stock (fewer if it runs out); the number drawn."""
     n = max(0, min(wanted, len(t.stock)))
     t.hands[seat] |= mask(t.stock[:n])
+    if t.turned in t.stock[:n]:  # drawn last: everyone knows who holds it
+        t.known[seat] |= 1 << t.turned
     t.stock = t.stock[n:]
     return n
 
@@ -260,6 +274,7 @@ def attack(t: Table, attack_cards: int) -> None:
         raise ValueError(f"illegal attack {names(attack_cards)} by seat {seat} (cap {cap})")
     t.events.append(("attack", seat, t.hands[seat], attack_cards, cap))
     t.hands[seat] ^= attack_cards
+    t.known[seat] &= ~attack_cards
     t.table = attack_cards
     drawn = refill(t, seat, len(cards(attack_cards)))
     t.turns += 1
@@ -278,6 +293,7 @@ def defend(t: Table, pairs: list[tuple[int, int]]) -> None:
     beaten, beaters = mask(a for _, a in pairs), mask(b for b, _ in pairs)
     unbeaten = t.table & ~beaten
     t.hands[seat] = (t.hands[seat] & ~beaters) | unbeaten
+    t.known[seat] = (t.known[seat] & ~beaters) | unbeaten
     t.discard |= beaten | beaters
     t.table = 0
     drawn = draw_up(t, seat)
@@ -311,6 +327,12 @@ def offer_marriage(t: Table, seat: int, policy: str) -> None:
 
 
 def attack_decision(t: Table, policy: str) -> None:
+    if policies.policy_name(policy) == MC:
+        suit_declared, attack_cards, _ = searched(t, policy)
+        if suit_declared >= 0:
+            declare(t, t.attacker, suit_declared)
+        attack(t, attack_cards)
+        return
     offer_marriage(t, t.attacker, policy)
     hand = t.hands[t.attacker]
     attack(t, policies.attack(policy, hand, t.trump, attack_cap(t), t.key, t.turns))
@@ -318,9 +340,23 @@ def attack_decision(t: Table, policy: str) -> None:
 
 def defence_decision(t: Table, policy: str) -> None:
     seat = defender(t)
+    if policies.policy_name(policy) == MC:
+        suit_declared, beaters, beaten = searched(t, policy)
+        if suit_declared >= 0:
+            declare(t, seat, suit_declared)
+        defend(t, policies.beat_with(beaten, beaters, t.trump, t.rules.black_maria) if beaten else [])
+        return
     offer_marriage(t, seat, policy)
     defend(t, policies.defence(policy, t.hands[seat], t.table, t.trump, t.rules.black_maria, not t.stock,
                                duty_to_beat(t), t.key, t.turns))
+
+
+def searched(t: Table, policy: str) -> tuple[int, int, int]:
+    """An ``mc`` decision (policies.py) of the seat to act: the compiled search on this table's position
+    (``compiled.decide_from``), so that both engines decide alike. (suit declared or -1, cards, beaten)."""
+    from cardsim.games.musta_maija.compiled import decide_from  # compiled.py imports this module
+
+    return decide_from(t, policy)
 
 
 def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):
