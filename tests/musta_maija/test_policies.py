@@ -1,9 +1,11 @@
-"""The policies' scalar and numpy twins choose the same move from the same position."""
+"""The policies' scalar and numpy twins choose the same move from the same position, and a
+defender bound by MM-10's duty to beat beats every card."""
 import numpy as np
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from cardsim.games.musta_maija import policies
+from cardsim.games.musta_maija import reference as ref
 from cardsim.games.musta_maija.cards import BLACK_MARIA, SPADES, card_list, cards, mask, suit, suit_cards
 
 M52 = (1 << 52) - 1
@@ -58,14 +60,37 @@ def test_attack_twins_agree(policy, hand, trump, cap, key, turn):
     assert joined(*got) == move
 
 
-@given(POLICY, positions(), TRUMP, BLACK, st.booleans(), KEY, TURN)
-def test_defence_twins_agree(policy, position, trump, black_maria, endgame, key, turn):
+@given(POLICY, positions(), TRUMP, BLACK, st.booleans(), st.booleans(), KEY, TURN)
+def test_defence_twins_agree(policy, position, trump, black_maria, endgame, duty, key, turn):
     hand, table = position
-    pairs = policies.defence(policy, hand, table, trump, black_maria, endgame, key, turn)
+    must = duty and ref.can_beat_all(hand, table, trump, black_maria)
+    pairs = policies.defence(policy, hand, table, trump, black_maria, endgame, must, key, turn)
     beaters, beaten = mask(b for b, _ in pairs), mask(a for _, a in pairs)
     got = policies.np_defence(policy, *words(hand), *words(table), np.array([trump]), black_maria,
-                              np.array([endgame]), np.array([key], np.uint64), np.array([turn]))
+                              np.array([endgame]), np.array([must]), np.array([key], np.uint64), np.array([turn]))
     assert joined(*got[:2]) == beaters and joined(*got[2:]) == table & ~beaten
+
+
+@given(POLICY, positions(), TRUMP, BLACK, st.booleans(), KEY, TURN)
+def test_MM10_a_policy_bound_by_the_duty_beats_every_card_and_greedy_is_never_changed_by_it(
+        policy, position, trump, black_maria, endgame, key, turn):
+    """Rule MM-10: under the duty (a complete assignment exists) both policies beat every card;
+    greedy already does whenever it can; random keeps its own choice when that beats all."""
+    hand, table = position
+    assume(ref.can_beat_all(hand, table, trump, black_maria))
+    free = policies.defence(policy, hand, table, trump, black_maria, endgame, False, key, turn)
+    bound = policies.defence(policy, hand, table, trump, black_maria, endgame, True, key, turn)
+    assert ref.is_legal_defence(hand, table, bound, trump, black_maria, must=True)
+    assert bound == free or (policy == "random" and bound == policies.beat_with(table, hand, trump, black_maria))
+
+
+@given(positions(), TRUMP, BLACK)
+def test_beat_with_the_whole_hand_beats_every_card_exactly_when_a_complete_assignment_exists(
+        position, trump, black_maria):
+    """Rule MM-10: the sweep of ``beat_with`` is a largest assignment (the policies' fall-back under the duty)."""
+    hand, table = position
+    complete = len(policies.beat_with(table, hand, trump, black_maria)) == len(cards(table))
+    assert complete == ref.can_beat_all(hand, table, trump, black_maria)
 
 
 @given(positions(), TRUMP)

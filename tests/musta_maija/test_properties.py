@@ -1,6 +1,10 @@
 """Properties of whole games: card conservation and legality after every move (checked
 by an oracle written here from the rules text, not by the engine's own checks), one
-loser per finished game, determinism, and vector engine = reference engine."""
+loser per finished game, determinism, vector engine = reference engine, and the
+``house`` preset = the records of the rules before MM-9's ``refill`` and MM-10's
+``must_beat`` existed."""
+from pathlib import Path
+
 import importlib
 import random
 
@@ -27,6 +31,8 @@ def setups(draw, max_players=8):
     knobs = dict(trump=draw(st.sampled_from(["marriage", "diamonds", "turned"])),
                  black_maria=draw(st.sampled_from(["unbeatable", "highest_trump"])),
                  hand_size=draw(st.integers(1, 9)),
+                 refill=draw(st.sampled_from(["played", "to_hand_size"])),
+                 must_beat=draw(st.sampled_from(["all_if_possible", "free"])),
                  max_turns=draw(st.sampled_from([1, 2, 7, 40, 10_000])))
     rules = MustaMaijaRules(**knobs)
     try:
@@ -48,6 +54,25 @@ def oracle_beats(beater: int, card: int, trump: int, black_maria: str) -> bool:
     return (same and rank(beater) > rank(card)) or (not same and suit(beater) == trump)
 
 
+def oracle_can_beat_all(hand: int, table: int, trump: int, black_maria: str) -> bool:
+    """MM-10 "can beat every attack card", by Hall's theorem read off MM-2, MM-3, MM-8.
+
+    The table holds one suit s. A card of suit s in hand beats the attack cards below its
+    rank; a trump (s not trump) or a highest-trump Black Maria beats any; nothing beats
+    the Black Maria. Attack sets with the same lowest rank have the same beaters, so
+    Hall's condition need only be checked on "every attack card of rank >= r".
+    """
+    attack = ref.cards(table)
+    if BLACK_MARIA in attack:
+        return False
+    s = suit(attack[0])
+    own = [x for x in ref.cards(hand) if x != BLACK_MARIA]
+    maria_beats = black_maria == "highest_trump" and bool(hand >> BLACK_MARIA & 1)
+    anything = sum(suit(x) == trump != s for x in own) + maria_beats
+    return all(sum(rank(a) >= rank(low) for a in attack)
+               <= sum(suit(x) == s and rank(x) > rank(low) for x in own) + anything for low in attack)
+
+
 def check_move(event, rules: MustaMaijaRules) -> None:
     kind, seat, hand, cards, extra = event
     if kind == "attack":  # MM-9, MM-13
@@ -55,12 +80,14 @@ def check_move(event, rules: MustaMaijaRules) -> None:
         assert chosen and cards & ~hand == 0 and len({suit(x) for x in chosen}) == 1
         assert extra is None or len(chosen) <= extra
     elif kind == "defence":  # MM-10
-        pairs, trump = extra
+        pairs, trump, must = extra
         beaters = [b for b, _ in pairs]
         beaten = [a for _, a in pairs]
         assert len(set(beaters)) == len(beaters) and len(set(beaten)) == len(beaten)
         assert mask(beaters) & ~hand == 0 and mask(beaten) & ~cards == 0
         assert all(oracle_beats(b, a, trump, rules.black_maria) for b, a in pairs)
+        bound = rules.must_beat == "all_if_possible" and oracle_can_beat_all(hand, cards, trump, rules.black_maria)
+        assert must == bound and (not bound or mask(beaten) == cards)
     else:  # MM-5
         held = {(suit(x), rank(x)) for x in ref.cards(hand)}
         assert rules.trump == "marriage" and cards != 3 and {(cards, 10), (cards, 11)} <= held
@@ -81,6 +108,22 @@ def test_cards_are_conserved_and_only_legal_moves_are_made(setup):
 
 
 @given(setups())
+def test_an_attacker_refills_by_the_refill_knob(setup):
+    """MM-9 over whole games: ``played`` draws as many as played, ``to_hand_size`` up to the hand size."""
+    rules, players, policy, seed = setup
+    seats = GAME.seat_policies(policy, players)
+    before = None
+    for t in ref.play_states(rules, players, seed, 0, seats):
+        attacks = [e for e in t.events if e[0] == "attack"]
+        if before is not None and len(attacks) > before[0]:
+            _, seat, hand, played, _ = attacks[-1]
+            n, stock = len(ref.cards(played)), before[1]
+            wanted = n if rules.refill == "played" else max(0, rules.hand_size - len(ref.cards(hand)) + n)
+            assert len(stock) - len(t.stock) == min(wanted, len(stock))
+            assert t.hands[seat] == (hand & ~played) | mask(stock[:min(wanted, len(stock))])
+        before = (len(attacks), list(t.stock))
+
+@given(setups())
 def test_a_finished_game_has_exactly_one_loser_or_a_recorded_truncation(setup):
     rules, players, policy, seed = setup
     rec = cardsim.replay("musta_maija", rules, players=players, seed=seed, game=3, policy=policy).record
@@ -91,6 +134,9 @@ def test_a_finished_game_has_exactly_one_loser_or_a_recorded_truncation(setup):
         assert rec["loser"] >= 0 or rules.black_maria == "highest_trump"  # everyone out at once
         if rules.black_maria == "unbeatable" and players <= 5:
             assert rec["loser"] == rec["black_maria_holder"]  # MM-14
+        order = [int(s) for s in rec["finish_order"].split(",")]  # MM-14: every seat but the loser, once
+        everyone = sorted(order + [rec["loser"]] * (rec["loser"] >= 0))
+        assert order[0] == rec["first_out"] and everyone == list(range(players))
 
 
 @given(setups(), st.integers(0, 50))
@@ -135,14 +181,14 @@ def differential(games_per_case: int, seed: int) -> int:
 
 
 def test_differential_ci_sized():
-    assert differential(games_per_case=3, seed=11) == 0  # 5 presets x 7 player counts x 3 = 315 games
+    assert differential(games_per_case=3, seed=11) == 0  # 6 presets x 7 player counts x 3 = 378 games
 
 
 @pytest.mark.slow
 def test_differential_slow(scaled):
-    per_case = -(-scaled(10_000) // 105)  # 5 presets x 7 player counts x 3 policy mixes = 105 cases
+    per_case = -(-scaled(10_000) // 126)  # 6 presets x 7 player counts x 3 policy mixes = 126 cases
     mismatches = differential(games_per_case=per_case, seed=12)
-    print(f"musta_maija slow differential: {per_case * 105} games, {mismatches} mismatches")
+    print(f"musta_maija slow differential: {per_case * 126} games, {mismatches} mismatches")
     assert mismatches == 0
 
 
@@ -160,10 +206,35 @@ def test_one_deck_unbeatable_loser_always_holds_the_black_maria(scaled):
     assert exceptions == 0
 
 
+HOUSE_RECORDS = Path(__file__).parent / "data" / "house_records.csv"
+
+
+def test_the_house_preset_reproduces_the_records_of_the_previous_rules():
+    """``house`` = the rules before MM-9's ``refill`` and MM-10's ``must_beat`` existed.
+
+    data/house_records.csv was written by the lockstep engine of commit fd01dc1 (the
+    previous rules, no such knobs, no ``finish_order``): each row is game ``game`` of
+    ``cardsim.simulate("musta_maija", rules, players=..., seed=..., policy=seats)``,
+    seats "mixed" meaning random, greedy, random, ... The same games under the same rules
+    with ``refill="to_hand_size", must_beat="free"`` must give the same records.
+    """
+    stored = pd.read_csv(HOUSE_RECORDS)
+    cells = stored.groupby(["rules", "seed", "players", "seats"], sort=False)
+    assert len(cells) == 7 * 7 * 3 and stored.truncated.any() and (stored.trump_declared_turn >= 0).any()
+    for (rules, seed, players, seats), cell in cells:
+        policy = [("random", "greedy")[s % 2] for s in range(players)] if seats == "mixed" else seats
+        house = cardsim.rules("musta_maija", rules, refill="to_hand_size", must_beat="free")
+        for engine in ("reference", "compiled"):
+            fresh = cardsim.simulate("musta_maija", house, players=players, games=len(cell), seed=seed, policy=policy,
+                                     first_game=int(cell.game.iloc[0]), engine=engine)
+            pd.testing.assert_frame_equal(fresh[cell.columns[4:]], cell[cell.columns[4:]].reset_index(drop=True),
+                                          check_dtype=False)
+
+
 def test_tail_hand_off_to_the_reference_engine_changes_no_record():
     """Game 321 (6 players, greedy, seed 1) circles until truncated: it is handed off after 1,000 decisions."""
     vector = importlib.import_module("cardsim.games.musta_maija.vector")
-    rules = cardsim.rules("musta_maija", max_turns=1500)
+    rules = cardsim.rules("musta_maija", "house", max_turns=1500)
     games, seats = np.arange(315, 325), ("greedy",) * 6
     handed = frame(vector.vector(rules, 6, 1, games, seats), GAME.columns)
     numpy_only = frame(vector.vector(rules, 6, 1, games, seats, handoff=False), GAME.columns)

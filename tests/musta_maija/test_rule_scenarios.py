@@ -129,30 +129,103 @@ def test_MM8_trump_beats_non_trump_and_only_a_higher_trump_beats_a_trump():
     assert not ref.beats(c("♥2"), c("♣A"), -1, "unbeatable")
 
 
-def test_MM9_attack_one_suit_then_draw_up_seat_one_first_out_players_skipped():
+def test_MM9_attack_one_suit_seat_one_first_out_players_skipped():
     """Rule MM-9 of docs/rules/musta_maija.md."""
     t = ref.deal(RULES, 4, rng.game_key(0, 0))
     assert t.attacker == 1 and ref.defender(t) == 2
     t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7", "♦2", "♦3"], "♦4 ♦5 ♦6 ♦7")
     assert not ref.is_legal_attack(t.hands[1], H("♥2 ♣5"), None)
     assert not ref.is_legal_attack(t.hands[1], 0, None)
-    ref.attack(t, H("♥2 ♥3"))
-    assert t.hands[1] == H("♥4 ♣5 ♣6 ♣7 ♦4 ♦5") and t.stock == [c("♦6"), c("♦7")]
-    t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7 ♣8", "♦2", "♦3"], "♦4")
-    ref.attack(t, H("♥2"))
-    assert len(ref.cards(t.hands[1])) == 6 and t.stock == [c("♦4")]  # holds 6: draws nothing
     t = table(["♣2", "♥2", "♦2", "♦3"], out=[2])
     assert ref.defender(t) == 3
 
 
-def test_MM10_each_attack_card_beaten_by_a_higher_same_suit_card_or_a_trump_no_duty():
-    """Rule MM-10 of docs/rules/musta_maija.md."""
+def test_MM9_refill_as_many_as_played_fewer_when_the_stock_runs_out():
+    """Rule MM-9 of docs/rules/musta_maija.md: ``refill="played"`` (the default, the seed)."""
+    assert RULES.refill == "played"
+    t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7 ♣8", "♦2", "♦3"], "♦4 ♦5 ♦6 ♦7")
+    ref.attack(t, H("♥2 ♥3"))  # holds 7 (picked up before): draws 2 all the same
+    assert t.hands[1] == H("♥4 ♣5 ♣6 ♣7 ♣8 ♦4 ♦5") and t.stock == [c("♦6"), c("♦7")]
+    t = table(["♣2", "♥2 ♥3 ♣5", "♦2", "♦3"], "♦4 ♦5 ♦6 ♦7")
+    ref.attack(t, H("♥2"))  # holds 3: draws 1, not up to 6
+    assert t.hands[1] == H("♥3 ♣5 ♦4") and t.stock == [c("♦5"), c("♦6"), c("♦7")]
+    t = table(["♣2", "♥2 ♥3 ♥4 ♣5", "♦2", "♦3"], "♦4 ♦5")
+    ref.attack(t, H("♥2 ♥3 ♥4"))  # played 3, the stock holds 2
+    assert t.hands[1] == H("♣5 ♦4 ♦5") and t.stock == [] and t.out == []
+
+
+def test_MM9_refill_to_hand_size_the_house_rule():
+    """Rule MM-9 of docs/rules/musta_maija.md: ``refill="to_hand_size"`` (the ``house`` preset)."""
+    house = cardsim.rules("musta_maija", "house")
+    assert house.refill == "to_hand_size"
+    t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7", "♦2", "♦3"], "♦4 ♦5 ♦6 ♦7", rules=house)
+    ref.attack(t, H("♥2 ♥3"))
+    assert t.hands[1] == H("♥4 ♣5 ♣6 ♣7 ♦4 ♦5") and t.stock == [c("♦6"), c("♦7")]
+    t = table(["♣2", "♥2 ♥3 ♥4 ♣5 ♣6 ♣7 ♣8", "♦2", "♦3"], "♦4", rules=house)
+    ref.attack(t, H("♥2"))
+    assert len(ref.cards(t.hands[1])) == 6 and t.stock == [c("♦4")]  # holds 6: draws nothing
+    t = table(["♣2", "♥2 ♥3 ♣5", "♦2", "♦3"], "♦4 ♦5 ♦6 ♦7", rules=house)
+    ref.attack(t, H("♥2"))
+    assert t.hands[1] == H("♥3 ♣5 ♦4 ♦5 ♦6 ♦7") and t.stock == []
+
+
+def test_MM10_each_attack_card_beaten_by_a_higher_same_suit_card_or_a_trump():
+    """Rule MM-10 of docs/rules/musta_maija.md: what beats what, one card per card."""
     t = table(["♣2", "♣3", "♥5 ♥9 ♦2 ♣4"], trump=DIAMONDS, on_table="♥4 ♥8")
-    assert ref.is_legal_defence(t.hands[2], t.table, [(c("♥5"), c("♥4")), (c("♦2"), c("♥8"))], DIAMONDS, "unbeatable")
+    pairs = [(c("♥5"), c("♥4")), (c("♦2"), c("♥8"))]
+    assert ref.is_legal_defence(t.hands[2], t.table, pairs, DIAMONDS, "unbeatable")
     assert not ref.is_legal_defence(t.hands[2], t.table, [(c("♣4"), c("♥4"))], DIAMONDS, "unbeatable")
     assert not ref.is_legal_defence(t.hands[2], t.table, [(c("♥9"), c("♥4")), (c("♥9"), c("♥8"))], DIAMONDS,
                                     "unbeatable")
-    assert ref.is_legal_defence(t.hands[2], t.table, [], DIAMONDS, "unbeatable")
+
+
+def test_MM10_duty_to_beat_every_card_when_the_defender_can():
+    """Rule MM-10 of docs/rules/musta_maija.md: ``must_beat="all_if_possible"`` (the default, the seed)."""
+    assert RULES.must_beat == "all_if_possible"
+    # ♥5 must take ♥4 so that the trump ♦2 is free for ♥8: found by an augmenting path
+    t = table(["♣2", "♣3", "♥5 ♦2 ♣4", "♣6"], trump=DIAMONDS, on_table="♥4 ♥8")
+    assert ref.can_beat_all(t.hands[2], t.table, DIAMONDS, "unbeatable") and ref.duty_to_beat(t)
+    some, every = [(c("♥5"), c("♥4"))], [(c("♥5"), c("♥4")), (c("♦2"), c("♥8"))]
+    assert not ref.is_legal_defence(t.hands[2], t.table, [], DIAMONDS, "unbeatable", must=True)
+    assert not ref.is_legal_defence(t.hands[2], t.table, some, DIAMONDS, "unbeatable", must=True)
+    with pytest.raises(ValueError, match="must beat every card"):
+        ref.defend(t, some)
+    picked_up = 0  # the random policy picks up some cards when free, never when bound
+    for key in range(40):
+        for must in (False, True):
+            pairs = policies.defence("random", t.hands[2], t.table, DIAMONDS, "unbeatable", False, must, key, 0)
+            assert ref.is_legal_defence(t.hands[2], t.table, pairs, DIAMONDS, "unbeatable", must)
+            picked_up += len(pairs) < 2
+    assert picked_up > 0
+    ref.defend(t, every)
+    assert t.attacker == 2 and t.discard == H("♥4 ♥8 ♥5 ♦2")
+    # the Black Maria under highest_trump counts as a beater, even before any trump exists
+    assert ref.can_beat_all(H("♠Q ♥5"), H("♥4 ♣9"), -1, "highest_trump")
+    assert not ref.can_beat_all(H("♠Q ♥5"), H("♥4 ♣9"), -1, "unbeatable")
+
+
+def test_MM10_free_choice_when_not_every_card_can_be_beaten():
+    """Rule MM-10 of docs/rules/musta_maija.md: a defender who cannot beat them all chooses freely."""
+    t = table(["♣2", "♣3", "♥5 ♥9 ♣4", "♣6"], trump=DIAMONDS, on_table="♥4 ♥8 ♥T")
+    assert not ref.can_beat_all(t.hands[2], t.table, DIAMONDS, "unbeatable") and not ref.duty_to_beat(t)
+    for pairs in ([], [(c("♥9"), c("♥8"))], [(c("♥5"), c("♥4")), (c("♥9"), c("♥8"))]):
+        assert ref.is_legal_defence(t.hands[2], t.table, pairs, DIAMONDS, "unbeatable", must=False)
+    ref.defend(t, [(c("♥9"), c("♥4"))])  # keeps ♥5, picks up ♥8 ♥T
+    assert t.hands[2] == H("♥5 ♣4 ♥8 ♥T") and t.attacker == 3
+    # nothing beats the Black Maria (MM-2): attacked with it, a defender is never bound
+    t = table(["♣2", "♣3", "♠A ♠K ♣4", "♣6"], on_table="♠Q ♠3")
+    assert not ref.duty_to_beat(t)
+    ref.defend(t, [])
+    assert t.hands[2] == H("♠A ♠K ♣4 ♠Q ♠3")
+
+
+def test_MM10_no_duty_with_must_beat_free_the_house_rule():
+    """Rule MM-10 of docs/rules/musta_maija.md: ``must_beat="free"`` (the ``house`` preset)."""
+    house = cardsim.rules("musta_maija", "house")
+    t = table(["♣2", "♣3", "♥5 ♦2 ♣4", "♣6"], rules=house, trump=DIAMONDS, on_table="♥4 ♥8")
+    assert ref.can_beat_all(t.hands[2], t.table, DIAMONDS, "unbeatable") and not ref.duty_to_beat(t)
+    ref.defend(t, [])
+    assert t.hands[2] == H("♥5 ♦2 ♣4 ♥4 ♥8") and t.attacker == 3
 
 
 def test_MM11_all_beaten_discard_draw_up_and_the_defender_attacks_next():
@@ -208,6 +281,21 @@ def test_MM14_one_deck_unbeatable_the_loser_holds_the_black_maria():
         assert len(done) > 0 and (done.loser == done.black_maria_holder).all() and (done.loser >= 0).all()
 
 
+def test_MM14_finish_order_records_every_seat_in_the_order_it_went_out():
+    """Rule MM-14 of docs/rules/musta_maija.md: the whole ``finish_order``, the loser not in it."""
+    t = table(["♣2 ♠Q", "♥2", "♥5", "♣4"])
+    ref.attack(t, H("♥2"))  # seat 1 empties its hand: out before its defender
+    ref.defend(t, [(c("♥5"), c("♥2"))])  # bound to beat it (MM-10), and out too
+    assert t.out == [1, 2] and t.attacker == 3 and not ref.finished(t)
+    ref.attack(t, H("♣4"))
+    ref.defend(t, [])  # seat 0 cannot beat ♣4: picks it up and loses
+    rec = ref.record(t, 0)
+    assert rec["finish_order"] == "1,2,3" and rec["first_out"] == 1 and rec["loser"] == 0
+    rec = cardsim.replay("musta_maija", players=5, seed=3, game=4, policy="greedy").record
+    order = [int(s) for s in rec["finish_order"].split(",")]
+    assert sorted(order + [rec["loser"]]) == list(range(5)) and order[0] == rec["first_out"]
+
+
 def test_MM15_policies_see_hand_sizes_not_hidden_cards():
     """Rule MM-15 of docs/rules/musta_maija.md."""
     a = table(["♣2 ♣3", "♥2 ♥3 ♦4", "♣5 ♣6", "♣4"])
@@ -233,7 +321,13 @@ def test_MM17_every_player_but_the_loser_scores_one_point():
 
 
 def test_knobs_presets_and_errors():
-    assert set(cardsim.presets("musta_maija")) == {"musta_maija", "diamonds", "turned", "black_trump", "five_cards"}
+    assert set(cardsim.presets("musta_maija")) == {"musta_maija", "diamonds", "turned", "black_trump", "five_cards",
+                                                   "house"}
+    assert cardsim.rules("musta_maija", "house") == RULES.replace(refill="to_hand_size", must_beat="free")
+    with pytest.raises(ValueError, match="refill='all' is invalid"):
+        cardsim.rules("musta_maija", refill="all")
+    with pytest.raises(ValueError, match="must_beat=True is invalid"):
+        cardsim.rules("musta_maija", must_beat=True)
     assert cardsim.rules("musta_maija", "five_cards").hand_size == 5
     assert cardsim.rules("musta_maija", "black_trump").black_maria == "highest_trump"
     with pytest.raises(ValueError, match="trump='clubs' is invalid"):

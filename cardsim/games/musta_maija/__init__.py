@@ -7,6 +7,7 @@ from cardsim.games.musta_maija.rules import MustaMaijaRules
 from cardsim.games.musta_maija.vector import vector
 
 COLUMNS = COMMON + SHEDDING + (
+    Column("finish_order", "str", "seats in the order they went out (MM-14), e.g. \"2,0,3\"; the loser is not in it"),
     Column("black_maria_holder", "int64", "seat holding the queen of spades at the end, -1 if no hand holds it "
            "(discarded under black_maria='highest_trump', or on the table when truncated)"),
     Column("trump_suit", "int64", "trump suit at the end: 0 ♣, 1 ♦, 2 ♥ (spades are never trump), -1 if none"),

@@ -18,6 +18,15 @@ if any. If s is not trump, the willing trumps, lowest first, beat the lowest unb
 cards left. Then with ``black_maria="highest_trump"`` a willing Black Maria beats the
 lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten (MM-2).
 
+**The duty to beat** (MM-10, ``must_beat="all_if_possible"``): the engine tells the
+policy ``must`` when the defender can beat every attack card (a complete assignment of
+distinct beaters exists; the engine finds one by augmenting paths). Then
+``beat_with(table, hand)`` beats every card: its same-suit sweep is a largest matching
+of the beaters of suit s to lower attack cards (beaters taken lowest first, each with
+any lower card left), and the trumps (s not trump) and a ``highest_trump`` Black Maria
+beat any card, so they cover as many of the rest as there are of them. So a policy
+bound by the duty can always fall back on ``beat_with(table, hand)``.
+
 ``random`` — uniform over each of these choice coordinates:
 - declare (MM-5): with options (suits in suit order), ``j = below(u0, 1 + len(options))``;
   ``j = 0`` declares nothing, else ``options[j - 1]``.
@@ -25,7 +34,8 @@ lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten 
   the cards of that suit in the bits of ``u2`` (copy 0) / ``u3`` (copy 1); if none, the
   lowest card of the suit; in the endgame (MM-13) only the ``cap`` lowest of them.
 - defence: willing = the hand's cards in the bits of ``u1`` (copy 0) / ``u2`` (copy 1);
-  the move is ``beat_with(table, willing)``.
+  the move is ``beat_with(table, willing)``; under the duty (``must``), if that leaves
+  a card unbeaten, the move is ``beat_with(table, hand)`` instead (same draws).
 
 ``greedy`` — the seed's tips; its only draw is in the endgame attack:
 - declare: at the first chance, the option suit with the most cards in hand (ties: the
@@ -46,6 +56,7 @@ lowest card still unbeaten (MM-3). The Black Maria on the table is never beaten 
   ``highest_trump``) if it beats every card or the stock is empty (every card beaten is
   one card fewer to shed); otherwise, since it must pick up anyway, it beats only with
   low cards (non-trump, rank 2..J), keeping the rest: ``beat_with(table, low cards)``.
+  It beats every card whenever it can, so the duty to beat never changes its move.
 """
 from __future__ import annotations
 
@@ -148,11 +159,15 @@ def beat_with(table: int, willing: int, trump: int, black_maria: str) -> list[tu
     return pairs
 
 
-def defence(policy: str, hand: int, table: int, trump: int, black_maria: str, endgame: bool, key: int,
+def defence(policy: str, hand: int, table: int, trump: int, black_maria: str, endgame: bool, must: bool, key: int,
             turn: int) -> list[tuple[int, int]]:
-    """The defender's pairs (beater, attack card); unbeaten cards are picked up (MM-10..MM-12)."""
+    """The defender's pairs (beater, attack card); unbeaten cards are picked up (MM-10..MM-12).
+
+    ``must``: the duty to beat binds (MM-10), every attack card must be beaten.
+    """
     if policy_name(policy) == "random":
-        return beat_with(table, _in_bits(hand, _u(key, turn, 1), _u(key, turn, 2)), trump, black_maria)
+        pairs = beat_with(table, _in_bits(hand, _u(key, turn, 1), _u(key, turn, 2)), trump, black_maria)
+        return beat_with(table, hand, trump, black_maria) if must and len(pairs) < len(cards(table)) else pairs
     willing = hand if black_maria == HIGHEST_TRUMP else hand & ~(1 << BLACK_MARIA)
     pairs = beat_with(table, willing, trump, black_maria)
     if endgame or len(pairs) == len(cards(table)):
@@ -312,17 +327,25 @@ def np_beat_with(t_lo, t_hi, w_lo, w_hi, trump, black_maria: str):
     return (b_lo | tb_lo | maria * BM_BIT, b_hi | tb_hi, u_lo | (t_lo & BM_BIT), u_hi)
 
 
-def np_defence(policy: str, lo, hi, t_lo, t_hi, trump, black_maria: str, endgame, key, turn):
-    """Twin of ``defence``: (beaters lo, hi, unbeaten lo, unbeaten hi)."""
+def np_defence(policy: str, lo, hi, t_lo, t_hi, trump, black_maria: str, endgame, must, key, turn):
+    """Twin of ``defence``: (beaters lo, hi, unbeaten lo, unbeaten hi); ``must`` per game (MM-10)."""
     if policy_name(policy) == "random":
-        return np_beat_with(t_lo, t_hi, lo & _np_u(key, turn, 1) & _M52, hi & _np_u(key, turn, 2) & _M52,
+        move = np_beat_with(t_lo, t_hi, lo & _np_u(key, turn, 1) & _M52, hi & _np_u(key, turn, 2) & _M52,
                             trump, black_maria)
+        redo = np.nonzero(must & ((move[2] | move[3]) != 0))[0]
+        if len(redo):
+            _np_put(move, redo, np_beat_with(t_lo[redo], t_hi[redo], lo[redo], hi[redo], trump[redo], black_maria))
+        return move
     w_lo = lo if black_maria == HIGHEST_TRUMP else lo & ~BM_BIT
     full = np_beat_with(t_lo, t_hi, w_lo, hi, trump, black_maria)
     redo = np.nonzero(((full[2] | full[3]) != 0) & ~endgame)[0]
     if len(redo):
-        cheap = np_beat_with(t_lo[redo], t_hi[redo], *_np_low_cards(lo[redo], hi[redo], trump[redo]),
-                             trump[redo], black_maria)
-        for f, c in zip(full, cheap):
-            f[redo] = c
+        _np_put(full, redo, np_beat_with(t_lo[redo], t_hi[redo], *_np_low_cards(lo[redo], hi[redo], trump[redo]),
+                                         trump[redo], black_maria))
     return full
+
+
+def _np_put(move, rows, other) -> None:
+    """``move[k][rows] = other[k]`` for each of the four arrays of a defence."""
+    for m, o in zip(move, other):
+        m[rows] = o

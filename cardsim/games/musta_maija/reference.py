@@ -19,11 +19,24 @@ The decision protocol (vector.py implements exactly this):
   has made ``max_turns`` decisions stops as truncated (MM-16), even between an attack
   and its defence.
 - **At the start of either decision** the deciding player may declare a marriage
-  (MM-5); then the attack (MM-9, MM-13: at most the defender's hand size once the stock
-  is empty) or the defence (MM-10) is made. The attacker draws up to ``hand_size``
-  right after attacking; the defender after the defence (MM-11, MM-12). A player with no
-  cards once the stock is empty goes out at once (MM-14): an attacker who empties
-  their hand goes out before their defender.
+  (MM-5); then the attack or the defence is made.
+- **Attack** (MM-9, MM-13): one or more cards of one suit, at most the defender's hand
+  size once the stock is empty. Right after attacking the attacker draws from the top
+  of the stock (knob ``refill``): ``"played"``, as many cards as they attacked with;
+  ``"to_hand_size"``, up to ``hand_size`` (nothing if holding more); fewer under either
+  setting when the stock runs out.
+- **Defence** (MM-10): a set of pairs (own card, attack card), each own card beating its
+  attack card, no card in two pairs. The **duty to beat** binds when ``must_beat =
+  "all_if_possible"`` and the defender *can beat every attack card*: a complete
+  assignment of distinct beaters from their hand exists (``can_beat_all``, found by
+  augmenting paths; never when the Black Maria is on the table, MM-2). A bound
+  defender's pairs must cover every attack card (the policy is told so: ``must``);
+  otherwise, and always with ``"free"``, any set of pairs is legal, none included.
+  Beaten pairs are discarded, the rest picked up; the defender then draws up to
+  ``hand_size`` (nothing if holding more), under either ``refill`` (MM-11, MM-12).
+- **Going out** (MM-14): a player with no cards once the stock is empty goes out at
+  once, after their own attack or defence: an attacker who empties their hand goes out
+  before their defender. ``finish_order`` lists the seats in the order they went out.
 - **Next round** (MM-11, MM-12): if every card was beaten the defender attacks next (or,
   if out, the next player still in after them); otherwise the next player in after the
   defender. The defender is always the next player in after the attacker. The game
@@ -44,6 +57,8 @@ from cardsim.games.musta_maija.rules import MustaMaijaRules
 
 PACKET = 3
 """MM-4: cards are dealt three at a time."""
+PLAYED = "played"
+ALL_IF_POSSIBLE = "all_if_possible"
 
 
 @dataclass
@@ -158,12 +173,41 @@ def is_legal_attack(hand: int, attack_cards: int, cap: int | None) -> bool:
             and (cap is None or len(chosen) <= cap))
 
 
-def is_legal_defence(hand: int, table: int, pairs: list[tuple[int, int]], trump: int, black_maria: str) -> bool:
-    """MM-10: one own card beats one table card; each card used once."""
+def can_beat_all(hand: int, table: int, trump: int, black_maria: str) -> bool:
+    """MM-10: is there a complete assignment of distinct beaters from ``hand`` to the cards on ``table``?
+
+    Augmenting paths (Kuhn's bipartite matching): each attack card in turn takes a beater,
+    moving the attack cards placed before it to other beaters where that frees one.
+    """
+    own = cards(hand)
+    beaten_by: dict[int, int] = {}
+
+    def place(card: int, tried: set[int]) -> bool:
+        for b in own:
+            if b not in tried and beats(b, card, trump, black_maria):
+                tried.add(b)
+                if b not in beaten_by or place(beaten_by[b], tried):
+                    beaten_by[b] = card
+                    return True
+        return False
+
+    return all(place(card, set()) for card in cards(table))
+
+
+def duty_to_beat(t: Table) -> bool:
+    """MM-10: must the defender beat every attack card now (``must_beat="all_if_possible"`` and they can)?"""
+    return t.rules.must_beat == ALL_IF_POSSIBLE and can_beat_all(t.hands[defender(t)], t.table, t.trump,
+                                                                  t.rules.black_maria)
+
+
+def is_legal_defence(hand: int, table: int, pairs: list[tuple[int, int]], trump: int, black_maria: str,
+                     must: bool = False) -> bool:
+    """MM-10: one own card beats one table card; each card used once; all of them when ``must`` (the duty)."""
     beaters = [b for b, _ in pairs]
     beaten = [a for _, a in pairs]
     return (len(set(beaters)) == len(beaters) == len(set(beaten)) and mask(beaters) & ~hand == 0
-            and mask(beaten) & ~table == 0 and all(beats(b, a, trump, black_maria) for b, a in pairs))
+            and mask(beaten) & ~table == 0 and all(beats(b, a, trump, black_maria) for b, a in pairs)
+            and (not must or mask(beaten) == table))
 
 
 def scores(loser: int, players: int) -> list[int]:
@@ -183,12 +227,22 @@ def declare(t: Table, seat: int, s: int) -> None:
     t.moves.append(f"turn {t.turns}: seat {seat} declares {FRENCH52.suits[s]} trump (marriage)")
 
 
-def draw_up(t: Table, seat: int) -> int:
-    """MM-9, MM-11, MM-12: draw from the stock up to ``hand_size`` (nothing if holding more)."""
-    n = max(0, min(t.rules.hand_size - len(cards(t.hands[seat])), len(t.stock)))
+def draw(t: Table, seat: int, wanted: int) -> int:
+    """Draw ``wanted`` cards from the top of the stock (fewer if it runs out); the number drawn."""
+    n = max(0, min(wanted, len(t.stock)))
     t.hands[seat] |= mask(t.stock[:n])
     t.stock = t.stock[n:]
     return n
+
+
+def draw_up(t: Table, seat: int) -> int:
+    """MM-9 (``refill="to_hand_size"``), MM-11, MM-12: draw up to ``hand_size`` (nothing if holding more)."""
+    return draw(t, seat, t.rules.hand_size - len(cards(t.hands[seat])))
+
+
+def refill(t: Table, seat: int, played: int) -> int:
+    """MM-9: the attacker draws as many cards as they played (``"played"``) or up to ``hand_size``."""
+    return draw(t, seat, played) if t.rules.refill == PLAYED else draw_up(t, seat)
 
 
 def go_out_if_empty(t: Table, seat: int) -> None:
@@ -199,14 +253,14 @@ def go_out_if_empty(t: Table, seat: int) -> None:
 
 
 def attack(t: Table, attack_cards: int) -> None:
-    """MM-9: the attacker puts cards of one suit on the table and draws up."""
+    """MM-9: the attacker puts cards of one suit on the table and refills from the stock."""
     seat, cap = t.attacker, attack_cap(t)
     if not is_legal_attack(t.hands[seat], attack_cards, cap):
         raise ValueError(f"illegal attack {names(attack_cards)} by seat {seat} (cap {cap})")
     t.events.append(("attack", seat, t.hands[seat], attack_cards, cap))
     t.hands[seat] ^= attack_cards
     t.table = attack_cards
-    drawn = draw_up(t, seat)
+    drawn = refill(t, seat, len(cards(attack_cards)))
     t.turns += 1
     t.rounds += 1
     t.moves.append(f"turn {t.turns - 1}: seat {seat} attacks seat {defender(t)} with {names(attack_cards)}"
@@ -216,10 +270,10 @@ def attack(t: Table, attack_cards: int) -> None:
 
 def defend(t: Table, pairs: list[tuple[int, int]]) -> None:
     """MM-10..MM-12: beaten pairs are discarded, the rest picked up; then draw up and pass on."""
-    seat = defender(t)
-    if not is_legal_defence(t.hands[seat], t.table, pairs, t.trump, t.rules.black_maria):
-        raise ValueError(f"illegal defence by seat {seat}")
-    t.events.append(("defence", seat, t.hands[seat], t.table, (pairs, t.trump)))
+    seat, must = defender(t), duty_to_beat(t)
+    if not is_legal_defence(t.hands[seat], t.table, pairs, t.trump, t.rules.black_maria, must):
+        raise ValueError(f"illegal defence by seat {seat}" + (" (it must beat every card, MM-10)" if must else ""))
+    t.events.append(("defence", seat, t.hands[seat], t.table, (pairs, t.trump, must)))
     beaten, beaters = mask(a for _, a in pairs), mask(b for b, _ in pairs)
     unbeaten = t.table & ~beaten
     t.hands[seat] = (t.hands[seat] & ~beaters) | unbeaten
@@ -263,8 +317,8 @@ def attack_decision(t: Table, policy: str) -> None:
 def defence_decision(t: Table, policy: str) -> None:
     seat = defender(t)
     offer_marriage(t, seat, policy)
-    defend(t, policies.defence(policy, t.hands[seat], t.table, t.trump, t.rules.black_maria, not t.stock, t.key,
-                               t.turns))
+    defend(t, policies.defence(policy, t.hands[seat], t.table, t.trump, t.rules.black_maria, not t.stock,
+                               duty_to_beat(t), t.key, t.turns))
 
 
 def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):
@@ -301,6 +355,7 @@ def record(t: Table, game: int) -> dict:
         "loser": left[0] if len(left) == 1 and not t.truncated else -1,  # MM-14
         "rounds": t.rounds,
         "first_out": t.out[0] if t.out else -1,
+        "finish_order": ",".join(map(str, t.out)),  # MM-14
         "black_maria_holder": holder[0] if holder else -1,
         "trump_suit": t.trump,
         "trump_declared_turn": t.declared_turn,

@@ -16,7 +16,13 @@ class MustaMaijaRules(Rules):
                       choices=("marriage", "diamonds", "turned"))
     black_maria: str = knob("unbeatable", "the queen of spades beats nothing (MM-2) or is the highest "
                             "trump (MM-3); nothing ever beats it", choices=("unbeatable", "highest_trump"))
-    hand_size: int = knob(6, "cards dealt to each player and drawn back up to (MM-4, MM-9)", minimum=1)
+    hand_size: int = knob(6, "cards dealt to each player (MM-4); a defender draws back up to it (MM-11, MM-12), "
+                          "an attacker too with refill='to_hand_size' (MM-9)", minimum=1)
+    refill: str = knob("played", "what an attacker draws (MM-9): as many cards as they played (the seed), or up "
+                       "to hand_size (the house rule used before)", choices=("played", "to_hand_size"))
+    must_beat: str = knob("all_if_possible", "the duty to beat (MM-10): a defender who can beat every attack card "
+                          "must (the seed), or no duty at all (the house rule used before)",
+                          choices=("all_if_possible", "free"))
     max_turns: int = knob(10_000, "decisions before a game is stopped as truncated (MM-16)", minimum=1)
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
@@ -25,6 +31,7 @@ class MustaMaijaRules(Rules):
         "turned": {"trump": "turned"},
         "black_trump": {"black_maria": "highest_trump"},
         "five_cards": {"hand_size": 5},
+        "house": {"refill": "to_hand_size", "must_beat": "free"},
     }
     DEFAULT_PRESET: ClassVar[str] = "musta_maija"
 

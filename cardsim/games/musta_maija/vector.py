@@ -85,7 +85,7 @@ class Batch:
     attacker: np.ndarray
     defender: np.ndarray
     out: np.ndarray        # bitmask of seats out
-    first_out: np.ndarray
+    finish: np.ndarray     # finish_order packed: the j-th seat out, plus one, in bits 4j .. 4j+3
     turns: np.ndarray
     rounds: np.ndarray
     t_lo: np.ndarray       # the attack cards on the table
@@ -160,7 +160,7 @@ def _start(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
     zeros = np.zeros(n, dtype=np.int64)
     b = Batch(idx=np.arange(n), row=np.arange(n), key=keys, lo=lo, hi=hi, top=np.full(n, dealt),
               trump=trump, declared=zeros - 1, attacker=zeros + 1 % players,
-              defender=zeros + NEXT_IN[players, 0, 1 % players], out=zeros.copy(), first_out=zeros - 1,
+              defender=zeros + NEXT_IN[players, 0, 1 % players], out=zeros.copy(), finish=zeros.copy(),
               turns=zeros.copy(), rounds=zeros.copy(), t_lo=zeros.astype(np.uint64), t_hi=zeros.astype(np.uint64))
     return g, b
 
@@ -219,11 +219,15 @@ def _offer_marriage(g: Game, b: Batch, seat: np.ndarray) -> None:
 
 
 def _draw_up(g: Game, b: Batch, seat: np.ndarray) -> None:
-    """MM-9, MM-11, MM-12: draw up to ``hand_size`` from the stock."""
+    """MM-9 (``refill="to_hand_size"``), MM-11, MM-12: draw up to ``hand_size`` from the stock."""
+    _draw(g, b, seat, g.rules.hand_size - np_count(*_hand(b, seat)))
+
+
+def _draw(g: Game, b: Batch, seat: np.ndarray, wanted: np.ndarray) -> None:
+    """Draw ``wanted`` cards per game from the stock (fewer if it runs out)."""
     if (b.top >= g.n_cards).all():
         return
-    lo, hi = _hand(b, seat)
-    k = np.clip(g.rules.hand_size - np_count(lo, hi), 0, g.n_cards - b.top)
+    k = np.clip(wanted, 0, g.n_cards - b.top)
     d = np.nonzero(k)[0]
     row, top, seat = b.row[d], b.top[d], seat[d]
     b.lo[d, seat] |= g.pre_lo[row, top + k[d]] ^ g.pre_lo[row, top]
@@ -235,8 +239,9 @@ def _go_out_if_empty(g: Game, b: Batch, seat: np.ndarray) -> None:
     """MM-14: no cards once the stock is empty: out (the first one is recorded)."""
     lo, hi = _hand(b, seat)
     empty = ((lo | hi) == 0) & (b.top >= g.n_cards) & ((b.out >> seat) & 1 == 0)
+    n_out = np.bitwise_count(b.out.astype(np.uint64)).astype(np.int64)
+    b.finish = b.finish | (empty * (seat + 1)) << (4 * n_out)
     b.out = b.out | (empty << seat)
-    b.first_out = np.where(empty & (b.first_out < 0), seat, b.first_out)
 
 
 def _attack(g: Game, b: Batch) -> None:
@@ -249,7 +254,10 @@ def _attack(g: Game, b: Batch) -> None:
     cap = np.where(endgame, np_count(*_hand(b, b.defender)), NO_CAP)
     b.t_lo, b.t_hi = _by_policy(g, seat, policies.np_attack, lo, hi, b.trump, cap, endgame, b.key, b.turns)
     _set_hand(b, seat, lo ^ b.t_lo, hi ^ b.t_hi)
-    _draw_up(g, b, seat)
+    if g.rules.refill == reference.PLAYED:
+        _draw(g, b, seat, np_count(b.t_lo, b.t_hi))
+    else:
+        _draw_up(g, b, seat)
     _go_out_if_empty(g, b, seat)
     b.turns = b.turns + 1
     b.rounds = b.rounds + 1
@@ -261,11 +269,16 @@ def _defend(g: Game, b: Batch) -> None:
     _offer_marriage(g, b, seat)
     lo, hi = _hand(b, seat)
 
-    def defence(policy, lo, hi, t_lo, t_hi, trump, endgame, key, turn):
-        return policies.np_defence(policy, lo, hi, t_lo, t_hi, trump, g.rules.black_maria, endgame, key, turn)
+    def defence(policy, lo, hi, t_lo, t_hi, trump, endgame, must, key, turn):
+        return policies.np_defence(policy, lo, hi, t_lo, t_hi, trump, g.rules.black_maria, endgame, must, key, turn)
 
     endgame = b.top >= g.n_cards
-    b_lo, b_hi, u_lo, u_hi = _by_policy(g, seat, defence, lo, hi, b.t_lo, b.t_hi, b.trump, endgame, b.key, b.turns)
+    must = np.zeros(len(seat), dtype=bool)
+    if g.rules.must_beat == reference.ALL_IF_POSSIBLE:  # MM-10: the duty binds when every card can be beaten
+        full = policies.np_beat_with(b.t_lo, b.t_hi, lo, hi, b.trump, g.rules.black_maria)
+        must = (full[2] | full[3]) == 0
+    b_lo, b_hi, u_lo, u_hi = _by_policy(g, seat, defence, lo, hi, b.t_lo, b.t_hi, b.trump, endgame, must, b.key,
+                                        b.turns)
     _set_hand(b, seat, (lo & ~b_lo) | u_lo, (hi & ~b_hi) | u_hi)
     b.t_lo = np.zeros_like(b.t_lo)
     b.t_hi = np.zeros_like(b.t_hi)
@@ -289,7 +302,8 @@ def _retire(g: Game, b: Batch, done: np.ndarray, res: dict[str, np.ndarray], tru
     res["truncated"][i] = truncated
     res["loser"][i] = -1 if truncated else LAST_IN[g.players, d.out]
     res["rounds"][i] = d.rounds
-    res["first_out"][i] = d.first_out
+    res["first_out"][i] = d.finish % 16 - 1
+    res["finish"][i] = d.finish
     res["black_maria_holder"][i] = np.where(holds.any(axis=1), np.argmax(holds, axis=1), -1)
     res["trump_suit"][i] = d.trump
     res["trump_declared_turn"][i] = d.declared
@@ -304,7 +318,7 @@ def _reference_table(g: Game, b: Batch, i: int) -> reference.Table:
     """Game ``i`` of the batch, at the start of a round, as the reference engine's table."""
     hands = [int(b.lo[i, s]) | int(b.hi[i, s]) << 52 for s in range(g.players)]
     stock = [int(c) for c in g.deck[b.row[i], b.top[i]:]]
-    out = sorted((s for s in range(g.players) if b.out[i] >> s & 1), key=lambda s: s != b.first_out[i])
+    out = [(int(b.finish[i]) >> 4 * j & 15) - 1 for j in range(g.players) if int(b.finish[i]) >> 4 * j & 15]
     t = reference.Table(g.rules, g.players, int(b.key[i]), hands, stock, trump=int(b.trump[i]),
                         declared_turn=int(b.declared[i]), attacker=int(b.attacker[i]), out=out,
                         turns=int(b.turns[i]), rounds=int(b.rounds[i]))
@@ -319,7 +333,9 @@ def _hand_off(g: Game, b: Batch, res: dict[str, np.ndarray]) -> None:
         for _ in reference.play_on(t, g.seats):
             pass
         for name, value in reference.record(t, int(res["game"][game])).items():
-            res[name][game] = value
+            if name != "finish_order":
+                res[name][game] = value
+        res["finish"][game] = sum((seat + 1) << 4 * j for j, seat in enumerate(t.out))
 
 
 def vector(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
@@ -327,7 +343,8 @@ def vector(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
     """The vector engine's ``GameSpec.vector``: one array per record column."""
     games = np.asarray(games, dtype=np.int64)
     res = {name: np.zeros(len(games), dtype=np.int64) for name in
-           ("turns", "loser", "rounds", "first_out", "black_maria_holder", "trump_suit", "trump_declared_turn")}
+           ("turns", "loser", "rounds", "first_out", "finish", "black_maria_holder", "trump_suit",
+            "trump_declared_turn")}
     res["game"] = games.copy()
     res["truncated"] = np.zeros(len(games), dtype=bool)
     g, b = _start(rules, players, seed, games, seats)
@@ -340,4 +357,7 @@ def vector(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
         b = _retire(g, b, b.turns >= rules.max_turns, res, truncated=True)
         _defend(g, b)
         b = _retire(g, b, _finished(g, b), res, truncated=False)
+    finish = res.pop("finish")
+    res["finish_order"] = np.array([",".join(str((int(f) >> 4 * j & 15) - 1) for j in range(players)
+                                             if int(f) >> 4 * j & 15) for f in finish], dtype=object)
     return res
