@@ -4,7 +4,7 @@ import numpy as np
 from cardsim.core import rng
 from cardsim.games.uno import policies as pol
 from cardsim.games.uno import reference as ref
-from cardsim.games.uno.cards import CANDIDATE_REAL, CANDIDATES, K, WD4_COLUMN, counts_of, parse
+from cardsim.games.uno.cards import CANDIDATE_REAL, CANDIDATES, K, WD4_COLUMN, counts_of, name, parse
 from cardsim.games.uno.reference import make_state
 
 
@@ -42,7 +42,7 @@ def test_twins_choose_the_same_card():
             hand[k] += 1
         top = int(gen.integers(0, 54))
         colour = int(gen.integers(0, 4)) if top >= 52 else top // 13
-        s = make_state(2, ["R1", ""], ref.name(top), colour="RYGB"[colour])
+        s = make_state(2, ["R1", ""], name(top), colour="RYGB"[colour])
         s.hands[1] = hand
         legal = ref.legal_cards(s, 1)
         u = rng.draw(7, rng.Stream.POLICY, i, 2)
