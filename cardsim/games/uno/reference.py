@@ -329,14 +329,14 @@ def play_custom_wild(s: State, choose: Chooser) -> None:
 
 def finish_with_last_card(s: State, kind: int) -> None:
     """U-18: the player is out and wins the hand; a draw card still makes the others draw."""
+    total, s.pending_draw = s.pending_draw + 2, 0
     if symbol_of(kind) == DRAW_TWO:
-        draw_cards(s, s.seat(1), s.pending_draw + 2)
+        draw_cards(s, s.seat(1), total)
     elif kind == WD4:
         draw_cards(s, s.seat(1), 4)
     elif kind == CUSTOM and s.rules.custom_wild == "everyone_draws_one":
         for i in range(1, s.players):
             draw_cards(s, s.seat(i), 1)
-    s.pending_draw = 0
     s.hand_winner = s.current
     s.note("out", s.current)
 
@@ -369,8 +369,8 @@ def answer_draw_two(s: State, policy: Policy) -> None:
         play_card(s, kind, Chooser(s, policy))
         return
     s.note("no_stack", s.current, decided=True)
-    draw_cards(s, s.current, s.pending_draw)
-    s.pending_draw = 0
+    total, s.pending_draw = s.pending_draw, 0
+    draw_cards(s, s.current, total)
     s.current = s.seat(1)
 
 
