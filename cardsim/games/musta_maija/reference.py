@@ -47,12 +47,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardsim.core import rng
-from cardsim.core.cards import FRENCH52
-from cardsim.core.records import Replay
+from cardsim.core.records import Replay, Setup
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
-    BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, name, names, rank, suit,
+    BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, names, rank, suit,
 )
+from cardsim.games.musta_maija.events import BOOK
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
 PACKET = 3
@@ -80,9 +80,15 @@ class Table:
     turns: int = 0
     rounds: int = 0
     truncated: bool = False
-    moves: list[str] = field(default_factory=list)
+    log: list[tuple] = field(default_factory=list)
+    """The replay's raw events (``events.py``), see ``note``."""
     events: list[tuple] = field(default_factory=list)
     """(kind, seat, hand before, cards, extra) per move, for tests: see ``attack``/``defend``/``declare``."""
+
+    def note(self, action: str, seat: int, cards: int | tuple[int, ...] = 0, target: int = -1,
+             decision: int | None = None, on: int = -1) -> None:
+        """Record an event of the replay; ``on`` is the attack card a ``beat`` event beats."""
+        self.log.append((decision, seat, action, cards, target, tuple(self.hands), len(self.stock), self.trump, on))
 
 
 # --- the deal ---------------------------------------------------------------------
@@ -109,7 +115,9 @@ def deal(rules: MustaMaijaRules, players: int, key: int) -> Table:
     t = Table(rules, players, key, hands, deck[len(seats):], attacker=1 % players)
     if rules.trump == "diamonds":
         t.trump = DIAMONDS  # MM-6
-    elif rules.trump == "turned":
+    for seat in range(players):
+        t.note("deal", seat, hands[seat])
+    if rules.trump == "turned":
         turn_trump(t)
     return t
 
@@ -118,12 +126,13 @@ def turn_trump(t: Table) -> None:
     """MM-7: turn the top of the stock (reshuffle while it is a spade) and put it at the bottom."""
     attempt = 0
     while suit(t.stock[0]) == SPADES:
+        t.note("reshuffle", -1, (t.stock[0],))
         order = rng.permutation(t.key, rng.Stream.RESHUFFLE, len(t.stock), attempt)
         t.stock = [t.stock[i] for i in order]
         attempt += 1
     t.stock = t.stock[1:] + t.stock[:1]
     t.trump = suit(t.stock[-1])
-    t.moves.append(f"turned {name(t.stock[-1])}: trump {FRENCH52.suits[t.trump]}")
+    t.note("turn", -1, (t.stock[-1],))
 
 
 # --- small rules --------------------------------------------------------------------
@@ -224,14 +233,16 @@ def declare(t: Table, seat: int, s: int) -> None:
         raise ValueError(f"seat {seat} may not declare suit {s}")
     t.events.append(("declare", seat, t.hands[seat], s, t.turns))
     t.trump, t.declared_turn = s, t.turns
-    t.moves.append(f"turn {t.turns}: seat {seat} declares {FRENCH52.suits[s]} trump (marriage)")
+    t.note("declare", seat, decision=t.turns)
 
 
 def draw(t: Table, seat: int, wanted: int) -> int:
     """Draw ``wanted`` cards from the top of the stock (fewer if it runs out); the number drawn."""
     n = max(0, min(wanted, len(t.stock)))
     t.hands[seat] |= mask(t.stock[:n])
-    t.stock = t.stock[n:]
+    drawn, t.stock = t.stock[:n], t.stock[n:]
+    if n:
+        t.note("draw", seat, tuple(drawn))
     return n
 
 
@@ -249,7 +260,7 @@ def go_out_if_empty(t: Table, seat: int) -> None:
     """MM-14: a player with no cards once the stock is empty is out."""
     if not t.hands[seat] and not t.stock and seat not in t.out:
         t.out.append(seat)
-        t.moves.append(f"  seat {seat} is out")
+        t.note("out", seat)
 
 
 def attack(t: Table, attack_cards: int) -> None:
@@ -260,11 +271,10 @@ def attack(t: Table, attack_cards: int) -> None:
     t.events.append(("attack", seat, t.hands[seat], attack_cards, cap))
     t.hands[seat] ^= attack_cards
     t.table = attack_cards
-    drawn = refill(t, seat, len(cards(attack_cards)))
+    t.note("attack", seat, attack_cards, defender(t), t.turns)
+    refill(t, seat, len(cards(attack_cards)))
     t.turns += 1
     t.rounds += 1
-    t.moves.append(f"turn {t.turns - 1}: seat {seat} attacks seat {defender(t)} with {names(attack_cards)}"
-                   f", draws {drawn}")
     go_out_if_empty(t, seat)
 
 
@@ -276,13 +286,20 @@ def defend(t: Table, pairs: list[tuple[int, int]]) -> None:
     t.events.append(("defence", seat, t.hands[seat], t.table, (pairs, t.trump, must)))
     beaten, beaters = mask(a for _, a in pairs), mask(b for b, _ in pairs)
     unbeaten = t.table & ~beaten
-    t.hands[seat] = (t.hands[seat] & ~beaters) | unbeaten
-    t.discard |= beaten | beaters
+    for b, a in pairs:  # each beater goes from the hand onto its attack card
+        t.hands[seat] &= ~(1 << b)
+        t.note("beat", seat, (b,), decision=t.turns, on=a)
+    if not pairs:
+        t.note("beat", seat, decision=t.turns)
+    if beaten:
+        t.discard |= beaten | beaters
+        t.note("discard", -1, tuple(c for b, a in pairs for c in (a, b)))
+    t.hands[seat] |= unbeaten
     t.table = 0
-    drawn = draw_up(t, seat)
+    if unbeaten:
+        t.note("pick_up", seat, unbeaten)
+    draw_up(t, seat)
     t.turns += 1
-    said = ", ".join(f"{name(a)} with {name(b)}" for b, a in pairs) or "nothing"
-    t.moves.append(f"turn {t.turns - 1}: seat {seat} beats {said}; picks up {names(unbeaten)}; draws {drawn}")
     go_out_if_empty(t, seat)
     if unbeaten or seat in t.out:
         t.attacker = next_in(t, seat)  # MM-12 (and MM-11 when the defender went out)
@@ -324,7 +341,6 @@ def defence_decision(t: Table, policy: str) -> None:
 def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):
     """Yield the table after the deal and after every decision (the same object, updated)."""
     t = deal(rules, players, rng.game_key(seed, game))
-    t.moves.insert(0, "deal: " + " | ".join(f"seat {s}: {names(h)}" for s, h in enumerate(t.hands)))
     yield t
     yield from play_on(t, seats)
 
@@ -367,5 +383,9 @@ def play(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tupl
     t = None
     for t in play_states(rules, players, seed, game, seats):
         pass
-    rec = record(t, game)
-    return Replay("musta_maija", rec, t.moves)
+    if t.truncated:
+        t.note("truncated", -1)
+        t.note("table", -1, t.table)
+    for seat in range(players):
+        t.note("final", seat, t.hands[seat])
+    return Replay("musta_maija", record(t, game), t.log, Setup("musta_maija", rules, players, seed, game, seats), BOOK)
