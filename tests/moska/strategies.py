@@ -12,7 +12,8 @@ RULES = st.builds(
     cap_mode=st.sampled_from(["round", "unkilled"]),
     trump_two_swap=st.booleans(),
     defender_self_attack=st.booleans(),
-    excess_return=st.sampled_from(["defender", "last"]),
+    defender_closes=st.booleans(),
+    excess_return=st.sampled_from(["defender", "attacker", "last"]),
     hand_size=st.integers(1, 9),
     max_turns=st.sampled_from([10_000, 10_000, 10_000, 40, 400]),
 )

@@ -88,7 +88,8 @@ def test_M2_two_to_eight_players_seated_from_the_dealer():
     """Rule M-2 of docs/rules/moska.md."""
     for players in (2, 8):
         t = cardsim.replay("moska", "moska", players=players, seed=3, game=0)
-        assert t.moves[1].startswith(f"Round 1: seat 1 attacks seat {2 % players}")
+        first_round = next(m for m in t.moves if m.startswith("Round 1:"))
+        assert first_round.startswith(f"Round 1: seat 1 attacks seat {2 % players}")
         assert t.record["loser"] in range(players)
     for players in (1, 9):
         with pytest.raises(ValueError, match="2 to 8 players"):
@@ -134,15 +135,40 @@ def test_M5_turned_card_is_trump_and_drawn_last():
     assert not s.stock and s.hands[1] == (1 << perm[50]) | (1 << perm[51]) | (1 << perm[24])
 
 
-def test_M6_trump_two_holder_swaps_before_acting():
-    """Rule M-6 of docs/rules/moska.md."""
+def test_M6_trump_two_swap_right_after_the_draw_that_brings_it():
+    """Rule M-6 of docs/rules/moska.md (revised): the swap comes before any further card is drawn."""
+    s = position("♠3", "♠4", "♦5", trump="♥", stock="♣2 ♥2 ♥9", hand_size=4)  # ♥9 is the turned card
+    R.refill(s, 1)  # draws ♣2, ♥2 -> swaps at once for ♥9 -> draws on: the 2, now the last card
+    assert names(s.hands[1]) == "♣2 ♥2 ♥9 ♠4" and not s.stock and s.swaps == 1
+    assert s.moves[0] == "  seat 1 swaps ♥2 for the turned ♥9"
+    s = position("♠3", "♠4", "♦5", trump="♥", stock="♥2 ♣4 ♥9", hand_size=2)
+    R.refill(s, 1)
+    assert names(s.hands[1]) == "♥9 ♠4" and s.stock == [F.parse("♣4"), F.parse("♥2")]
+    R.refill(s, 2)  # the 2 comes back as the stock's last card: no second swap
+    assert names(s.hands[2]) == "♣4 ♦5" and s.stock == [F.parse("♥2")] and s.swaps == 1
     s = position("♠3", "♥2 ♠4", "♦5", trump="♥", stock="♣2 ♥9")
-    assert R.decide(s, 1) == 0
-    assert names(s.hands[1]) == "♥9 ♠4" and s.stock == [F.parse("♣2"), F.parse("♥2")]
-    assert s.swaps == 1 and not R.can_swap(s, 1)
-    assert not R.can_swap(position("♠3", "♥2", trump="♥", stock="♣2 ♥9", trump_two_swap=False), 1)  # TARAKI
-    assert not R.can_swap(position("♠3", "♥2", trump="♥", stock="", turned="♥9"), 1)  # stock empty
-    assert not R.can_swap(position("♠3", "♥3", trump="♥", stock="♣2 ♥2"), 1)  # the turned card is the 2
+    R.decide(s, 1)  # not at the holder's decisions any more: only after the deal or the draw
+    assert s.swaps == 0 and names(s.hands[1]) == "♥2 ♠4"
+    for never in (position("♠3", "♠4", trump="♥", stock="♥2 ♥9", trump_two_swap=False, hand_size=3),  # TARAKI
+                  position("♠3", "♠4", trump="♥", stock="♣2 ♥2", hand_size=3)):  # the turned card is the 2
+        R.refill(never, 1)
+        assert never.swaps == 0 and not never.stock
+
+
+def test_M6_trump_two_swap_right_after_the_deal():
+    """Rule M-6 of docs/rules/moska.md (revised): a dealt 2 is swapped before round 1."""
+    def two_is_dealt(game):
+        s = R.deal(MoskaRules(), 4, rng.game_key(5, game))
+        return s.turned != F.card(s.trump, 0) and any(h >> F.card(s.trump, 0) & 1 for h in s.hands)
+    game = next(g for g in range(100) if two_is_dealt(g))
+    dealt = R.deal(MoskaRules(), 4, rng.game_key(5, game))
+    holder = next(p for p in range(4) if dealt.hands[p] >> F.card(dealt.trump, 0) & 1)
+    seen = []
+    t = R.play(MoskaRules(), 4, 5, game, ["greedy"] * 4, on_move=lambda s: seen.append((s.turns, s.rounds)))
+    assert t.moves[1] == f"  seat {holder} swaps {F.name(F.card(dealt.trump, 0))} for the turned {F.name(dealt.turned)}"
+    assert seen[1] == (0, 0) and t.record["swaps"] == 1  # before any decision and before round 1
+    t = R.play(MoskaRules(trump_two_swap=False), 4, 5, game, ["greedy"] * 4)
+    assert t.moves[1].startswith("Round 1:") and t.record["swaps"] == 0
 
 
 def test_M7_first_attacker_is_seat_one_and_defender_the_next_with_cards():
@@ -263,6 +289,25 @@ def test_M12_over_play_last_over_player_takes_back_first():
     assert names(s.table.unkilled) == "♦6 ♠6" and s.turns == 2
 
 
+def test_M12_over_play_attacker_chooses_what_goes_back():
+    """Rule M-12 of docs/rules/moska.md: ``excess_return="attacker"`` (TARAKI 3.5.4), the round's attacker chooses."""
+    s, seats = _overplay("attacker")
+    seats[1].back = "♥6"
+    assert R.addition_step(s, seats)
+    assert seats[1].offered[-1] == ("give_back", "♣6 ♦6 ♥6", 1)  # seat 1 opened the round
+    assert not [o for o in seats[2].offered + seats[3].offered if o[0] == "give_back"]
+    assert names(s.table.unkilled) == "♣6 ♦6 ♠6" and F.hand("♥6") & s.hands[3]
+    assert s.turns == 3 and s.overplays == 1  # two additions and the attacker's choice
+    # an attacker who is out still chooses (choosing needs no cards)
+    s = position("♠3 ♦6", "", "♠8 ♠9 ♣2", "♥6 ♣6 ♥3", trump="♦", stock="", turned="♦9", defender=2,
+                 excess_return="attacker")
+    s.out[1] = True
+    on_table(s, "♠6")
+    seats = [Script(adds=["♦6"]), Script(back="♣6"), Script(), Script(adds=["♥6 ♣6"])]
+    assert R.addition_step(s, seats)
+    assert seats[1].offered == [("give_back", "♣6 ♦6 ♥6", 1)] and names(s.table.unkilled) == "♦6 ♥6 ♠6"
+
+
 def test_M13_attackers_refill_at_once_in_clockwise_order_defender_after_the_round():
     """Rule M-13 of docs/rules/moska.md."""
     s, seats = _overplay("defender")
@@ -292,6 +337,112 @@ def test_M14_defender_attacks_own_cards_within_the_cap():
     assert R.self_attack_killers(s, F.parse("♥7")) == F.hand("♥A")
     s.rules = s.rules.replace(defender_self_attack=False)
     assert R.self_attack_killers(s, F.parse("♥7")) == 0
+
+
+TARAKI = MoskaRules.preset("taraki")
+
+
+def test_M14_six_cards_a_seventh_kill_is_refused():
+    """Rule M-14 of docs/rules/moska.md (revised, TARAKI 3.5.3): ordinary kills count towards the six cards."""
+    s = position("♠3", "♠4", "♠9 ♠T ♥7", trump="♣", stock="♣2", defender=2, rules=TARAKI)
+    # four kills and one self-attack pair (♥3 killed by ♥5) have left the defender's hand: six cards
+    on_table(s, "♦3 ♦4 ♦5 ♦6 ♥3", kills=[("♦3", "♦7"), ("♦4", "♦8"), ("♦5", "♦9"), ("♦6", "♦T"), ("♥3", "♥5")])
+    s.table.gone = 6
+    on_table(s, "♠7")  # a sixth attack card, within the cap
+    eero = Script(kills={"♠7": "♠9"})
+    R.defence_step(s, eero)
+    assert eero.offered == [] and s.table.unkilled == F.hand("♠7") and names(s.hands[2]) == "♥7 ♠9 ♠T"
+    assert s.turns == 1  # still a decision, with nothing to decide
+    with pytest.raises(R.IllegalMove):
+        R.kill(s, F.parse("♠7"), F.parse("♠9"))
+    s.table.gone = 5
+    R.defence_step(s, eero)
+    assert eero.offered == [("kill", "♠7", "♠9 ♠T")] and s.table.unkilled == 0 and s.table.gone == 6
+    s = position("♠3", "♠4", "♠9 ♠T", trump="♣", stock="♣2", defender=2, rules=TARAKI.replace(attack_cap=None))
+    s.table.gone = 6  # attack_cap=None: the limit is still six
+    on_table(s, "♠7")
+    assert not R.may_kill(s)
+    s.rules = MoskaRules()  # without M-14 there is no such limit
+    assert R.may_kill(s)
+
+
+def test_M14_no_virpiminen_self_attack_needs_room_for_two():
+    """Rule M-14 of docs/rules/moska.md (revised, TARAKI glossary): no self-attack when the table is one short."""
+    s = position("♠3", "♠4", "♦7 ♦9 ♥7 ♥A", trump="♣", stock="♣2", defender=2, rules=TARAKI)
+    on_table(s, "♠7 ♥8 ♦8 ♠8", kills=[("♠7", "♠T"), ("♥8", "♥T"), ("♦8", "♦T"), ("♠8", "♠J")])
+    s.table.start_hand, s.table.gone = 6, 4  # cap 6, four attack cards: room 2, and 4 + 2 cards may leave
+    assert R.room(s) == 2 and R.self_attack_killers(s, F.parse("♦7")) == F.hand("♦9")
+    s.table.start_hand = 5  # room 1: one short
+    assert R.room(s) == 1 and R.self_attack_killers(s, F.parse("♦7")) == 0
+    eero = Script(self_attacks={"♦7": "♦9"})
+    R.defence_step(s, eero)
+    assert eero.offered == [] and s.self_attacks == 0
+    s.table.start_hand, s.table.gone = 6, 5  # room 2, but the pair would make seven cards leave
+    assert R.self_attack_killers(s, F.parse("♦7")) == 0
+
+
+def test_M14_unkilled_mode_the_pair_leaves_a_hand_that_covers_the_unkilled_cards():
+    """Rule M-14 of docs/rules/moska.md (revised): in cap_mode="unkilled" M-9 still holds after the pair."""
+    s = position("♠3", "♠4", "♦7 ♦9 ♠2 ♠3", trump="♣", stock="♣2", defender=2,
+                 rules=TARAKI.replace(cap_mode="unkilled", cap_to_defender_hand=False))
+    on_table(s, "♥7 ♥8 ♠7")  # three unkilled: room 6 - 3 = 3, but 4 - 2 cards would not cover them
+    assert R.room(s) == 3 and R.self_attack_killers(s, F.parse("♦7")) == 0
+    s.table.unkilled = F.hand("♥7 ♥8")
+    assert R.self_attack_killers(s, F.parse("♦7")) == F.hand("♦9")  # 4 - 2 >= 2
+    s.rules = s.rules.replace(cap_to_defender_hand=True)
+    s.table.unkilled = F.hand("♥7 ♥8 ♠7")  # room min(6, 4) - 3 = 1: refused by the room already
+    assert R.room(s) == 1 and R.self_attack_killers(s, F.parse("♦7")) == 0
+
+
+def _closing_round(**knobs):
+    s = position("♥6 ♥8", "♠6 ♠K", "♠9 ♥9 ♣2 ♣3", trump="♦", stock="♣4 ♣5 ♣7 ♣8 ♣9 ♣T ♣J", **knobs)
+    return s, [Script(adds=["♥6"]), Script(open="♠6"), Script(kills={"♠6": "♠9", "♥6": "♥9"})]
+
+
+def test_M14b_defender_closes_the_round_after_killing_everything():
+    """Rule M-14b of docs/rules/moska.md (TARAKI 3.6.4): ``defender_closes``."""
+    s, seats = _closing_round(defender_closes=True)
+    R.play_round(s, seats)
+    assert seats[0].offered == [] and s.turns == 2  # opening, defence: nobody is asked to add
+    assert "  seat 2 killed everything (M-16)" in s.moves and s.attacker == 2
+    s, seats = _closing_round(defender_closes=False)
+    R.play_round(s, seats)
+    assert seats[0].offered == [("add", "♥6", 3)] and s.turns == 4  # M-15: additions follow
+    s, seats = _closing_round(defender_closes=True)
+    seats[2].kills = {}  # a card left unkilled: the round goes on
+    R.play_round(s, seats)
+    assert seats[0].offered == [("add", "♥6", 3)] and "  seat 2 picks up ♥6 ♠6 (M-17)" in s.moves
+
+
+def _empty_handed_defender(stock):
+    # hand size 2; seat 2 kills the opening ♠6 ♦6 with its last two cards
+    s = position("♥6 ♥9", "♠6 ♦6", "♠9 ♦9", trump="♣", stock=stock, turned=None if stock else "♣A",
+                 rules=MoskaRules.preset("pyhaselka").replace(hand_size=2))
+    return s, [Script(adds=["♥6 ♥9"]), Script(open="♠6 ♦6"), Script(kills={"♠6": "♠9", "♦6": "♦9"})]
+
+
+def test_M15_a_defender_who_killed_with_the_last_card_is_given_additions_while_the_stock_lasts():
+    """Rule M-15 of docs/rules/moska.md (revised): not out while the stock holds cards; picks the additions up."""
+    s, seats = _empty_handed_defender("♣4 ♣5 ♣7 ♣8 ♣T ♣J ♣Q")
+    R.play_round(s, seats)
+    assert [o[0] for o in seats[2].offered] == ["kill", "kill"]  # no decision with an empty hand
+    assert seats[0].offered == [("add", "♥6 ♥9", R.NO_CAP - 2)]
+    assert s.turns == 3 and "  seat 2 picks up ♥6 ♥9 (M-17)" in s.moves
+    assert names(s.hands[2]) == "♥6 ♥9" and s.attacker == 0 and s.pickups == 1
+    s, seats = _empty_handed_defender("")  # stock empty: the defender is out, the round ends at once
+    with pytest.raises(R.GameOver):
+        R.play_round(s, seats)
+    assert seats[0].offered == [] and s.finish_order == [1, 2] and s.loser == 0
+
+
+def test_M15_the_defenders_unkilled_cards_count_as_held_in_the_end_check():
+    """Rules M-15 and M-19 of docs/rules/moska.md: a defender with cards to pick up has neither lost nor gone out."""
+    s = position("♠9 ♥9", "♠6 ♥6", trump="♣", stock="♦6 ♦3 ♣4",
+                 rules=MoskaRules.preset("pyhaselka").replace(hand_size=2))
+    seats = [Script(kills={"♠6": "♠9", "♥6": "♥9"}), Script(open="♠6 ♥6", adds=["♦6"])]
+    R.play_round(s, seats)  # seat 1 adds ♦6 and draws the last card while seat 0 holds none
+    assert s.loser == -1 and not s.finish_order and not s.stock
+    assert names(s.hands[0]) == "♦6" and "  seat 0 picks up ♦6 (M-17)" in s.moves and s.attacker == 1
 
 
 def test_M15_defence_and_addition_steps_repeat_until_nothing_is_added():

@@ -1,8 +1,9 @@
 """Property tests of the Moska reference engine over random knobs, 2-8 players, policies and seeds.
 
 Card conservation after every move, only legal moves (the engine raises ``IllegalMove``
-on any other), exactly one loser per finished game, determinism (twice, in a batch,
-with ``first_game`` shifted, with the global RNGs disturbed), common random numbers.
+on any other), the cap (M-9), TARAKI's six cards (M-14) and the swap's moment (M-6) at
+every move, exactly one loser per finished game, determinism (twice, in a batch, with
+``first_game`` shifted, with the global RNGs disturbed), common random numbers.
 """
 import random
 
@@ -12,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardsim
-from cardsim.core.cards import FRENCH52, cards_of
+from cardsim.core import rng
+from cardsim.core.cards import FRENCH52, cards_of, count
 from cardsim.games.moska import reference as R
 from cardsim.games.moska.rules import MoskaRules
 
@@ -25,16 +27,45 @@ def where_cards_are(s: R.State) -> list[int]:
     return places + list(cards_of(s.table.cards)) + list(cards_of(s.discard))
 
 
-def check_move(s: R.State) -> None:
-    assert sorted(where_cards_are(s)) == list(range(FRENCH52.size)), s.moves[-1]
-    assert s.table.unkilled & ~s.table.attack == 0
-    assert all(not (s.out[p] and s.hands[p]) for p in range(s.players))
+class CheckMoves:
+    """An ``on_move`` hook checking the invariants of the rules after every move of one game."""
+
+    def __init__(self) -> None:
+        self.start = 0  # the defender's hand when the round began
+
+    def __call__(self, s: R.State) -> None:
+        assert sorted(where_cards_are(s)) == list(range(FRENCH52.size)), s.moves[-1]
+        assert s.table.unkilled & ~s.table.attack == 0
+        assert all(not (s.out[p] and s.hands[p]) for p in range(s.players))
+        self.check_swap(s)
+        if s.moves[-1].startswith("Round "):
+            self.start = s.hands[s.defender]
+        if s.table.attack:
+            self.check_round(s)
+
+    @staticmethod
+    def check_swap(s: R.State) -> None:
+        """M-6: after the deal's swap, the trump 2 never waits in a hand while the turned card is under the stock."""
+        two = FRENCH52.card(s.trump, 0)
+        if s.rules.trump_two_swap and s.stock and s.stock[-1] == s.turned and not s.moves[-1].startswith("Deal"):
+            assert not any(h >> two & 1 for h in s.hands), s.moves[-1]
+
+    def check_round(self, s: R.State) -> None:
+        """M-9 in the knob's cap_mode; M-14: at most attack_cap (6 if None) cards leave the defender's hand."""
+        r, d = s.rules, s.defender
+        cap = 52 if r.attack_cap is None else r.attack_cap
+        if r.cap_mode == "round":
+            assert count(s.table.attack) <= min(cap, s.table.start_hand if r.cap_to_defender_hand else 52)
+        else:
+            assert count(s.table.unkilled) <= min(cap, count(s.hands[d]) if r.cap_to_defender_hand else 52)
+        if r.defender_self_attack:
+            assert count(self.start & ~s.hands[d]) <= (6 if r.attack_cap is None else r.attack_cap), s.moves[-1]
 
 
 @given(setups())
 def test_cards_are_conserved_and_each_finished_game_has_one_loser(setup):
     rules, players, seats, seed, game = setup
-    t = R.play(rules, players, seed, game, seats, on_move=check_move)  # IllegalMove = an illegal move
+    t = R.play(rules, players, seed, game, seats, on_move=CheckMoves())  # IllegalMove = an illegal move
     rec = t.record
     order = [int(p) for p in rec["finish_order"].split(",")] if rec["finish_order"] else []
     assert len(set(order)) == len(order) and rec["first_out"] == (order[0] if order else -1)
@@ -44,6 +75,9 @@ def test_cards_are_conserved_and_each_finished_game_has_one_loser(setup):
         assert rec["loser"] in range(players) and sorted(order + [rec["loser"]]) == list(range(players))
         assert rec["turns"] <= rules.max_turns
     assert rec["swaps"] <= int(rules.trump_two_swap)  # M-6: at most once, never in TARAKI
+    turned = R.deal(rules, players, rng.game_key(seed, game)).turned
+    if rules.trump_two_swap and not rec["truncated"]:  # the whole stock was drawn: the 2 was swapped on arrival
+        assert rec["swaps"] == int(FRENCH52.rank(turned) != 0)
     assert rec["self_attacks"] == 0 or rules.defender_self_attack
 
 

@@ -4,12 +4,12 @@ import pytest
 import cardsim
 from cardsim.games.moska.rules import MoskaRules
 
-# the variants table of rules/moska.md
+# the variants table of rules/moska.md (and M-12: taraki sets excess_return="attacker")
 TABLE = {
-    "moska": ("attack", 6, True, True, False),
-    "turamoska": ("attack_and_kill", 6, True, True, False),
-    "pyhaselka": ("attack_and_kill", None, False, True, False),
-    "taraki": ("attack", 6, True, False, True),
+    "moska": ("attack", 6, True, True, False, False, "defender"),
+    "turamoska": ("attack_and_kill", 6, True, True, False, False, "defender"),
+    "pyhaselka": ("attack_and_kill", None, False, True, False, False, "defender"),
+    "taraki": ("attack", 6, True, False, True, True, "attacker"),
 }
 
 
@@ -19,14 +19,14 @@ def test_presets_are_the_variants_table():
     for name, row in TABLE.items():
         r = presets[name]
         assert (r.continuation, r.attack_cap, r.cap_to_defender_hand, r.trump_two_swap,
-                r.defender_self_attack) == row
-        assert (r.cap_mode, r.excess_return, r.hand_size, r.max_turns) == ("round", "defender", 6, 10_000)
+                r.defender_self_attack, r.defender_closes, r.excess_return) == row
+        assert (r.cap_mode, r.hand_size, r.max_turns) == ("round", 6, 10_000)
 
 
 def test_every_knob_of_the_rules_file():
     assert list(MoskaRules.knobs()) == ["continuation", "attack_cap", "cap_to_defender_hand", "cap_mode",
-                                        "trump_two_swap", "defender_self_attack", "excess_return", "hand_size",
-                                        "max_turns"]
+                                        "trump_two_swap", "defender_self_attack", "defender_closes",
+                                        "excess_return", "hand_size", "max_turns"]
     assert MoskaRules() == MoskaRules.preset("moska")
 
 
@@ -46,6 +46,8 @@ def test_string_form_and_round_trip():
     ({"excess_return": "first"}, "excess_return='first' is invalid"),
     ({"trump_two_swap": 1}, "trump_two_swap=1 is invalid: expected True or False"),
     ({"defender_self_attack": None}, "defender_self_attack=None is invalid"),
+    ({"defender_closes": "yes"}, "defender_closes='yes' is invalid: expected True or False"),
+    ({"excess_return": "adder"}, "excess_return='adder' is invalid: expected one of 'defender', 'attacker', 'last'"),
     ({"hand_size": 0}, "hand_size=0 is invalid"),
     ({"hand_size": 26}, "hand_size=26 is invalid"),
     ({"max_turns": 0}, "max_turns=0 is invalid"),

@@ -20,13 +20,18 @@ The engine calls, for the seat that decides (all calls of one decision share its
 - ``open(view)`` → mask of the opening (room ``view.room >= 1``);
 - ``kill(view, a, killers)`` → one card of ``killers`` or ``-1``: once for each unkilled
   attack card ``a`` in ascending code, with ``killers`` = its killers still in hand
-  (cards used earlier in the step removed), only when ``killers`` is not empty;
+  (cards used earlier in the step removed), only when ``killers`` is not empty (and,
+  with M-14, while TARAKI's six-card limit allows another kill);
 - ``self_attack(view, c, killers)`` → a card of ``killers`` or ``-1``: with M-14, after
   the kills, for ``c`` = 0..51 ascending, only when ``c`` is a legal self-attack card
   at that moment (``killers`` = its killers in hand, not empty);
 - ``add(view, cands, room)`` → a subset of ``cands`` (cards of allowed ranks in hand)
   of at most ``room`` cards;
-- ``give_back(view, cards, e)`` → exactly ``e`` cards of ``cards`` to send back (M-12).
+- ``give_back(view, cards, e)`` → exactly ``e`` cards of ``cards`` to send back (M-12),
+  asked of the defender (``excess_return="defender"``), of the round's attacker
+  (``"attacker"``: ``cards`` = all cards added in the step) or of the one last
+  over-player who takes back part of their own cards (``"last"``); the same rule
+  whoever is asked.
 """
 from __future__ import annotations
 

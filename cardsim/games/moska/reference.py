@@ -1,12 +1,17 @@
 """Moska reference engine: one game in plain Python, rules M-1…M-22, a record and a trace.
 
-This file is the oracle that ``vector.py`` must reproduce game for game; it is written
-to be read next to docs/rules/moska.md. It is not fast. The decision protocol below
-is normative for both engines (and for ``policies.py``): change it only with a note
-here and in the commit message.
+This file is the oracle that the compiled engine (``compiled.py``) must reproduce game
+for game; it is written to be read next to docs/rules/moska.md. It is not fast. The
+decision protocol below is normative for every engine (and for ``policies.py``): change
+it only with a note here and in the commit message.
 
-DECISION PROTOCOL (v1)
+DECISION PROTOCOL (v2)
 ======================
+v2 (issue 12) revises: the moment of the trump-two swap (M-6), TARAKI's six-card limit
+and the self-attack legality (M-14), knob ``defender_closes`` (M-14b), the value
+``excess_return="attacker"`` (M-12), additions to an empty-handed defender (M-15) and,
+with it, who counts as holding cards in the end check (E).
+
 Cards: code ``c = suit * 13 + rank`` (core/cards.py FRENCH52: suits ♣♦♥♠ = 0..3,
 ranks 2..A = 0..12). ``kills(a, k)``: ``k`` has the suit of ``a`` and a higher rank,
 or ``k`` is a trump and ``a`` is not (M-10). ``KILL[t][a]`` is the mask of killers.
@@ -18,11 +23,19 @@ clockwise from seat 1). ``perm[P*H]`` is the turned card; its suit is trump. The
 stock is drawn from the front: ``perm[P*H+1], ..., perm[51]``, then the turned card
 last. So game i deals the same cards under every variant with the same P and H.
 
-Trump-two swap (M-6, knob ``trump_two_swap``). Possible while the stock is not empty,
-its last card is still the turned card, and the turned card is not the trump 2.
-Immediately before each decision (below) of the player who holds the trump 2, if
-possible, that player swaps: the turned card goes to their hand, the 2 becomes the
-stock's last card. Not a decision; no draw. At most one swap per game.
+Trump-two swap (M-6, knob ``trump_two_swap``). ``can_swap(p)``: the knob is on, the
+stock is not empty, its last card is still the turned card, and seat p holds the trump
+2 (so never when the turned card is itself the 2). The swap is made at the first moment
+possible, and only at these two points:
+(a) right after the deal, before round 1: the seat dealt the trump 2 swaps if it can;
+(b) inside a refill (see Refill), right after a draw that brought the trump 2 into the
+    drawing seat's hand, before the next card is drawn: that seat swaps if it can.
+The swap: the turned card goes to the holder's hand, the 2 takes its place as the
+stock's last card. It is not a decision: no turn, no draw, no policy call. Before
+the swap the turned card is the stock's last card, so a 2 dealt or drawn always finds
+it there: whenever the swap is on and the turned card is not the 2, the swap happens
+exactly once, at (a) or (b), unless the game stops first (truncation). There is no
+swap at any other moment (none before decisions, none when cards are picked up).
 
 Room (M-9). ``cap = attack_cap`` (None = 52). Mode ``"round"``:
 ``room = min(cap, D0 if cap_to_defender_hand else 52) - (attack cards this round)``,
@@ -32,32 +45,51 @@ cards)``. Room below 0 counts as 0. Attack cards of the round include the
 defender's own cards of M-14. Allowed ranks (M-11): ranks of the attack cards on the
 table this round, plus ranks of kill cards with ``continuation="attack_and_kill"``.
 
+Six-card limit (M-14, TARAKI 3.5.3; only with ``defender_self_attack``).
+``L = attack_cap``, or 6 when attack_cap is None. ``gone`` = the defender's cards that
+left their hand this round: ordinary kill cards, self-attack cards and their kill
+cards (a pair counts 2). A kill is possible only while ``gone < L``; a self-attack
+pair only while ``gone + 2 <= L``. Without ``defender_self_attack`` there is no limit
+besides the cap.
+
 A decision is one call of a seat's policy; ``turn`` counts decisions from 0 and is
-the ``turn`` of ``rng.draw(key, Stream.POLICY, turn, k)``. Before each decision, in
-this order: if ``turn == max_turns`` the game stops: ``truncated=True``, ``loser=-1``
-(M-21); then the deciding seat's automatic trump-two swap, if possible (M-6).
+the ``turn`` of ``rng.draw(key, Stream.POLICY, turn, k)``. Before each decision: if
+``turn == max_turns`` the game stops: ``truncated=True``, ``loser=-1`` (M-21).
 
 A round (M-7, M-15). Attacker A (seat 1 in round 1), defender D = next seat
 clockwise (+1) after A that is not out.
 1. Opening: one decision of A (M-8: one card, or a union of same-rank groups of >= 2
    cards, at most ``room`` cards). A refills (M-13), then the end check (E).
-2. Defence step: one decision of D, always (even with nothing to kill): kill any
-   subset of the unkilled cards, each with its own killer (M-10); then, with
-   ``defender_self_attack``, self-attack pairs (M-14) one after another. A pair
-   (c, k) is legal when: c, k in D's hand, rank(c) allowed now, kills(c, k),
-   room >= 1 now, and (if attack_cap is not None) ``gone + 2 <= attack_cap`` where
-   gone = D's cards that left D's hand this round (kill cards and self-attack cards).
-   If D's hand is now empty the round ends at once [decision] (go to 4).
+2. Defence step. If D holds no card, the step is empty: no decision, no turn. Otherwise
+   one decision of D, always (even with nothing to kill, or the limit L reached):
+   for each unkilled attack card ``a`` in ascending code, when D holds a killer of
+   ``a`` and (with ``defender_self_attack``) ``gone < L``: kill it or not (M-10), each
+   with its own killer. Then, with ``defender_self_attack``, self-attack pairs (M-14),
+   for c = 0..51 ascending, legality checked at c's turn (after earlier pairs of the
+   step). A pair (c, k) is legal when: c and k in D's hand, k != c, rank(c) allowed
+   now, kills(c, k), room >= 2 now (no "virpiminen": the table is neither full nor one
+   short), ``gone + 2 <= L``, and in cap_mode ``"unkilled"`` ``|D's hand| - 2 >=
+   |unkilled cards|`` now (M-9 still holds after the pair leaves, whatever
+   ``cap_to_defender_hand``).
+   After the step, in this order: (i) if D's hand is empty and the stock is empty (D is
+   out, M-18), the round ends (go to 4); (ii) with ``defender_closes`` (M-14b), if no
+   unkilled card is on the table, the round ends (go to 4), automatically: not a
+   decision (docs/rules: the built-in policies always close). Otherwise go to 3; in
+   particular a D who killed with their last card while the stock holds cards is not
+   out and may be given additions (M-15), which they pick up at 4. (In mode ``"round"``
+   the room of an empty-handed D still counts from D0; in mode ``"unkilled"`` with
+   ``cap_to_defender_hand`` it is 0, so nothing can be added.)
 3. Addition step (M-11, M-12): room R and allowed ranks are fixed at the start of the
    step. The adders are the seats other than D that are not out, holding a card of
    an allowed rank, when R >= 1, taken clockwise starting at A (A first if not out).
-   Each adder makes one decision: a set of their cards of allowed ranks (looked at
-   after their swap, if any), at most R cards (may be empty). Cards go on the table
-   only after every adder has chosen.
+   Each adder makes one decision: a set of their cards of allowed ranks, at most R
+   cards (may be empty). Cards go on the table only after every adder has chosen.
    If the total T exceeds R, e = T - R cards go back (M-12), one more decision:
-   ``"defender"``: D chooses e of the cards added in this step; ``"last"``: adders
-   latest in clockwise order from A take all theirs back first; the one adder who
-   must take back only part (if any) chooses which; whole take-backs are automatic.
+   ``"defender"``: D chooses e of the cards added in this step; ``"attacker"``: A (the
+   seat that opened this round) chooses e of the cards added in this step, also when A
+   is out or added nothing (choosing needs no cards); ``"last"``: adders latest in
+   clockwise order from A take all theirs back first; the one adder who must take
+   back only part (if any) chooses which; whole take-backs are automatic.
    The cards that stay go on the table; their owners refill in clockwise order from
    A (M-13); then the end check (E). If no card stayed, the round ends (go to 4);
    otherwise go back to 2.
@@ -65,16 +97,20 @@ clockwise (+1) after A that is not out.
    attacker is D, or if D is out the next seat left of D not out. Otherwise (M-17):
    killed pairs to discard, D picks up the unkilled cards, refills, the next attacker
    is the next seat left of D not out. Then the end check (E).
-Refill: draw from the stock front until ``hand_size`` cards or the stock is empty.
+Refill: draw from the stock front, one card at a time, until ``hand_size`` cards or the
+stock is empty; right after each draw of the trump 2, the swap (b) if possible (the hand
+size does not change, the refill goes on).
 Out (M-18): a seat with no cards while the stock is empty, checked for each refilling
 seat right after its refill (in refill order), appended to ``finish_order``.
 (E) End check (M-19, M-20): if the stock is empty and at most one seat holds cards,
-the game ends: that seat loses; nobody holding cards = no loser (-1).
+the game ends: that seat loses; nobody holding cards = no loser (-1). A seat holds
+cards when its hand is not empty; D also while unkilled cards lie on the table (they
+are D's to pick up, M-15: this matters only after additions to an empty-handed D).
 
 Record: ``turns`` = decisions made; ``rounds`` = rounds begun (a round begins just
 before its opening decision, so a game truncated there counts it); ``first_out``,
-``finish_order``, ``trump_suit``, ``swaps``, ``overplays`` (addition steps with
-cards sent back), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs of
+``finish_order``, ``trump_suit``, ``swaps`` (0 or 1), ``overplays`` (addition steps
+with cards sent back), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs of
 M-14). What each policy does at each decision, and its draws ``k``, is specified in
 ``policies.py``.
 """
@@ -92,6 +128,8 @@ from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 NO_CAP = DECK_SIZE
 """Room when a limit is off (no cap, or not bound to the defender's hand)."""
 TRUMP_TWO_RANK = 0
+SIX_CARDS = 6
+"""M-14 (TARAKI 3.5.3): cards that may leave the defender's hand in a round when attack_cap is None."""
 
 
 def _make_kill_table() -> list[list[int]]:
@@ -128,7 +166,7 @@ class Table:
     unkilled: int = 0
     kills: int = 0
     gone: int = 0
-    """Defender's cards that left their hand this round (kills and M-14 cards)."""
+    """Defender's cards that left their hand this round: kill cards and M-14 pairs (TARAKI's six cards)."""
 
     @property
     def cards(self) -> int:
@@ -226,13 +264,29 @@ def is_legal_addition(cards: int, hand: int, allowed_: int, room_: int) -> bool:
     return not cards & ~hand and not cards & ~allowed_ and count(cards) <= room_
 
 
+def leave_limit(rules: MoskaRules) -> int:
+    """M-14 (TARAKI 3.5.3): how many cards may leave the defender's hand in a round (no limit without M-14)."""
+    if not rules.defender_self_attack:
+        return NO_CAP
+    return SIX_CARDS if rules.attack_cap is None else rules.attack_cap
+
+
+def may_kill(s: State) -> bool:
+    """M-14: once the six-card limit is reached, the defender kills nothing more this round."""
+    return s.table.gone < leave_limit(s.rules)
+
+
 def self_attack_killers(s: State, card: int) -> int:
     """M-14: the killers with which the defender may self-attack ``card`` now (0: not legal)."""
     r, hand = s.rules, s.hands[s.defender]
     if not r.defender_self_attack or not hand >> card & 1 or not allowed(s) >> card & 1:
         return 0
-    if room(s) < 1 or (r.attack_cap is not None and s.table.gone + 2 > r.attack_cap):
-        return 0  # no room: "virpiminen" (M-14, TARAKI 3.5.3)
+    if room(s) < 2:
+        return 0  # the table is full or one short: no "virpiminen" (TARAKI glossary)
+    if s.table.gone + 2 > leave_limit(r):
+        return 0  # the pair would break the six-card limit (TARAKI 3.5.3)
+    if r.cap_mode == "unkilled" and count(hand) - 2 < count(s.table.unkilled):
+        return 0  # M-9: the defender's hand must still cover the unkilled cards
     return killers(card, hand & ~(1 << card), s.trump)
 
 
@@ -269,11 +323,17 @@ def deal(rules: MoskaRules, players: int, key: int) -> State:
 
 
 def refill(s: State, seat: int) -> None:
-    """M-13, M-18: draw up to ``hand_size`` from the stock front; no cards and no stock = out."""
-    drawn = 0
+    """M-13, M-18: draw up to ``hand_size`` from the stock front; no cards and no stock = out.
+
+    M-6: right after drawing the trump 2, before the next card, the drawer swaps it if possible.
+    """
+    drawn, two = 0, trump_two(s)
     while s.stock and count(s.hands[seat]) < s.rules.hand_size:
-        s.hands[seat] |= 1 << s.stock.pop(0)
+        card = s.stock.pop(0)
+        s.hands[seat] |= 1 << card
         drawn += 1
+        if card == two and can_swap(s, seat):
+            swap_trump_two(s, seat)
     if drawn:
         s.say(f"  seat {seat} draws {drawn}, stock {len(s.stock)}")
     if not s.stock and not s.hands[seat] and not s.out[seat]:
@@ -282,15 +342,27 @@ def refill(s: State, seat: int) -> None:
         s.say(f"  seat {seat} is out")
 
 
+def trump_two(s: State) -> int:
+    """The 2 of the trump suit (M-6)."""
+    return FRENCH52.card(s.trump, TRUMP_TWO_RANK)
+
+
 def can_swap(s: State, seat: int) -> bool:
     """M-6: the trump 2 may replace the turned card while that card is still under the stock."""
-    two = FRENCH52.card(s.trump, TRUMP_TWO_RANK)
-    return s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned and bool(s.hands[seat] >> two & 1)
+    return (s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned
+            and bool(s.hands[seat] >> trump_two(s) & 1))
+
+
+def swap_after_deal(s: State) -> None:
+    """M-6: the seat dealt the trump 2 swaps at once, before round 1."""
+    for seat in range(s.players):
+        if can_swap(s, seat):
+            swap_trump_two(s, seat)
 
 
 def swap_trump_two(s: State, seat: int) -> None:
     """M-6: the holder's trump 2 goes under the stock, the turned card to their hand."""
-    two = FRENCH52.card(s.trump, TRUMP_TWO_RANK)
+    two = trump_two(s)
     s.hands[seat] ^= (1 << two) | (1 << s.turned)
     s.stock[-1] = two
     s.swaps += 1
@@ -300,13 +372,11 @@ def swap_trump_two(s: State, seat: int) -> None:
 # --- decisions -----------------------------------------------------------------------------
 
 def decide(s: State, seat: int) -> int:
-    """Start one decision of ``seat``: M-21 truncation, the automatic M-6 swap; its turn."""
+    """Start one decision of ``seat``: M-21 truncation; its turn."""
     if s.turns == s.rules.max_turns:
         s.truncated = True
         s.say(f"-- truncated after {s.turns} decisions (M-21)")
         raise GameOver
-    if can_swap(s, seat):
-        swap_trump_two(s, seat)
     s.turns += 1
     return s.turns - 1
 
@@ -315,11 +385,16 @@ def view(s: State, seat: int, turn: int, room_: int) -> View:
     return View(s.key, turn, seat, s.hands[seat], s.trump, len(s.stock), room_)
 
 
+def holds_cards(s: State, seat: int) -> bool:
+    """A seat's hand is not empty, or it is the defender with unkilled cards to pick up (M-15)."""
+    return bool(s.hands[seat]) or (seat == s.defender and bool(s.table.unkilled))
+
+
 def check_end(s: State) -> None:
     """M-19, M-20: with the stock empty and at most one seat holding cards, the game is over."""
     if s.stock:
         return
-    holders = [p for p in range(s.players) if s.hands[p]]
+    holders = [p for p in range(s.players) if holds_cards(s, p)]
     if len(holders) <= 1:
         s.loser = holders[0] if holders else -1
         s.say(f"-- seat {s.loser} loses (M-19)" if holders else "-- everyone is out at once: no loser (M-20)")
@@ -344,7 +419,8 @@ def opening_step(s: State, policy) -> None:
 def kill(s: State, attack: int, killer: int) -> None:
     """M-10: the defender kills ``attack`` with ``killer`` from hand."""
     d = s.defender
-    if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)):
+    if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)
+            and may_kill(s)):
         raise IllegalMove(f"seat {d} cannot kill {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
     s.hands[d] &= ~(1 << killer)
     s.table.unkilled &= ~(1 << attack)
@@ -367,12 +443,17 @@ def self_attack(s: State, card: int, killer: int) -> None:
 
 
 def defence_step(s: State, policy) -> None:
-    """M-15: the defender kills any subset of the unkilled cards, then (M-14) self-attacks."""
+    """M-15: the defender kills any subset of the unkilled cards, then (M-14) self-attacks.
+
+    A defender without cards has nothing to do: no decision (M-15).
+    """
     d = s.defender
+    if not s.hands[d]:
+        return
     turn = decide(s, d)
     for a in cards_of(s.table.unkilled):
         ks = killers(a, s.hands[d], s.trump)
-        if ks:
+        if ks and may_kill(s):
             k = policy.kill(view(s, d, turn, room(s)), a, ks)
             if k >= 0:
                 kill(s, a, k)
@@ -393,15 +474,15 @@ def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -
         return added
     s.overplays += 1
     stays = dict(added)
-    if s.rules.excess_return == "defender":
-        d = s.defender
-        turn = decide(s, d)
+    if s.rules.excess_return in ("defender", "attacker"):
+        judge = s.defender if s.rules.excess_return == "defender" else s.attacker  # the attacker even when out
+        turn = decide(s, judge)
         pool = 0
         for m in added.values():
             pool |= m
-        back = policies[d].give_back(view(s, d, turn, room_), pool, excess)
+        back = policies[judge].give_back(view(s, judge, turn, room_), pool, excess)
         if count(back) != excess or back & ~pool:
-            raise IllegalMove(f"seat {d} sent back {FRENCH52.names(back)}, not {excess} added cards")
+            raise IllegalMove(f"seat {judge} sent back {FRENCH52.names(back)}, not {excess} added cards")
         stays = {p: m & ~back for p, m in added.items()}
     else:
         for p in reversed(list(added)):  # the last over-players take theirs back first
@@ -472,7 +553,7 @@ def end_round(s: State) -> None:
 
 
 def play_round(s: State, policies: Sequence) -> None:
-    """M-15: opening, then defence and addition steps until nothing is added; then the round ends."""
+    """M-15: opening, defence and addition steps until nothing stays, the defender is out or closes (M-14b)."""
     s.rounds += 1
     s.defender = next_active(s, s.attacker)
     s.table = Table(start_hand=count(s.hands[s.defender]))
@@ -481,8 +562,10 @@ def play_round(s: State, policies: Sequence) -> None:
     opening_step(s, policies[s.attacker])
     while True:
         defence_step(s, policies[s.defender])
-        if not s.hands[s.defender]:
-            break  # [decision] a defender without cards is not attacked further
+        if not s.hands[s.defender] and not s.stock:
+            break  # M-15: the defender is out (M-18), nobody can add
+        if s.rules.defender_closes and not s.table.unkilled:
+            break  # M-14b: everything on the table is killed, the defender closes the round
         if not addition_step(s, policies):
             break
     end_round(s)
@@ -515,5 +598,6 @@ def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequen
     s.on_move = on_move
     s.say(f"Deal {game}: trump {FRENCH52.suits[s.trump]} (turned {FRENCH52.name(s.turned)}); "
           + "; ".join(f"seat {p}: {FRENCH52.names(h)}" for p, h in enumerate(s.hands)))
+    swap_after_deal(s)
     run(s, [make_policy(p) for p in policies])
     return Replay("moska", record(s, game), s.moves)

@@ -23,7 +23,8 @@ class MoskaRules(Rules):
         "moska": {},
         "turamoska": {"continuation": "attack_and_kill"},
         "pyhaselka": {"continuation": "attack_and_kill", "attack_cap": None, "cap_to_defender_hand": False},
-        "taraki": {"trump_two_swap": False, "defender_self_attack": True},
+        "taraki": {"trump_two_swap": False, "defender_self_attack": True, "defender_closes": True,
+                   "excess_return": "attacker"},
     }
 
     continuation: str = knob("attack", "M-11: ranks allowed in additions: of attack cards, or of attack and kill cards",
@@ -34,9 +35,12 @@ class MoskaRules(Rules):
     cap_mode: str = knob("round", "M-9: count all attack cards of the round, or only the unkilled ones",
                          choices=("round", "unkilled"))
     trump_two_swap: bool = knob(True, "M-6: the trump 2 may be exchanged for the turned trump card")
-    defender_self_attack: bool = knob(False, "M-14: the defender may attack and kill their own cards (TARAKI)")
-    excess_return: str = knob("defender", "M-12: who decides which over-played cards go back",
-                              choices=("defender", "last"))
+    defender_self_attack: bool = knob(False, "M-14: the defender may attack and kill their own cards, and at most "
+                                             "attack_cap (6 if None) cards leave their hand in a round (TARAKI)")
+    defender_closes: bool = knob(False, "M-14b: a defender who has killed every card on the table ends the round")
+    excess_return: str = knob("defender", "M-12: who decides which over-played cards go back: the defender, the "
+                                          "round's attacker, or the last over-players",
+                              choices=("defender", "attacker", "last"))
     hand_size: int = knob(6, "M-3: cards dealt and refilled to", minimum=1, maximum=(DECK_SIZE - 1) // 2)
     max_turns: int = knob(10_000, "M-21: decisions before a game is truncated", minimum=1)
 
