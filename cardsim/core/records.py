@@ -96,6 +96,11 @@ class EventBook:
     row: Callable[[tuple], tuple]
     phrases: Mapping[str, str | tuple[str, str]]
 
+    def rows(self, log: Iterable[tuple]) -> list[dict[str, Any]]:
+        """One dict per raw event, keyed by the column names (empty values are None)."""
+        names = [c.name for c in self.columns]
+        return [dict(zip(names, self.row(raw))) for raw in log]
+
     def text(self, row: Mapping[str, Any]) -> str:
         phrase = self.phrases[row["action"]]
         if isinstance(phrase, tuple):
@@ -149,10 +154,7 @@ class Replay:
     @cached_property
     def rows(self) -> list[dict[str, Any]]:
         """One dict per event, keyed by the book's column names (empty decisions are None)."""
-        if self.book is None:
-            return []
-        names = [c.name for c in self.book.columns]
-        return [dict(zip(names, self.book.row(raw))) for raw in self.log]
+        return self.book.rows(self.log) if self.book else []
 
     @cached_property
     def events(self) -> pd.DataFrame:
