@@ -6,6 +6,7 @@ file, ...) ends with one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import cardsim
@@ -39,7 +40,8 @@ def cmd_list(args: argparse.Namespace) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    policy = args.policy.split(",") if "," in args.policy else args.policy
+    seats = re.split(r",(?![^()]*\))", args.policy)  # commas between seats, not inside "greedy(bluff=0.1, ...)"
+    policy = seats if len(seats) > 1 else args.policy
     print(cardsim.replay(args.game, args.rules, players=args.players, seed=args.seed, game=args.game_index,
                          policy=policy).render(args.format))
 
