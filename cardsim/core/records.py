@@ -61,8 +61,6 @@ def frame(rows: Iterable[Mapping[str, Any]] | Mapping[str, np.ndarray], columns:
     return pd.DataFrame(data)
 
 
-
-
 EVENTS = (
     Column("decision", "Int64", "number of the decision the event belongs to, from 0, as the record's `turns` "
                                 "counts them (one decision can be several events: a marriage and an attack, a "
@@ -102,6 +100,7 @@ class EventBook:
         return [dict(zip(names, self.row(raw))) for raw in log]
 
     def text(self, row: Mapping[str, Any]) -> str:
+        """The words of one event row."""
         phrase = self.phrases[row["action"]]
         if isinstance(phrase, tuple):
             phrase = phrase[0] if row["cards"] else phrase[1]

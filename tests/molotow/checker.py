@@ -1,7 +1,7 @@
 """An independent check of a Molotow Jass replay, written from docs/rules/molotow.md alone.
 
 ``check(events, record, rules, players)`` re-plays a game from its events table
-(``Replay.events``) and raises ``CheckError`` where a card is played against MJ-6…MJ-11,
+(``Replay.events``) and raises ``CheckError`` (``replay_reading``) where a card is played against MJ-6…MJ-11,
 a trick goes to the wrong seat, a card is lost or duplicated, a state column is wrong,
 a hand is scored against MJ-13…MJ-18, or the record disagrees. It reads the players'
 choices from the events (it knows the rules, not the policies) and imports nothing of
@@ -11,7 +11,7 @@ The places a card can be: a seat's hand, the trick on the table, the tricks a se
 """
 from __future__ import annotations
 
-from replay_reading import NEW, CheckError, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, hand_sizes, same
 
 SUITS = "♠♥♦♣"
 PLAIN = ("6", "7", "8", "9", "10", "U", "O", "K", "A")  # MJ-2, low to high

@@ -1,7 +1,7 @@
 """An independent check of a Moska replay, written from docs/rules/moska.md alone.
 
 ``check(events, record, rules, players)`` re-plays a game from its events table
-(``Replay.events``) and raises ``CheckError`` where an opening, a kill, a self-attack,
+(``Replay.events``) and raises ``CheckError`` (``replay_reading``) where an opening, a kill, a self-attack,
 an addition or a give-back breaks M-6…M-17, a refill or the turn order is wrong, a card
 is lost or duplicated, a state column is wrong, or the record disagrees. It reads the
 players' choices from the events (it knows the rules, not the policies) and imports
@@ -17,7 +17,7 @@ defender closes (M-14b); then the round ends (M-16, M-17).
 """
 from __future__ import annotations
 
-from replay_reading import NEW, CheckError, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, hand_sizes, same
 
 SUITS = "♣♦♥♠"
 RANKS = "23456789TJQKA"  # M-1: low to high

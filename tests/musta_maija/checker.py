@@ -1,7 +1,7 @@
 """An independent check of a Musta-Maija replay, written from docs/rules/musta_maija.md alone.
 
 ``check(events, record, rules, players)`` re-plays a game from its events table
-(``Replay.events``) and raises ``CheckError`` where an attack, a defence or a marriage
+(``Replay.events``) and raises ``CheckError`` (``replay_reading``) where an attack, a defence or a marriage
 breaks MM-2…MM-13, a refill or a pick-up is wrong, a card is lost or duplicated, the
 turn order is wrong, a state column is wrong, or the record disagrees. It reads the
 players' choices from the events (it knows the rules, not the policies) and imports
@@ -13,7 +13,7 @@ Card names: ``♥7``; with two decks (MM-1) the second copy is ``♥7'`` (and ha
 """
 from __future__ import annotations
 
-from replay_reading import NEW, CheckError, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, hand_sizes, same
 
 SUITS = "♣♦♥♠"
 RANKS = "23456789TJQKA"  # MM-2: ace high

@@ -1,7 +1,7 @@
 """An independent check of an Uno replay, written from docs/rules/uno.md alone.
 
 ``check(events, record, rules, players)`` re-plays a game from its events table
-(``Replay.events``) and raises ``CheckError`` where the events break a rule, lose or
+(``Replay.events``) and raises ``CheckError`` (``replay_reading``) where the events break a rule, lose or
 duplicate a card, show a wrong state, or disagree with the record. It knows the rules,
 not the policies: where a player chose, it reads the choice from the events and checks
 that it was allowed. It imports nothing of cardsim (the reader's check).
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from replay_reading import NEW, CheckError, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, hand_sizes, same
 
 COLOURS = "RYGB"
 WILDS = ("W", "W+4", "SH", "CW")
