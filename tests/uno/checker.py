@@ -368,6 +368,10 @@ def check(table, record: dict, rules: dict, players: int) -> None:
                     ev.fail(f"a hand truncated after {ev.decisions - start} decisions, max_turns is "
                             f"{rules['max_turns']}")
                 t.state(ev.take("truncated", -1))
+                event = ev.take("table", -1)
+                if cards(event)[-1:] != [t.top] or Counter(cards(event)[:-1]) != +t.under:
+                    ev.fail("the cards left on the table are not the discard pile")
+                t.state(event)
                 truncated = True
                 break
             if ev.decisions - start == rules["max_turns"]:

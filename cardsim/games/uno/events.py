@@ -11,8 +11,9 @@ cards a seat must draw (U-11, U-13, U-14, U-16, U-18); ``no_stack`` a stacked Dr
 not answered (U-11); ``challenge`` / ``no_challenge`` a Wild Draw Four (U-14);
 ``reshuffle`` the new draw pile, in drawing order (U-8); ``shuffle`` a seat's hand dealt
 by Shuffle Hands (U-15); ``swap`` the hand a seat takes from ``target`` (U-16); ``out``
-the seat that wins the hand (U-18); ``score`` its points (U-19); ``truncated`` (U-21);
-``final`` each seat's hand at the end of the game.
+the seat that wins the hand (U-18); ``score`` its points (U-19); ``truncated`` (U-21)
+and ``table`` (the discard pile left on the table, its top card last); ``final`` each
+seat's hand at the end of the game.
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ PHRASES = {
     "out": "seat {seat} is out and wins hand {hand} (U-18)",
     "score": "seat {seat} scores {points} (U-19)",
     "truncated": "hand {hand} stopped after max_turns decisions: truncated (U-21)",
+    "table": "left on the table: the discard pile {cards}",
     "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
 }
 

@@ -480,6 +480,7 @@ def play_hand(s: State, hand_no: int) -> bool:
     while s.hand_winner < 0:
         if s.hand_turns >= s.rules.max_turns:
             s.note("truncated", -1)
+            s.note("table", -1, (*kinds(s.discard), s.top))  # the discard pile, its top card last
             return False
         decide(s)
     return True
