@@ -90,7 +90,8 @@ class State:
     wild starter waits for a colour); ``pending_draw`` a stacked Draw Two total waiting for
     ``current``; ``challenge_open`` a Wild Draw Four (by ``wd4_player``, bluffed or not) that
     ``current`` may challenge; ``hand_turns`` decisions in this hand, ``turns`` in the game;
-    ``events`` the raw events of ``events.py``.
+    ``events`` the raw events of ``events.py``, with ``held`` (cards per hand, kept with
+    ``hands`` so that recording an event costs no count).
     """
 
     rules: UnoRules
@@ -98,6 +99,7 @@ class State:
     policies: tuple[Policy, ...]
     key: int
     hands: list[list[int]] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
     pile: list[int] = field(default_factory=list)
     discard: list[int] = field(default_factory=lambda: [0] * K)
     top: int = -1
@@ -126,7 +128,7 @@ class State:
              points: int | None = None) -> None:
         """Record an event (``events.py``): part of the decision being made when ``decided``."""
         self.events.append((self.turns - 1 if decided else None, seat, action, cards, target,
-                            tuple(map(sum, self.hands)), self.hand_no, len(self.pile), self.top, self.colour,
+                            tuple(self.held), self.hand_no, len(self.pile), self.top, self.colour,
                             self.direction, self.pending_draw, points))
 
     def u(self, slot: int) -> int:
@@ -139,7 +141,8 @@ def make_state(players: int, hands: list[str], top: str, *, colour: str | None =
                current: int = 1, direction: int = 1, key: int = 0) -> State:
     """A hand position built by hand (for scenario tests): card names as in ``cards.parse``."""
     s = State(rules or UnoRules(), players, (parse_policy(policy),) * players, key,
-              hands=[counts_of(h) for h in hands], pile=[parse(c) for c in pile.split()],
+              hands=[counts_of(h) for h in hands], held=[len(h.split()) for h in hands],
+              pile=[parse(c) for c in pile.split()],
               discard=counts_of(discard), top=parse(top), current=current, direction=direction)
     s.colour = COLOURS.index(colour) if colour else colour_of(s.top)
     return s
@@ -179,6 +182,7 @@ def draw_cards(s: State, player: int, n: int, on_turn: bool = False) -> list[int
             reshuffle(s)
         card = s.pile.pop(0)
         s.hands[player][card] += 1
+        s.held[player] += 1
         drawn.append(card)
     s.cards_drawn += len(drawn)
     if n and (len(drawn) > noted or not drawn):
@@ -250,6 +254,7 @@ def play_card(s: State, kind: int, choose: Chooser) -> None:
     p = s.current
     bluff = kind == WD4 and not wd4_is_legal(s, p)
     s.hands[p][kind] -= 1
+    s.held[p] -= 1
     s.discard[s.top] += 1
     s.top = kind
     if kind < WILD:
@@ -311,6 +316,7 @@ def shuffle_hands(s: State) -> None:
     s.hands = [[0] * K for _ in range(s.players)]
     for j, card in enumerate(cards):
         s.hands[s.seat(j + 1)][card] += 1
+    s.held = [sum(h) for h in s.hands]
     for j in range(1, s.players + 1):
         s.note("shuffle", s.seat(j), kinds(s.hands[s.seat(j)]))
 
@@ -320,6 +326,7 @@ def play_custom_wild(s: State, choose: Chooser) -> None:
     if s.rules.custom_wild == "swap_hands":
         other = choose.target(s.current)
         s.hands[s.current], s.hands[other] = s.hands[other], s.hands[s.current]
+        s.held[s.current], s.held[other] = s.held[other], s.held[s.current]
         s.note("swap", s.current, kinds(s.hands[s.current]), other,
                decided=True)
     elif s.rules.custom_wild == "everyone_draws_one":
@@ -441,6 +448,7 @@ def deal(s: State, hand_no: int) -> None:
     s.hands = [[0] * K for _ in range(players)]
     for j in range(r.hand_size * players):
         s.hands[(dealer + 1 + j) % players][order[j]] += 1
+    s.held = [r.hand_size] * players
     s.pile = order[r.hand_size * players:]
     s.discard = [0] * K
     s.hand_no, s.hand_turns, s.hand_winner = hand_no, 0, -1
