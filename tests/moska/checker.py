@@ -63,6 +63,7 @@ class Game:
         self.discard: set[str] = set()
         self.out: list[int] = []
         self.rounds = self.swaps = self.overplays = self.pickups = self.self_attacks = 0
+        self.loser, self.truncated = -1, False
         self.attacker = 1 % players  # M-7
         self.new_round(-1)
 
@@ -407,7 +408,6 @@ def check(table, record: dict, rules: dict, players: int) -> None:
     """Re-play the events of one Moska game; ``CheckError`` on the first thing the rules do not allow."""
     ev = Events(table)
     g = Game(ev, rules, players)
-    g.loser, g.truncated = -1, False
     g.deal()
     try:
         while True:

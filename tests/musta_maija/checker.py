@@ -155,8 +155,7 @@ class Game:
         event = self.ev.take("declare", seat, NEW)
         s = event["trump"]
         held = {c.rstrip("'") for c in self.hands[seat]}
-        if self.rules["trump"] != "marriage" or self.trump or s not in "♣♦♥" or not s \
-                or {s + "K", s + "Q"} - held:
+        if self.rules["trump"] != "marriage" or self.trump or s not in ("♣", "♦", "♥") or {s + "K", s + "Q"} - held:
             self.ev.fail(f"seat {seat} may not declare {s or 'nothing'} trump")
         self.trump, self.declared = s, event["decision"]
         self.state(event)
