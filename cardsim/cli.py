@@ -6,6 +6,7 @@ file, ...) ends with one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import cardsim
@@ -39,9 +40,10 @@ def cmd_list(args: argparse.Namespace) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    policy = args.policy.split(",") if "," in args.policy else args.policy
+    seats = re.split(r",(?![^()]*\))", args.policy)  # commas between seats, not inside "greedy(bluff=0.1, ...)"
+    policy = seats if len(seats) > 1 else args.policy
     print(cardsim.replay(args.game, args.rules, players=args.players, seed=args.seed, game=args.game_index,
-                         policy=policy))
+                         policy=policy).render(args.format))
 
 
 def cmd_run(args: argparse.Namespace) -> None:
@@ -87,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--game", dest="game_index", type=int, required=True, help="the game index")
     p.add_argument("--policy", default="random", help="a policy, or one per seat separated by commas")
+    p.add_argument("--format", choices=("text", "csv", "json"), default="text",
+                   help="text (default: a header, then every event), csv (the events table) or json (header, "
+                        "record and events)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("run", help="run a study file: records, summary, plots and manifest")

@@ -1,7 +1,10 @@
 """The command line: `cardsim list [GAME]`, `cardsim replay`, and one stderr line + exit 2 on bad input."""
+import io
+import json
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 import cardsim
@@ -32,12 +35,33 @@ def test_list_moska_shows_presets_knobs_and_policies(capsys):
 
 
 def test_replay_prints_the_game_move_by_move(capsys):
+    """A header that re-creates the game, every decision with its number, every card drawn."""
     code, out, err = run(capsys, *REPLAY)
     assert code == 0 and not err
-    assert out.splitlines()[1] == "Round 1: seat 1 attacks seat 2 (hands 6 6 6 6, stock 28)"
-    assert out.strip() == str(cardsim.replay("moska", "taraki", players=4, seed=1, game=0))
+    t = cardsim.replay("moska", "taraki", players=4, seed=1, game=0)
+    lines = out.splitlines()
+    assert lines[0] == "moska taraki · 4 players · seed 1 · game 0 · policy random at every seat"
+    assert lines[1] == "re-create: cardsim replay moska taraki --players 4 --seed 1 --game 0 --policy random"
+    assert out.strip() == str(t)
+    numbers = {int(line.split()[0]) for line in lines[3:-1] if line.split()[0].isdigit()}
+    assert numbers == set(range(t.record["turns"]))
+    drawn = [c for line in lines if " draws " in line for c in line.split(" draws ")[1].split(" (stock")[0].split()]
+    assert sorted(drawn) == sorted(" ".join(t.events.cards[t.events.action == "draw"]).split())
     code, mixed, _ = run(capsys, *REPLAY, "--policy", "greedy,random,greedy,random")
     assert code == 0 and mixed != out
+    assert mixed.splitlines()[1].endswith("--policy greedy,random,greedy,random")
+
+
+def test_replay_formats_csv_and_json(capsys):
+    t = cardsim.replay("moska", "taraki", players=4, seed=1, game=0)
+    code, out, _ = run(capsys, *REPLAY, "--format", "csv")
+    table = pd.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+    assert code == 0 and list(table.columns) == list(t.events.columns) and len(table) == len(t.events)
+    assert table.cards.tolist() == t.events.cards.tolist()
+    code, out, _ = run(capsys, *REPLAY, "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["record"] == t.record and doc["command"].startswith("cardsim replay moska taraki")
+    assert [e["action"] for e in doc["events"]] == t.events.action.tolist()
 
 
 @pytest.mark.parametrize("argv, message", [

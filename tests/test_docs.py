@@ -1,12 +1,14 @@
 """The documentation describes the code it ships with: each game page names every preset, knob,
-policy and record column of its game; every rule ID the pages cite exists in docs/rules; and no
+policy, record column, replay event column and action of its game; every rule ID the pages cite exists in docs/rules; and no
 file of the project points at a path outside the repository. (The site's links and API reference
 are checked by ``mkdocs build --strict`` in CI.)"""
+import importlib
 import re
 from pathlib import Path
 
 import pytest
 
+from cardsim.core.records import EVENTS
 from cardsim.games import GAMES, spec
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +42,19 @@ def test_the_records_page_names_every_column_of_every_game():
     text = (DOCS / "records.md").read_text(encoding="utf-8")
     missing = [(game, c.name) for game in GAMES for c in spec(game).columns if not _documented(c.name, text)]
     assert not missing
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_page_names_its_replay_events_columns_and_actions(game):
+    book = importlib.import_module(f"cardsim.games.{game}.events").BOOK
+    own = [c.name for c in book.columns if c not in EVENTS]
+    missing = [n for n in [*own, *book.phrases] if not _documented(n, _page(game))]
+    assert not missing, f"docs/games/{game}.md does not name {missing}"
+
+
+def test_the_records_page_names_every_shared_event_column():
+    text = (DOCS / "records.md").read_text(encoding="utf-8")
+    assert all(_documented(c.name, text) for c in EVENTS)
 
 
 def _defined_rule_ids() -> set[str]:

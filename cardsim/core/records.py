@@ -1,4 +1,6 @@
-"""The per-game record: one row per game, its columns documented here, once.
+"""The per-game record (one row per game) and the replay of one game (one row per event).
+
+Record columns and event columns are documented here, once; each game adds its own.
 
 Every game's record has the common columns; shedding games (Moska, Musta-Maija) add
 the shedding columns; each game adds its own in its ``GameSpec.columns``. Engines
@@ -7,14 +9,26 @@ into a DataFrame with the same dtypes, so the two engines compare equal.
 
 Seats are dealer-relative: seat 0 is the dealer of the (first) hand, seat 1 the
 player who acts after the dealer (to the dealer's left; counter-clockwise in Jass).
+
+A ``Replay`` is one game played by the reference engine: its record, the ``Setup`` that
+re-creates it, and its events. The engine records each event as a small tuple (codes and
+masks, no strings: the reference engine is also the oracle of the differential tests and
+must stay quick); the game's ``EventBook`` turns them into the ``events`` table and the
+text, only when they are asked for.
 """
 from __future__ import annotations
 
+import json
+import shlex
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from cardsim.core.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -55,17 +69,141 @@ def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:
     return np.array(text, dtype=object)[which.reshape(-1)]
 
 
+EVENTS = (
+    Column("decision", "Int64", "number of the decision the event belongs to, from 0, as the record's `turns` "
+                                "counts them (one decision can be several events: a marriage and an attack, a "
+                                "play and the colour named); empty for what the rules do by themselves: the deal, "
+                                "forced draws, refills, reshuffles, a trick taken, scores"),
+    Column("seat", "int64", "the seat that acts, or that receives or gives up the cards; -1 for the table"),
+    Column("action", "str", "what happens, one word per kind of event (each game's page lists them)"),
+    Column("cards", "str", "the cards that move, by name, space-separated, in the order they move; '' if none"),
+    Column("target", "int64", "the other seat the action aims at (the defender attacked, a swap partner), "
+                              "-1 if none"),
+    Column("hand_sizes", "str", "cards each seat holds after the event, seat 0 first, space-separated"),
+)
+"""The event columns every game shares; a game's ``EventBook.columns`` starts with them."""
+
+
+def sizes(counts: Iterable[int]) -> str:
+    """The ``hand_sizes`` text of cards held per seat, e.g. ``"6 6 5 7"``."""
+    return " ".join(map(str, counts))
+
+
+@dataclass(frozen=True)
+class EventBook:
+    """How a game's events read: its columns, a row per raw event, a line of text per event.
+
+    ``row(raw)`` gives the values of ``columns`` (``EVENTS`` + the game's own) for one raw
+    event tuple of the engine. ``phrases[action]`` is the event's text, a ``str.format``
+    template over its row; a pair is (text with cards, text when ``cards`` is empty).
+    """
+
+    columns: tuple[Column, ...]
+    row: Callable[[tuple], tuple]
+    phrases: Mapping[str, str | tuple[str, str]]
+
+    def rows(self, log: Iterable[tuple]) -> list[dict[str, Any]]:
+        """One dict per raw event, keyed by the column names (empty values are None)."""
+        names = [c.name for c in self.columns]
+        return [dict(zip(names, self.row(raw))) for raw in log]
+
+    def text(self, row: Mapping[str, Any]) -> str:
+        """The words of one event row."""
+        phrase = self.phrases[row["action"]]
+        if isinstance(phrase, tuple):
+            phrase = phrase[0] if row["cards"] else phrase[1]
+        return phrase.format(**row)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What re-creates one game: the game, its rules, players, seed, game index and seat policies."""
+
+    game: str
+    rules: Rules
+    players: int
+    seed: int
+    index: int
+    policies: tuple[str, ...]
+
+    def policy_option(self) -> str:
+        """``--policy`` of ``cardsim replay``: one name for self-play, else one per seat, commas between."""
+        return self.policies[0] if len(set(self.policies)) == 1 else ",".join(self.policies)
+
+    def command(self) -> str:
+        return shlex.join(["cardsim", "replay", self.game, self.rules.describe(), "--players", str(self.players),
+                           "--seed", str(self.seed), "--game", str(self.index), "--policy", self.policy_option()])
+
+    def header(self) -> list[str]:
+        who = (f"policy {self.policies[0]} at every seat" if len(set(self.policies)) == 1
+               else "policies " + ", ".join(f"seat {s} {p}" for s, p in enumerate(self.policies)))
+        return [f"{self.game} {self.rules.describe()} · {self.players} players · seed {self.seed} · game {self.index}"
+                f" · {who}",
+                f"re-create: {self.command()}",
+                "numbered lines are decisions (from 0; the record's turns counts them); the others are what the "
+                "rules do"]
+
+
 @dataclass
 class Replay:
-    """One game replayed by the reference engine: its record and the moves in words."""
+    """One game replayed by the reference engine: its record, what re-creates it, its events.
+
+    ``log`` holds the engine's raw event tuples, ``book`` reads them; ``events`` (a
+    DataFrame, one row per event) and the text (``str()``) are built on first use.
+    """
 
     game: str
     record: dict[str, Any]
-    moves: list[str] = field(default_factory=list)
+    log: list[tuple] = field(default_factory=list)
+    setup: Setup | None = None
+    book: EventBook | None = None
+
+    @cached_property
+    def rows(self) -> list[dict[str, Any]]:
+        """One dict per event, keyed by the book's column names (empty decisions are None)."""
+        return self.book.rows(self.log) if self.book else []
+
+    @cached_property
+    def events(self) -> pd.DataFrame:
+        """The game as a table: one row per event, ``EVENTS`` then the game's own columns."""
+        columns = self.book.columns if self.book else EVENTS
+        return pd.DataFrame({c.name: pd.array([r[c.name] for r in self.rows], dtype=c.dtype) for c in columns})
+
+    def lines(self) -> list[str]:
+        """One line per event: the decision number (blank for what the rules do), then its text."""
+        width = len(str(max([r["decision"] for r in self.rows if r["decision"] is not None], default=0)))
+        return [f"{'' if r['decision'] is None else r['decision']:>{width}}  {self.book.text(r)}" for r in self.rows]
 
     def __str__(self) -> str:
         head = ", ".join(f"{k}={v}" for k, v in self.record.items())
-        return "\n".join([*self.moves, f"-- {self.game} record: {head}"])
+        return "\n".join([*(self.setup.header() if self.setup else []), *self.lines(),
+                          f"-- {self.game} record: {head}"])
+
+    def render(self, fmt: str = "text") -> str:
+        """The replay as ``"text"`` (``str()``), ``"csv"`` (the events table) or ``"json"`` (setup, record, events)."""
+        if fmt == "text":
+            return str(self)
+        if fmt == "csv":
+            return self.events.to_csv(index=False).rstrip("\n")
+        if fmt == "json":
+            return self.to_json()
+        raise ValueError(f"unknown replay format {fmt!r}; known formats: text, csv, json")
+
+    def to_json(self) -> str:
+        doc: dict[str, Any] = {"game": self.game}
+        if self.setup:
+            doc.update(rules=self.setup.rules.describe(), players=self.setup.players, seed=self.setup.seed,
+                       game_index=self.setup.index, policies=list(self.setup.policies), command=self.setup.command())
+        doc["record"] = self.record
+        doc["events"] = json.loads(self.events.to_json(orient="records", force_ascii=False))
+        return json.dumps(doc, ensure_ascii=False, default=_plain)
 
     def _repr_pretty_(self, p, cycle) -> None:  # IPython shows the game, not the object
         p.text(str(self))
+
+
+def _plain(value: Any) -> Any:
+    """numpy scalars as the Python values ``json`` writes."""
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")

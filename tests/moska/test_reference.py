@@ -15,6 +15,8 @@ from cardsim.core.cards import cards_of, count
 from cardsim.games.moska import reference as R
 from cardsim.games.moska.rules import MoskaRules
 
+from .trace import said
+
 SUITS = "♣♦♥♠"
 
 
@@ -88,8 +90,8 @@ def test_M2_two_to_eight_players_seated_from_the_dealer():
     """Rule M-2 of docs/rules/moska.md."""
     for players in (2, 8):
         t = cardsim.replay("moska", "moska", players=players, seed=3, game=0)
-        first_round = next(m for m in t.moves if m.startswith("Round 1:"))
-        assert first_round.startswith(f"Round 1: seat 1 attacks seat {2 % players}")
+        first_round = next(m for m in said(t) if m.startswith("round 1:"))
+        assert first_round == f"round 1: seat 1 attacks seat {2 % players}"
         assert t.record["loser"] in range(players)
     for players in (1, 9):
         with pytest.raises(ValueError, match="2 to 8 players"):
@@ -140,7 +142,7 @@ def test_M6_trump_two_swap_right_after_the_draw_that_brings_it():
     s = position("♠3", "♠4", "♦5", trump="♥", stock="♣2 ♥2 ♥9", hand_size=4)  # ♥9 is the turned card
     R.refill(s, 1)  # draws ♣2, ♥2 -> swaps at once for ♥9 -> draws on: the 2, now the last card
     assert names(s.hands[1]) == "♣2 ♥2 ♥9 ♠4" and not s.stock and s.swaps == 1
-    assert s.moves[0] == "  seat 1 swaps ♥2 for the turned ♥9"
+    assert said(s)[:2] == ["seat 1 draws ♣2 ♥2 (stock 1)", "seat 1 puts ♥2 under the stock and takes the turned ♥9 (M-6)"]
     s = position("♠3", "♠4", "♦5", trump="♥", stock="♥2 ♣4 ♥9", hand_size=2)
     R.refill(s, 1)
     assert names(s.hands[1]) == "♥9 ♠4" and s.stock == [F.parse("♣4"), F.parse("♥2")]
@@ -165,10 +167,11 @@ def test_M6_trump_two_swap_right_after_the_deal():
     holder = next(p for p in range(4) if dealt.hands[p] >> F.card(dealt.trump, 0) & 1)
     seen = []
     t = R.play(MoskaRules(), 4, 5, game, ["greedy"] * 4, on_move=lambda s: seen.append((s.turns, s.rounds)))
-    assert t.moves[1] == f"  seat {holder} swaps {F.name(F.card(dealt.trump, 0))} for the turned {F.name(dealt.turned)}"
-    assert seen[1] == (0, 0) and t.record["swaps"] == 1  # before any decision and before round 1
+    swap = said(t).index(f"seat {holder} puts {F.name(F.card(dealt.trump, 0))} under the stock and takes the turned "
+                         f"{F.name(dealt.turned)} (M-6)")
+    assert swap == 5 and seen[swap] == (0, 0) and t.record["swaps"] == 1  # after the deal, before round 1
     t = R.play(MoskaRules(trump_two_swap=False), 4, 5, game, ["greedy"] * 4)
-    assert t.moves[1].startswith("Round 1:") and t.record["swaps"] == 0
+    assert said(t)[5].startswith("round 1:") and t.record["swaps"] == 0
 
 
 def test_M7_first_attacker_is_seat_one_and_defender_the_next_with_cards():
@@ -248,7 +251,7 @@ def test_M11_worked_example_aino_eero_maija(continuation, offered):
     maija, aino, eero = Script(adds=["♥6"]), Script(open="♠6 ♦6"), Script(kills={"♠6": "♣3", "♦6": "♦9"})
     R.play_round(s, [maija, aino, eero])
     assert ("add", offered, 4) in maija.offered  # cap: 6 attack cards (Eero holds 6), 2 played
-    assert "  seat 0 adds ♥6" in s.moves and "  seat 2 picks up ♥6 (M-17)" in s.moves
+    assert "seat 0 puts ♥6 on the table" in said(s) and "seat 2 picks up ♥6 (M-17)" in said(s)
     s = position("♥6 ♥9 ♥3 ♠K", "♠6 ♦6 ♠K ♦K", EERO, trump="♣", stock=STOCK, continuation=continuation)
     nine = [Script(adds=["♥9"]), Script(open="♠6 ♦6"), Script(kills={"♠6": "♣3", "♦6": "♦9"})]
     if continuation == "attack":
@@ -256,7 +259,7 @@ def test_M11_worked_example_aino_eero_maija(continuation, offered):
             R.play_round(s, nine)
     else:
         R.play_round(s, nine)
-        assert "  seat 0 adds ♥9" in s.moves
+        assert "seat 0 puts ♥9 on the table" in said(s)
 
 
 def _overplay(excess_return):
@@ -394,6 +397,12 @@ def test_M14_unkilled_mode_the_pair_leaves_a_hand_that_covers_the_unkilled_cards
     assert R.room(s) == 1 and R.self_attack_killers(s, F.parse("♦7")) == 0
 
 
+def killed_everything(s, defender) -> bool:
+    """M-16: the round's killed cards went to the discard pile and the defender picked nothing up."""
+    return (any(x.startswith("the killed cards go to the discard pile") for x in said(s))
+            and not any(x.startswith(f"seat {defender} picks up") for x in said(s)))
+
+
 def _closing_round(**knobs):
     s = position("♥6 ♥8", "♠6 ♠K", "♠9 ♥9 ♣2 ♣3", trump="♦", stock="♣4 ♣5 ♣7 ♣8 ♣9 ♣T ♣J", **knobs)
     return s, [Script(adds=["♥6"]), Script(open="♠6"), Script(kills={"♠6": "♠9", "♥6": "♥9"})]
@@ -404,14 +413,14 @@ def test_M14b_defender_closes_the_round_after_killing_everything():
     s, seats = _closing_round(defender_closes=True)
     R.play_round(s, seats)
     assert seats[0].offered == [] and s.turns == 2  # opening, defence: nobody is asked to add
-    assert "  seat 2 killed everything (M-16)" in s.moves and s.attacker == 2
+    assert killed_everything(s, 2) and s.attacker == 2
     s, seats = _closing_round(defender_closes=False)
     R.play_round(s, seats)
     assert seats[0].offered == [("add", "♥6", 3)] and s.turns == 4  # M-15: additions follow
     s, seats = _closing_round(defender_closes=True)
     seats[2].kills = {}  # a card left unkilled: the round goes on
     R.play_round(s, seats)
-    assert seats[0].offered == [("add", "♥6", 3)] and "  seat 2 picks up ♥6 ♠6 (M-17)" in s.moves
+    assert seats[0].offered == [("add", "♥6", 3)] and "seat 2 picks up ♥6 ♠6 (M-17)" in said(s)
 
 
 def _empty_handed_defender(stock):
@@ -427,7 +436,7 @@ def test_M15_a_defender_who_killed_with_the_last_card_is_given_additions_while_t
     R.play_round(s, seats)
     assert [o[0] for o in seats[2].offered] == ["kill", "kill"]  # no decision with an empty hand
     assert seats[0].offered == [("add", "♥6 ♥9", R.NO_CAP - 2)]
-    assert s.turns == 3 and "  seat 2 picks up ♥6 ♥9 (M-17)" in s.moves
+    assert s.turns == 3 and "seat 2 picks up ♥6 ♥9 (M-17)" in said(s)
     assert names(s.hands[2]) == "♥6 ♥9" and s.attacker == 0 and s.pickups == 1
     s, seats = _empty_handed_defender("")  # stock empty: the defender is out, the round ends at once
     with pytest.raises(R.GameOver):
@@ -442,7 +451,7 @@ def test_M15_the_defenders_unkilled_cards_count_as_held_in_the_end_check():
     seats = [Script(kills={"♠6": "♠9", "♥6": "♥9"}), Script(open="♠6 ♥6", adds=["♦6"])]
     R.play_round(s, seats)  # seat 1 adds ♦6 and draws the last card while seat 0 holds none
     assert s.loser == -1 and not s.finish_order and not s.stock
-    assert names(s.hands[0]) == "♦6" and "  seat 0 picks up ♦6 (M-17)" in s.moves and s.attacker == 1
+    assert names(s.hands[0]) == "♦6" and "seat 0 picks up ♦6 (M-17)" in said(s) and s.attacker == 1
 
 
 def test_M15_defence_and_addition_steps_repeat_until_nothing_is_added():
@@ -453,7 +462,7 @@ def test_M15_defence_and_addition_steps_repeat_until_nothing_is_added():
     kinds = [o[0] for o in seat2.offered]
     assert kinds == ["kill", "kill"]  # one defence step per new cards, not asked again
     assert s.turns == 4  # opening, defence, seat 0 adds, defence (seat 0 then holds no 6 or 9)
-    assert s.moves[-1] == "  seat 2 killed everything (M-16)" and s.attacker == 2
+    assert killed_everything(s, 2) and s.attacker == 2
 
 
 def test_M16_all_killed_defender_refills_and_attacks_next():
@@ -511,7 +520,7 @@ def test_M21_truncated_after_max_turns_decisions():
     r = cardsim.rules("moska", "moska", max_turns=5)
     t = cardsim.replay("moska", r, players=4, seed=0, game=0)
     assert t.record["truncated"] and t.record["turns"] == 5 and t.record["loser"] == -1
-    assert t.moves[-1] == "-- truncated after 5 decisions (M-21)"
+    assert t.events.action.tolist()[-6:-4] == ["truncated", "table"] and t.events.decision.max() == 4
 
 
 def test_M22_the_loser_deals_next():

@@ -19,6 +19,7 @@ from cardsim.games.moska import reference as R
 from cardsim.games.moska.rules import MoskaRules
 
 from .strategies import RULES, setups
+from .trace import last, last_action
 
 
 def where_cards_are(s: R.State) -> list[int]:
@@ -34,21 +35,23 @@ class CheckMoves:
         self.start = 0  # the defender's hand when the round began
 
     def __call__(self, s: R.State) -> None:
-        assert sorted(where_cards_are(s)) == list(range(FRENCH52.size)), s.moves[-1]
+        assert sorted(where_cards_are(s)) == list(range(FRENCH52.size)), last(s)
         assert s.table.unkilled & ~s.table.attack == 0
         assert all(not (s.out[p] and s.hands[p]) for p in range(s.players))
         self.check_swap(s)
-        if s.moves[-1].startswith("Round "):
+        if last_action(s) == "round":
             self.start = s.hands[s.defender]
         if s.table.attack:
             self.check_round(s)
 
     @staticmethod
     def check_swap(s: R.State) -> None:
-        """M-6: after the deal's swap, the trump 2 never waits in a hand while the turned card is under the stock."""
+        """M-6: after the deal's swap, the trump 2 never waits in a hand while the turned card is under the
+        stock (only between the event that brings it, the deal or its draw, and the swap that follows)."""
         two = FRENCH52.card(s.trump, 0)
-        if s.rules.trump_two_swap and s.stock and s.stock[-1] == s.turned and not s.moves[-1].startswith("Deal"):
-            assert not any(h >> two & 1 for h in s.hands), s.moves[-1]
+        brought = last_action(s) in ("deal", "turn") or (last_action(s) == "draw" and s.log[-1][3][-1] == two)
+        if s.rules.trump_two_swap and s.stock and s.stock[-1] == s.turned and not brought:
+            assert not any(h >> two & 1 for h in s.hands), last(s)
 
     def check_round(self, s: R.State) -> None:
         """M-9 in the knob's cap_mode; M-14: at most attack_cap (6 if None) cards leave the defender's hand."""
@@ -59,7 +62,7 @@ class CheckMoves:
         else:
             assert count(s.table.unkilled) <= min(cap, count(s.hands[d]) if r.cap_to_defender_hand else 52)
         if r.defender_self_attack:
-            assert count(self.start & ~s.hands[d]) <= (6 if r.attack_cap is None else r.attack_cap), s.moves[-1]
+            assert count(self.start & ~s.hands[d]) <= (6 if r.attack_cap is None else r.attack_cap), last(s)
 
 
 @given(setups())
@@ -90,7 +93,7 @@ def test_the_same_game_alone_twice_or_in_a_batch_is_the_same(setup):
     random.seed(game + 1)
     np.random.seed((game + 1) % 2**32)
     b = R.play(rules, players, seed, game, seats)
-    assert a.record == b.record and a.moves == b.moves
+    assert a.record == b.record and a.log == b.log
     first = max(0, game - 2)
     df = cardsim.simulate("moska", rules, players=players, games=3, seed=seed, policy=list(seats),
                           engine="reference", first_game=first)
@@ -105,7 +108,7 @@ def test_game_i_deals_the_same_cards_under_every_variant(rules, seed, game, data
     players = data.draw(st.integers(2, min(8, 51 // rules.hand_size)))
     deals = [R.play(r.replace(hand_size=rules.hand_size, max_turns=1), players, seed, game, ("greedy",) * players)
              for r in [rules, *MoskaRules.presets().values()]]
-    assert len({t.moves[0] for t in deals}) == 1
+    assert len({tuple(t.events.cards[:players + 1]) for t in deals}) == 1  # the deal and the turned card
     assert len({t.record["trump_suit"] for t in deals}) == 1
 
 

@@ -11,6 +11,8 @@ from cardsim.core.cards import cards_of, count
 from cardsim.games.moska import reference as R
 from cardsim.games.moska.rules import MoskaRules
 
+from .trace import last, last_action, said
+
 TARAKI = MoskaRules.preset("taraki")
 REPORTED_TARAKI = TARAKI.replace(defender_closes=False, excess_return="defender")
 
@@ -26,7 +28,7 @@ class RoundWatch:
         self.check, self.start, self.defender, self.seen = check, 0, -1, []
 
     def __call__(self, s: R.State) -> None:
-        if s.moves[-1].startswith("Round "):
+        if last_action(s) == "round":
             self.start, self.defender = s.hands[s.defender], s.defender
         if self.defender >= 0 and self.check:
             self.check(self, s)
@@ -42,11 +44,12 @@ def test_M6_moska_2_players_seed_11_game_22_greedy_now_swaps():
 
     def hook(s):
         two = F.card(s.trump, 0)
-        if not s.moves[-1].startswith("Deal") and s.stock and s.stock[-1] == s.turned:
+        brought = last_action(s) in ("deal", "turn") or (last_action(s) == "draw" and s.log[-1][3][-1] == two)
+        if not brought and s.stock and s.stock[-1] == s.turned:  # (the swap follows the event that brings the 2)
             waits.extend(p for p in range(s.players) if s.hands[p] >> two & 1)
     t = play(MoskaRules.preset("moska"), 2, 11, 22, "greedy", hook)
     assert t.record["swaps"] == 1 and waits == []
-    assert any(m.startswith("  seat 0 swaps ♣2 for the turned ♣6") for m in t.moves)
+    assert "seat 0 puts ♣2 under the stock and takes the turned ♣6 (M-6)" in said(t)
 
 
 def _most_left_per_round(rules, seed, game):
@@ -81,7 +84,7 @@ def _rooms_before_self_attacks(rules):
     rooms = []
 
     def check(w, s):
-        if "attacks own" in s.moves[-1]:  # round mode: the pair took one attack card of room
+        if last_action(s) == "self_attack":  # round mode: the pair took one attack card of room
             rooms.append(min(6, s.table.start_hand) - count(s.table.attack) + 1)
     play(rules, 2, 11, 8, "random", RoundWatch(check))
     return rooms
@@ -101,8 +104,8 @@ def test_M9_taraki_unkilled_4_players_seed_5_game_0_random_holds_at_every_moment
 
         def check(w, s):
             if count(s.table.unkilled) > min(6, count(s.hands[s.defender])):
-                broken.append(s.moves[-1])
-            if "attacks own" in s.moves[-1]:
+                broken.append(last(s))
+            if last_action(s) == "self_attack":
                 pairs.append(s.rounds)
         play(rules, 4, 5, 0, "random", RoundWatch(check))
         assert broken == [] and pairs, (rules, broken)
@@ -114,12 +117,12 @@ def test_M15_pyhaselka_3_players_seed_11_game_2_greedy_round_7_additions_to_an_e
 
     def check(w, s):
         if s.rounds == 7 and s.table.attack and not s.hands[s.defender] and s.stock:
-            events.append(("empty-handed", s.moves[-1]))
-        if s.rounds == 7 and events and " adds " in s.moves[-1]:
-            events.append(("adds", s.moves[-1]))
-        if s.rounds == 7 and events and "picks up" in s.moves[-1]:
-            events.append(("picks up", s.moves[-1]))
+            events.append(("empty-handed", last(s)))
+        if s.rounds == 7 and events and last_action(s) == "lay":
+            events.append(("adds", last(s)))
+        if s.rounds == 7 and events and last_action(s) == "pick_up":
+            events.append(("picks up", last(s)))
     play(MoskaRules.preset("pyhaselka"), 3, 11, 2, "greedy", RoundWatch(check))
     kinds = [k for k, _ in events]
     assert "adds" in kinds and kinds[-1] == "picks up", events
-    assert events[-1][1] == "  seat 1 picks up ♦7 (M-17)"
+    assert events[-1][1] == "seat 1 picks up ♦7 (M-17)"

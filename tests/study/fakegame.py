@@ -59,7 +59,7 @@ class FakeRules(Rules):
 def play(rules: FakeRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
     key = rng.game_key(seed, game)
     lives = [rules.lives + (rules.dealer_lives if s == 0 else 0) for s in range(players)]
-    turn, actor, first_out, moves = 0, 1 % players, -1, []
+    turn, actor, first_out = 0, 1 % players, -1
     while sum(x > 0 for x in lives) > 1 and (rules.max_turns is None or turn < rules.max_turns):
         others = [s for s in range(players) if lives[s] > 0 and s != actor]
         if parse_call(policies[actor])[0] == "random":
@@ -67,7 +67,6 @@ def play(rules: FakeRules, players: int, seed: int, game: int, policies: tuple[s
         else:
             target = max(others, key=lambda s: (lives[s], -s))
         lives[target] -= 1
-        moves.append(f"seat {actor} hits seat {target}")
         if lives[target] == 0 and first_out < 0:
             first_out = target
         turn += 1
@@ -76,7 +75,7 @@ def play(rules: FakeRules, players: int, seed: int, game: int, policies: tuple[s
     truncated = len(alive) > 1
     record = {"game": game, "turns": turn, "truncated": truncated, "loser": -1 if truncated else alive[0],
               "rounds": -(-turn // players), "first_out": first_out}
-    return Replay(NAME, record, moves)
+    return Replay(NAME, record)
 
 
 GAME = GameSpec(NAME, FakeRules, 2, 6, ("random", "greedy"), COMMON + SHEDDING, play)

@@ -12,7 +12,7 @@ import cardsim
 from cardsim.games.uno import GAME
 from cardsim.games.uno import compiled as C
 from cardsim.games.uno import reference as ref
-from cardsim.games.uno.cards import K, SHUFFLE, WD4, parse
+from cardsim.games.uno.cards import K, SHUFFLE, WD4, names, parse
 from cardsim.games.uno.reference import Fixed
 from cardsim.games.uno.rules import UnoRules
 
@@ -144,7 +144,7 @@ def redeal_hidden(s, viewer, gen):
 # ---------------------------------------------------------------- what a seat has been shown
 
 def shown(v, holder, viewer):
-    return ref.names(v.s["shown"][holder, viewer])
+    return names(v.s["shown"][holder, viewer])
 
 
 def test_U14_a_challenge_shows_the_hand_to_the_challenger_only():
@@ -155,7 +155,7 @@ def test_U14_a_challenge_shows_the_hand_to_the_challenger_only():
     Compiled.play_card(v, WD4, Fixed(colour="Y"))
     Compiled.decide(v)  # P2 challenges and catches the bluff: P1 draws 4
     assert shown(v, 1, 2) == "R5 G7 G8" and shown(v, 1, 0) == shown(v, 1, 3) == "-"
-    assert v.s["shown_total"][1] == 3 and ref.names(v.hands[1]) == "R5 G7 G8 B1 B1 B1 B1"
+    assert v.s["shown_total"][1] == 3 and names(v.hands[1]) == "R5 G7 G8 B1 B1 B1 B1"
     v.s["current"] = 1
     Compiled.play_card(v, parse("G7"), Fixed())
     assert shown(v, 1, 2) == "R5 G8" and v.s["shown_total"][1] == 2
@@ -179,7 +179,7 @@ def test_U16_after_a_swap_each_knows_the_hand_they_gave_and_knowledge_follows_th
                             rules=UnoRules(deck="2018", custom_wild="swap_hands"))
     C.show_hand(v.s, 2, 3)  # P3 had seen P2's hand
     Compiled.play_card(v, parse("CW"), Fixed(colour="Y", target=2))
-    assert ref.names(v.hands[1]) == "Y1 Y2 Y3" and ref.names(v.hands[2]) == "R5 R6"
+    assert names(v.hands[1]) == "Y1 Y2 Y3" and names(v.hands[2]) == "R5 R6"
     assert shown(v, 2, 1) == "R5 R6" and shown(v, 1, 2) == "Y1 Y2 Y3"  # what each gave away
     assert shown(v, 1, 3) == "Y1 Y2 Y3" and shown(v, 2, 3) == "-"  # P3's knowledge moved with the hand
     assert shown(v, 1, 1) == shown(v, 2, 2) == "-"

@@ -7,7 +7,7 @@ from cardsim.core import rng
 from cardsim.games.uno import compiled as C
 from cardsim.games.uno import policies as pol
 from cardsim.games.uno import reference as ref
-from cardsim.games.uno.cards import K, WILD, counts_of, parse
+from cardsim.games.uno.cards import K, WILD, counts_of, name, parse
 from cardsim.games.uno.reference import make_state
 from cardsim.games.uno.rules import UnoRules
 
@@ -30,10 +30,10 @@ def random_position(gen, players, policy, rules=UnoRules(deck="2018")):
     hands = []
     for _ in range(players):
         kinds = gen.integers(0, K, size=gen.integers(1, 12))
-        hands.append(" ".join(ref.name(int(k)) for k in kinds))
+        hands.append(" ".join(name(int(k)) for k in kinds))
     top = int(gen.integers(0, 54))
     colour = "RYGB"[int(gen.integers(0, 4))] if top >= WILD else None
-    s = make_state(players, hands, ref.name(top), colour=colour, rules=rules, policy=policy,
+    s = make_state(players, hands, name(top), colour=colour, rules=rules, policy=policy,
                    key=int(gen.integers(0, 2**63)))
     s.turns = int(gen.integers(0, 500))
     return s

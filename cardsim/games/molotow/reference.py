@@ -35,9 +35,9 @@ from typing import Callable, Iterable
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
-from cardsim.core.records import Replay
-from cardsim.games.molotow.cards import (DECK, N_CARDS, NO_TRUMP, beats, buur, is_trump, points,
-                                         rank, suit, suit_mask)
+from cardsim.core.records import Replay, Setup
+from cardsim.games.molotow.cards import N_CARDS, NO_TRUMP, beats, buur, is_trump, points, rank, suit, suit_mask
+from cardsim.games.molotow.events import BOOK
 from cardsim.games.molotow.policies import check_policy, choose
 from cardsim.games.molotow.rules import MolotowRules
 
@@ -171,10 +171,10 @@ class Decision:
 
 @dataclass
 class Game:
-    """The result of one game: its record, the trace, the per-hand rows."""
+    """The result of one game: its record, its raw events (``events.py``), the per-hand rows."""
 
     record: dict
-    moves: list[str] = field(default_factory=list)
+    events: list[tuple] = field(default_factory=list)
     hands: list[dict] = field(default_factory=list)
 
 
@@ -182,6 +182,7 @@ class Game:
 class Hand:
     """One hand in play: the cards held and taken by each seat, the trump state (MJ-8)."""
 
+    number: int
     held: list[int]
     taken: list[int]
     leader: int
@@ -189,16 +190,24 @@ class Hand:
     trump_trick: int = -1
     setter: int = -1
 
+    def note(self, events: list[tuple], action: str, seat: int, cards: int | tuple[int, ...] = 0,
+             decision: int | None = None, trick: int | None = None, scored: tuple[int, int, int] | None = None) -> None:
+        """Record an event (``events.py``); ``scored`` = (points, sticks, potatoes) of a ``score``."""
+        events.append((decision, seat, action, cards, tuple(self.held), self.number, trick, self.trump, scored))
 
-def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn: int, moves: list[str],
+
+def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn: int, events: list[tuple],
               log: list[Decision] | None) -> int:
-    """Play the tricks of a dealt hand from decision ``turn`` on; the turn reached (stops at ``max_turns``)."""
+    """Play the tricks of a dealt hand from decision ``turn`` on; the turn reached (stops at ``max_turns``,
+    leaving the trick's cards on the table)."""
     players = len(hand.held)
     for trick_no in range(N_CARDS // players):
         trick: list[int] = []
         seats: list[int] = []
         for pos in range(players):
             if turn == rules.max_turns:
+                hand.note(events, "truncated", -1, trick=trick_no)
+                hand.note(events, "table", -1, tuple(trick), trick=trick_no)
                 return turn
             seat = (hand.leader + pos) % players
             held = hand.held[seat]
@@ -208,16 +217,16 @@ def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn:
                 log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held),
                                     _or(hand.taken) | _or(1 << c for c in trick)))
             hand.held[seat] &= ~(1 << card)
+            hand.note(events, "play", seat, (card,), turn, trick_no)
             if sets_trump(card, trick, hand.trump):                           # MJ-8
                 hand.trump, hand.trump_trick, hand.setter = suit(card), trick_no, seat
+                hand.note(events, "trump", seat, trick=trick_no)
             trick.append(card)
             seats.append(seat)
             turn += 1
         winner = seats[trick.index(best_card(trick, hand.trump))]              # MJ-12
         hand.taken[winner] |= _or(1 << c for c in trick)
-        moves.append(f"  trick {trick_no + 1}: " + ", ".join(
-            f"seat {s} {DECK.name(c)}" + (f" (sets trump {DECK.suits[c // 9]})" if (s, trick_no) == (
-                hand.setter, hand.trump_trick) else "") for s, c in zip(seats, trick)) + f" -> seat {winner}")
+        hand.note(events, "take", winner, tuple(trick), trick=trick_no)
         hand.leader = winner                                                   # MJ-6
     return turn
 
@@ -233,22 +242,26 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
     turn = 0
     for h in range(rules.hands):
         dealer = h % players
-        hand = Hand(deal(key, h, players), [0] * players, (dealer + 1) % players)  # MJ-5, MJ-6
-        out.moves.append(f"hand {h + 1}, dealer seat {dealer}: "
-                         + "; ".join(f"seat {s} {DECK.names(m)}" for s, m in enumerate(hand.held)))
-        turn = play_hand(rules, hand, names, key, turn, out.moves, log)
+        hand = Hand(h, deal(key, h, players), [0] * players, (dealer + 1) % players)  # MJ-5, MJ-6
+        for seat in range(players):
+            hand.note(out.events, "deal", seat, hand.held[seat])
+        turn = play_hand(rules, hand, names, key, turn, out.events, log)
         if any(hand.held):
-            out.moves.append(f"  stopped after {turn} cards (max_turns): truncated")
             break
         pts = hand_points(hand.taken, hand.trump, hand.leader, rules.last_trick_bonus)
-        draws: list[str] = []
+        draws: list[list[int]] = []
 
         def potato_of_tie(tied: list[int]) -> int:
             seat, attempts = tie_draw(key, h, tied)
-            draws.extend(", ".join(f"seat {s} draws {DECK.name(c)}" for s, c in zip(tied, a)) for a in attempts)
+            for attempt in attempts:
+                for s, c in zip(tied, attempt):
+                    hand.note(out.events, "tie_draw", s, (c,))
+            draws.extend(attempts)
             return seat
 
         got, lost = score_hand(pts, rules, potato_of_tie)
+        for seat in range(players):
+            hand.note(out.events, "score", seat, scored=(pts[seat], got[seat], lost[seat]))
         for s in range(players):
             sticks[s] += got[s]
             potatoes[s] += lost[s]
@@ -256,15 +269,12 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
         counts["hands_157"] += rules.total_points in pts
         counts["hands_100"] += any(100 <= p < rules.total_points for p in pts)
         counts["hands_tie3"] += bool(draws)
-        trump = "none" if hand.trump == NO_TRUMP else DECK.suits[hand.trump]
-        out.moves.append(f"  trump {trump}" + (f" set by seat {hand.setter} in trick {hand.trump_trick + 1}"
-                                               if hand.setter >= 0 else "")
-                         + f"; points {pts}; sticks {got}; potatoes {lost}"
-                         + "".join(f"; three-way tie: {d}" for d in draws))
         out.hands.append({"game": game, "hand": h, "dealer": dealer,
                           "trump": -1 if hand.trump == NO_TRUMP else hand.trump,
                           "trump_trick": hand.trump_trick, "trump_setter": hand.setter,
                           **_seats("points", pts), **_seats("sticks", got), **_seats("potatoes", lost)})
+    for seat in range(players):
+        hand.note(out.events, "final", seat, hand.held[seat])
     truncated = turn < rules.hands * N_CARDS
     out.record = _record(game, turn, truncated, sticks, potatoes, counts)
     return out
@@ -299,4 +309,4 @@ def _record(game: int, turns: int, truncated: bool, sticks: list[int], potatoes:
 def play(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
     """The reference engine's entry point (``GameSpec.play``): the record and the trace."""
     g = play_game(rules, players, seed, game, policies)
-    return Replay("molotow", g.record, g.moves)
+    return Replay("molotow", g.record, g.events, Setup("molotow", rules, players, seed, game, policies), BOOK)

@@ -116,12 +116,13 @@ M-14). What each policy does at each decision, and its draws ``k``, is specified
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of, count
-from cardsim.core.records import Replay
+from cardsim.core.records import Replay, Setup
+from cardsim.games.moska.events import BOOK
 from cardsim.games.moska.policies import View, make_policy
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
@@ -197,7 +198,8 @@ class State:
     self_attacks: int = 0
     loser: int = -1
     truncated: bool = False
-    moves: list[str] = field(default_factory=list)
+    log: list[tuple] = field(default_factory=list)
+    """The replay's raw events (``events.py``), see ``note``."""
     on_move: Callable[[State], None] | None = None
 
     def __post_init__(self) -> None:
@@ -207,8 +209,12 @@ class State:
     def players(self) -> int:
         return len(self.hands)
 
-    def say(self, text: str) -> None:
-        self.moves.append(text)
+    def note(self, action: str, seat: int, cards: int | tuple[int, ...] = 0, target: int = -1,
+             decision: int | None = None, on: int = -1) -> None:
+        """Record an event (``events.py``; ``on``: the attack card killed, or the turned card a swap takes),
+        then call ``on_move``."""
+        self.log.append((decision, seat, action, cards, target, tuple(self.hands), len(self.stock), self.trump,
+                         self.rounds, self.table.unkilled, on))
         if self.on_move is not None:
             self.on_move(self)
 
@@ -327,19 +333,22 @@ def refill(s: State, seat: int) -> None:
 
     M-6: right after drawing the trump 2, before the next card, the drawer swaps it if possible.
     """
-    drawn, two = 0, trump_two(s)
+    drawn: list[int] = []
+    two = trump_two(s)
     while s.stock and count(s.hands[seat]) < s.rules.hand_size:
         card = s.stock.pop(0)
         s.hands[seat] |= 1 << card
-        drawn += 1
+        drawn.append(card)
         if card == two and can_swap(s, seat):
+            s.note("draw", seat, tuple(drawn))
+            drawn = []
             swap_trump_two(s, seat)
     if drawn:
-        s.say(f"  seat {seat} draws {drawn}, stock {len(s.stock)}")
+        s.note("draw", seat, tuple(drawn))
     if not s.stock and not s.hands[seat] and not s.out[seat]:
         s.out[seat] = True
         s.finish_order.append(seat)
-        s.say(f"  seat {seat} is out")
+        s.note("out", seat)
 
 
 def trump_two(s: State) -> int:
@@ -366,7 +375,7 @@ def swap_trump_two(s: State, seat: int) -> None:
     s.hands[seat] ^= (1 << two) | (1 << s.turned)
     s.stock[-1] = two
     s.swaps += 1
-    s.say(f"  seat {seat} swaps {FRENCH52.name(two)} for the turned {FRENCH52.name(s.turned)}")
+    s.note("swap", seat, (two,), on=s.turned)
 
 
 # --- decisions -----------------------------------------------------------------------------
@@ -375,7 +384,8 @@ def decide(s: State, seat: int) -> int:
     """Start one decision of ``seat``: M-21 truncation; its turn."""
     if s.turns == s.rules.max_turns:
         s.truncated = True
-        s.say(f"-- truncated after {s.turns} decisions (M-21)")
+        s.note("truncated", -1)
+        s.note("table", -1, s.table.cards)
         raise GameOver
     s.turns += 1
     return s.turns - 1
@@ -397,7 +407,7 @@ def check_end(s: State) -> None:
     holders = [p for p in range(s.players) if holds_cards(s, p)]
     if len(holders) <= 1:
         s.loser = holders[0] if holders else -1
-        s.say(f"-- seat {s.loser} loses (M-19)" if holders else "-- everyone is out at once: no loser (M-20)")
+        s.note("lose" if holders else "no_loser", s.loser)
         raise GameOver
 
 
@@ -411,13 +421,13 @@ def opening_step(s: State, policy) -> None:
     s.hands[a] &= ~cards
     s.table.attack |= cards
     s.table.unkilled |= cards
-    s.say(f"  seat {a} opens {FRENCH52.names(cards)}")
+    s.note("open", a, cards, s.defender, turn)
     refill(s, a)
     check_end(s)
 
 
-def kill(s: State, attack: int, killer: int) -> None:
-    """M-10: the defender kills ``attack`` with ``killer`` from hand."""
+def kill(s: State, attack: int, killer: int, turn: int | None = None) -> None:
+    """M-10: the defender kills ``attack`` with ``killer`` from hand (in decision ``turn``)."""
     d = s.defender
     if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)
             and may_kill(s)):
@@ -426,11 +436,12 @@ def kill(s: State, attack: int, killer: int) -> None:
     s.table.unkilled &= ~(1 << attack)
     s.table.kills |= 1 << killer
     s.table.gone += 1
-    s.say(f"  seat {d} kills {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
+    s.note("kill", d, (killer,), decision=turn, on=attack)
 
 
-def self_attack(s: State, card: int, killer: int) -> None:
-    """M-14: the defender puts ``card`` on the table as an attack card and kills it with ``killer``."""
+def self_attack(s: State, card: int, killer: int, turn: int | None = None) -> None:
+    """M-14: the defender puts ``card`` on the table as an attack card and kills it with ``killer``
+    (in decision ``turn``)."""
     d = s.defender
     if not self_attack_killers(s, card) >> killer & 1:
         raise IllegalMove(f"seat {d} cannot self-attack {FRENCH52.name(card)} with {FRENCH52.name(killer)}")
@@ -439,7 +450,7 @@ def self_attack(s: State, card: int, killer: int) -> None:
     s.table.kills |= 1 << killer
     s.table.gone += 2
     s.self_attacks += 1
-    s.say(f"  seat {d} attacks own {FRENCH52.name(card)} and kills it with {FRENCH52.name(killer)} (M-14)")
+    s.note("self_attack", d, (killer,), decision=turn, on=card)
 
 
 def defence_step(s: State, policy) -> None:
@@ -451,20 +462,22 @@ def defence_step(s: State, policy) -> None:
     if not s.hands[d]:
         return
     turn = decide(s, d)
+    gone = s.table.gone
     for a in cards_of(s.table.unkilled):
         ks = killers(a, s.hands[d], s.trump)
         if ks and may_kill(s):
             k = policy.kill(view(s, d, turn, room(s)), a, ks)
             if k >= 0:
-                kill(s, a, k)
-    if not s.rules.defender_self_attack:
-        return
-    for c in range(DECK_SIZE):
-        ks = self_attack_killers(s, c)
-        if ks:
-            k = policy.self_attack(view(s, d, turn, room(s)), c, ks)
-            if k >= 0:
-                self_attack(s, c, k)
+                kill(s, a, k, turn)
+    if s.rules.defender_self_attack:
+        for c in range(DECK_SIZE):
+            ks = self_attack_killers(s, c)
+            if ks:
+                k = policy.self_attack(view(s, d, turn, room(s)), c, ks)
+                if k >= 0:
+                    self_attack(s, c, k, turn)
+    if s.table.gone == gone:
+        s.note("kill", d, decision=turn)  # the decision kills nothing
 
 
 def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -> dict[int, int]:
@@ -483,6 +496,7 @@ def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -
         back = policies[judge].give_back(view(s, judge, turn, room_), pool, excess)
         if count(back) != excess or back & ~pool:
             raise IllegalMove(f"seat {judge} sent back {FRENCH52.names(back)}, not {excess} added cards")
+        s.note("give_back", judge, back, decision=turn)
         stays = {p: m & ~back for p, m in added.items()}
     else:
         for p in reversed(list(added)):  # the last over-players take theirs back first
@@ -494,11 +508,12 @@ def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -
                 back = policies[p].give_back(view(s, p, turn, room_), added[p], excess)
                 if count(back) != excess or back & ~added[p]:
                     raise IllegalMove(f"seat {p} took back {FRENCH52.names(back)}, not {excess} own cards")
+                s.note("give_back", p, back, decision=turn)
             stays[p] = added[p] & ~back
             excess -= count(back)
     for p in added:
         if added[p] != stays[p]:
-            s.say(f"  seat {p} takes back {FRENCH52.names(added[p] & ~stays[p])} (M-12)")
+            s.note("take_back", p, added[p] & ~stays[p])
     return stays
 
 
@@ -519,6 +534,7 @@ def addition_step(s: State, policies: Sequence) -> bool:
         if not is_legal_addition(cards, s.hands[p], ok, room_):
             raise IllegalMove(f"seat {p} added {FRENCH52.names(cards)} (allowed {FRENCH52.names(ok & s.hands[p])},"
                               f" room {room_})")
+        s.note("add", p, cards, d, turn)
         added[p] = cards
     stays = give_back(s, added, room_, policies)
     stayed = False
@@ -527,7 +543,7 @@ def addition_step(s: State, policies: Sequence) -> bool:
             s.hands[p] &= ~cards
             s.table.attack |= cards
             s.table.unkilled |= cards
-            s.say(f"  seat {p} adds {FRENCH52.names(cards)}")
+            s.note("lay", p, cards, d)
             stayed = True
     for p, cards in stays.items():
         if cards:
@@ -539,14 +555,15 @@ def addition_step(s: State, policies: Sequence) -> bool:
 def end_round(s: State) -> None:
     """M-16 (all killed: discard, the defender attacks next) or M-17 (pick up, attack passes on)."""
     d, t = s.defender, s.table
-    s.table = Table()
+    s.table = replace(t, attack=t.unkilled, kills=0)  # the killed pairs leave, the unkilled cards stay
     s.discard |= t.cards & ~t.unkilled
+    if t.cards & ~t.unkilled:
+        s.note("discard", -1, t.cards & ~t.unkilled)
+    s.table = Table()
     s.hands[d] |= t.unkilled
     if t.unkilled:
         s.pickups += 1
-        s.say(f"  seat {d} picks up {FRENCH52.names(t.unkilled)} (M-17)")
-    else:
-        s.say(f"  seat {d} killed everything (M-16)")
+        s.note("pick_up", d, t.unkilled)
     refill(s, d)
     s.attacker = next_active(s, d) if t.unkilled or s.out[d] else d
     check_end(s)
@@ -557,8 +574,7 @@ def play_round(s: State, policies: Sequence) -> None:
     s.rounds += 1
     s.defender = next_active(s, s.attacker)
     s.table = Table(start_hand=count(s.hands[s.defender]))
-    s.say(f"Round {s.rounds}: seat {s.attacker} attacks seat {s.defender} "
-          f"(hands {' '.join(str(count(h)) for h in s.hands)}, stock {len(s.stock)})")
+    s.note("round", s.attacker, target=s.defender)
     opening_step(s, policies[s.attacker])
     while True:
         defence_step(s, policies[s.defender])
@@ -596,8 +612,11 @@ def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequen
     """Play game ``game`` of a study with ``seed``: its record and its moves in words."""
     s = deal(rules, players, rng.game_key(seed, game))
     s.on_move = on_move
-    s.say(f"Deal {game}: trump {FRENCH52.suits[s.trump]} (turned {FRENCH52.name(s.turned)}); "
-          + "; ".join(f"seat {p}: {FRENCH52.names(h)}" for p, h in enumerate(s.hands)))
+    for p in range(players):
+        s.note("deal", p, s.hands[p])
+    s.note("turn", -1, (s.turned,))
     swap_after_deal(s)
     run(s, [make_policy(p) for p in policies])
-    return Replay("moska", record(s, game), s.moves)
+    for p in range(players):
+        s.note("final", p, s.hands[p])
+    return Replay("moska", record(s, game), s.log, Setup("moska", rules, players, seed, game, tuple(policies)), BOOK)

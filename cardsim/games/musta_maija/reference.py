@@ -1,7 +1,7 @@
 """Musta-Maija reference engine: one game in plain Python, to be read next to
-docs/rules/musta_maija.md, with a trace a person can follow. Not fast (compiled.py is).
+docs/rules/musta_maija.md, with a trace a person can follow. Not fast (vector.py is).
 
-The decision protocol (compiled.py implements exactly this):
+The decision protocol (vector.py implements exactly this):
 
 - **Cards** (cards.py): 52 cards (2-5 players) or 103 (6-8: two decks less one ♠Q,
   MM-1); a hand is an int mask of card codes.
@@ -17,8 +17,7 @@ The decision protocol (compiled.py implements exactly this):
   decision (the defender's). ``turns`` counts decisions and is the ``turn`` of a
   decision's policy draws; ``rounds`` counts attacks. Before every decision, a game that
   has made ``max_turns`` decisions stops as truncated (MM-16), even between an attack
-  and its defence (``truncated`` is "more than one player still in": an attack that
-  left one player in ends the game at the limit as finished, its defence never made).
+  and its defence.
 - **At the start of either decision** the deciding player may declare a marriage
   (MM-5); then the attack or the defence is made.
 - **Attack** (MM-9, MM-13): one or more cards of one suit, at most the defender's hand
@@ -49,12 +48,13 @@ from dataclasses import dataclass, field
 
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52
-from cardsim.core.records import Replay
+from cardsim.core.records import Replay, Setup
 from cardsim.core.search import MC
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
-    BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, name, names, rank, suit,
+    BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, names, rank, suit,
 )
+from cardsim.games.musta_maija.events import BOOK
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
 PACKET = 3
@@ -87,12 +87,18 @@ class Table:
     turns: int = 0
     rounds: int = 0
     truncated: bool = False
-    moves: list[str] = field(default_factory=list)
+    log: list[tuple] = field(default_factory=list)
+    """The replay's raw events (``events.py``), see ``note``."""
     events: list[tuple] = field(default_factory=list)
     """(kind, seat, hand before, cards, extra) per move, for tests: see ``attack``/``defend``/``declare``."""
 
     def __post_init__(self) -> None:
         self.known = self.known or [0] * self.players
+
+    def note(self, action: str, seat: int, cards: int | tuple[int, ...] = 0, target: int = -1,
+             decision: int | None = None, on: int = -1) -> None:
+        """Record an event of the replay; ``on`` is the attack card a ``beat`` event beats."""
+        self.log.append((decision, seat, action, cards, target, tuple(self.hands), len(self.stock), self.trump, on))
 
 
 # --- the deal ---------------------------------------------------------------------
@@ -119,7 +125,9 @@ def deal(rules: MustaMaijaRules, players: int, key: int) -> Table:
     t = Table(rules, players, key, hands, deck[len(seats):], attacker=1 % players)
     if rules.trump == "diamonds":
         t.trump = DIAMONDS  # MM-6
-    elif rules.trump == "turned":
+    for seat in range(players):
+        t.note("deal", seat, hands[seat])
+    if rules.trump == "turned":
         turn_trump(t)
     return t
 
@@ -128,12 +136,13 @@ def turn_trump(t: Table) -> None:
     """MM-7: turn the top of the stock (reshuffle while it is a spade) and put it at the bottom."""
     attempt = 0
     while suit(t.stock[0]) == SPADES:
+        t.note("reshuffle", -1, (t.stock[0],))
         order = rng.permutation(t.key, rng.Stream.RESHUFFLE, len(t.stock), attempt)
         t.stock = [t.stock[i] for i in order]
         attempt += 1
     t.stock = t.stock[1:] + t.stock[:1]
     t.turned, t.trump = t.stock[-1], suit(t.stock[-1])
-    t.moves.append(f"turned {name(t.stock[-1])}: trump {FRENCH52.suits[t.trump]}")
+    t.note("turn", -1, (t.stock[-1],))
 
 
 # --- small rules --------------------------------------------------------------------
@@ -237,7 +246,7 @@ def declare(t: Table, seat: int, s: int) -> None:
     for r in (KING, QUEEN):  # shown: the copy-0 card if held, else copy 1
         card = FRENCH52.card(s, r)
         t.known[seat] |= 1 << (card if t.hands[seat] >> card & 1 else card + 52)
-    t.moves.append(f"turn {t.turns}: seat {seat} declares {FRENCH52.suits[s]} trump (marriage)")
+    t.note("declare", seat, decision=t.turns)
 
 
 def draw(t: Table, seat: int, wanted: int) -> int:
@@ -246,7 +255,9 @@ def draw(t: Table, seat: int, wanted: int) -> int:
     t.hands[seat] |= mask(t.stock[:n])
     if t.turned in t.stock[:n]:  # drawn last: everyone knows who holds it
         t.known[seat] |= 1 << t.turned
-    t.stock = t.stock[n:]
+    drawn, t.stock = t.stock[:n], t.stock[n:]
+    if n:
+        t.note("draw", seat, tuple(drawn))
     return n
 
 
@@ -264,7 +275,7 @@ def go_out_if_empty(t: Table, seat: int) -> None:
     """MM-14: a player with no cards once the stock is empty is out."""
     if not t.hands[seat] and not t.stock and seat not in t.out:
         t.out.append(seat)
-        t.moves.append(f"  seat {seat} is out")
+        t.note("out", seat)
 
 
 def attack(t: Table, attack_cards: int) -> None:
@@ -276,11 +287,10 @@ def attack(t: Table, attack_cards: int) -> None:
     t.hands[seat] ^= attack_cards
     t.known[seat] &= ~attack_cards
     t.table = attack_cards
-    drawn = refill(t, seat, len(cards(attack_cards)))
+    t.note("attack", seat, attack_cards, defender(t), t.turns)
+    refill(t, seat, len(cards(attack_cards)))
     t.turns += 1
     t.rounds += 1
-    t.moves.append(f"turn {t.turns - 1}: seat {seat} attacks seat {defender(t)} with {names(attack_cards)}"
-                   f", draws {drawn}")
     go_out_if_empty(t, seat)
 
 
@@ -292,15 +302,21 @@ def defend(t: Table, pairs: list[tuple[int, int]]) -> None:
     t.events.append(("defence", seat, t.hands[seat], t.table, (pairs, t.trump, must)))
     beaten, beaters = mask(a for _, a in pairs), mask(b for b, _ in pairs)
     unbeaten = t.table & ~beaten
-    t.hands[seat] = (t.hands[seat] & ~beaters) | unbeaten
+    for b, a in pairs:  # each beater goes from the hand onto its attack card
+        t.hands[seat] &= ~(1 << b)
+        t.note("beat", seat, (b,), decision=t.turns, on=a)
+    if not pairs:
+        t.note("beat", seat, decision=t.turns)
+    if beaten:
+        t.discard |= beaten | beaters
+        t.note("discard", -1, tuple(c for b, a in pairs for c in (a, b)))
+    t.hands[seat] |= unbeaten
     t.known[seat] = (t.known[seat] & ~beaters) | unbeaten
-    t.discard |= beaten | beaters
     t.table = 0
-    drawn = draw_up(t, seat)
+    if unbeaten:
+        t.note("pick_up", seat, unbeaten)
+    draw_up(t, seat)
     t.turns += 1
-    said = ", ".join(f"{name(a)} with {name(b)}" for b, a in pairs) or "nothing"
-    bound = " (bound to beat every card, MM-10)" if must else ""
-    t.moves.append(f"turn {t.turns - 1}: seat {seat} beats {said}{bound}; picks up {names(unbeaten)}; draws {drawn}")
     go_out_if_empty(t, seat)
     if unbeaten or seat in t.out:
         t.attacker = next_in(t, seat)  # MM-12 (and MM-11 when the defender went out)
@@ -362,7 +378,6 @@ def searched(t: Table, policy: str) -> tuple[int, int, int]:
 def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):
     """Yield the table after the deal and after every decision (the same object, updated)."""
     t = deal(rules, players, rng.game_key(seed, game))
-    t.moves.insert(0, "deal: " + " | ".join(f"seat {s}: {names(h)}" for s, h in enumerate(t.hands)))
     yield t
     yield from play_on(t, seats)
 
@@ -405,5 +420,9 @@ def play(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tupl
     t = None
     for t in play_states(rules, players, seed, game, seats):
         pass
-    rec = record(t, game)
-    return Replay("musta_maija", rec, t.moves)
+    if t.truncated:
+        t.note("truncated", -1)
+        t.note("table", -1, t.table)
+    for seat in range(players):
+        t.note("final", seat, t.hands[seat])
+    return Replay("musta_maija", record(t, game), t.log, Setup("musta_maija", rules, players, seed, game, seats), BOOK)

@@ -58,8 +58,13 @@ def counts_of(text: str) -> list[int]:
     return counts
 
 
+def kinds(counts) -> tuple[int, ...]:
+    """The kinds of a hand (counts per kind), copies repeated, in kind order."""
+    return tuple(k for k in range(K) for _ in range(counts[k]))
+
+
 def names(counts) -> str:
-    return " ".join(name(k) for k in range(K) for _ in range(int(counts[k]))) or "-"
+    return " ".join(name(k) for k in kinds(counts)) or "-"
 
 
 def copies(deck: str) -> list[int]:

@@ -67,10 +67,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from cardsim.core import rng
-from cardsim.core.records import Replay
+from cardsim.core.records import Replay, Setup
 from cardsim.games.uno import policies as pol
+from cardsim.games.uno.events import BOOK
 from cardsim.games.uno.cards import (COLOURS, CUSTOM, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP, WD4,
-                                     WILD, colour_of, counts_of, deck_cards, name, names, parse, symbol_of)
+                                     WILD, colour_of, counts_of, deck_cards, kinds, parse,
+                                     symbol_of)
 from cardsim.games.uno.policies import Policy, parse_policy
 from cardsim.games.uno.rules import UnoRules
 
@@ -87,7 +89,9 @@ class State:
     ``discard`` counts per kind under ``top``; ``colour`` the current colour (-1 while a
     wild starter waits for a colour); ``pending_draw`` a stacked Draw Two total waiting for
     ``current``; ``challenge_open`` a Wild Draw Four (by ``wd4_player``, bluffed or not) that
-    ``current`` may challenge; ``hand_turns`` decisions in this hand, ``turns`` in the game.
+    ``current`` may challenge; ``hand_turns`` decisions in this hand, ``turns`` in the game;
+    ``events`` the raw events of ``events.py``, with ``held`` (cards per hand, kept with
+    ``hands`` so that recording an event costs no count).
     """
 
     rules: UnoRules
@@ -95,6 +99,7 @@ class State:
     policies: tuple[Policy, ...]
     key: int
     hands: list[list[int]] = field(default_factory=list)
+    held: list[int] = field(default_factory=list)
     pile: list[int] = field(default_factory=list)
     discard: list[int] = field(default_factory=lambda: [0] * K)
     top: int = -1
@@ -113,14 +118,18 @@ class State:
     cards_drawn: int = 0
     challenges: int = 0
     successful_challenges: int = 0
-    moves: list[str] = field(default_factory=list)
+    events: list[tuple] = field(default_factory=list)
 
     def seat(self, steps: int) -> int:
         """The player ``steps`` places from the current one in the direction of play."""
         return (self.current + steps * self.direction) % self.players
 
-    def log(self, text: str) -> None:
-        self.moves.append(text)
+    def note(self, action: str, seat: int, cards: tuple[int, ...] = (), target: int = -1, decided: bool = False,
+             points: int | None = None) -> None:
+        """Record an event (``events.py``): part of the decision being made when ``decided``."""
+        self.events.append((self.turns - 1 if decided else None, seat, action, cards, target,
+                            tuple(self.held), self.hand_no, len(self.pile), self.top, self.colour,
+                            self.direction, self.pending_draw, points))
 
     def u(self, slot: int) -> int:
         """Policy draw ``slot`` of the decision being made (``self.turns`` is already counted)."""
@@ -132,7 +141,8 @@ def make_state(players: int, hands: list[str], top: str, *, colour: str | None =
                current: int = 1, direction: int = 1, key: int = 0) -> State:
     """A hand position built by hand (for scenario tests): card names as in ``cards.parse``."""
     s = State(rules or UnoRules(), players, (parse_policy(policy),) * players, key,
-              hands=[counts_of(h) for h in hands], pile=[parse(c) for c in pile.split()],
+              hands=[counts_of(h) for h in hands], held=[len(h.split()) for h in hands],
+              pile=[parse(c) for c in pile.split()],
               discard=counts_of(discard), top=parse(top), current=current, direction=direction)
     s.colour = COLOURS.index(colour) if colour else colour_of(s.top)
     return s
@@ -152,23 +162,31 @@ def reshuffle(s: State) -> None:
     s.pile = keyed_order(s.key, (rng.Stream.RESHUFFLE, s.reshuffles), under)
     s.discard = [0] * K
     s.reshuffles += 1
-    s.log(f"  reshuffle #{s.reshuffles}: {len(s.pile)} cards under {name(s.top)} become the draw pile")
+    s.note("reshuffle", -1, tuple(s.pile))
 
 
-def draw_cards(s: State, player: int, n: int) -> list[int]:
-    """``player`` draws ``n`` cards, reshuffling when needed (U-8); fewer if the cards run out."""
-    drawn = []
+def draw_cards(s: State, player: int, n: int, on_turn: bool = False) -> list[int]:
+    """``player`` draws ``n`` cards, reshuffling when needed (U-8); fewer if the cards run out.
+
+    Recorded as a ``draw`` of the decision (``on_turn``, U-7) or a ``penalty``, split around a reshuffle.
+    """
+    drawn: list[int] = []
+    noted = 0
     for _ in range(n):
         if not s.pile:
             if not any(s.discard):
                 break
+            if len(drawn) > noted:
+                s.note("draw" if on_turn else "penalty", player, tuple(drawn[noted:]), decided=on_turn)
+                noted = len(drawn)
             reshuffle(s)
         card = s.pile.pop(0)
         s.hands[player][card] += 1
+        s.held[player] += 1
         drawn.append(card)
     s.cards_drawn += len(drawn)
-    if n:
-        s.log(f"  P{player} draws {len(drawn)}" + (f" (of {n})" if len(drawn) < n else ""))
+    if n and (len(drawn) > noted or not drawn):
+        s.note("draw" if on_turn else "penalty", player, tuple(drawn[noted:]), decided=on_turn)
     return drawn
 
 
@@ -236,11 +254,12 @@ def play_card(s: State, kind: int, choose: Chooser) -> None:
     p = s.current
     bluff = kind == WD4 and not wd4_is_legal(s, p)
     s.hands[p][kind] -= 1
+    s.held[p] -= 1
     s.discard[s.top] += 1
     s.top = kind
     if kind < WILD:
         s.colour = colour_of(kind)
-    s.log(f"P{p} plays {name(kind)}" + (" (bluff)" if bluff else ""))
+    s.note("play", p, (kind,), decided=True)
     if sum(s.hands[p]) == 0:
         finish_with_last_card(s, kind)
         return
@@ -267,7 +286,7 @@ def play_card(s: State, kind: int, choose: Chooser) -> None:
 
 def name_colour(s: State, choose: Chooser) -> None:
     s.colour = choose.colour(s.current)
-    s.log(f"  P{s.current} names {COLOURS[s.colour]}")
+    s.note("colour", s.current, decided=True)
 
 
 def play_draw_two(s: State) -> None:
@@ -297,7 +316,9 @@ def shuffle_hands(s: State) -> None:
     s.hands = [[0] * K for _ in range(s.players)]
     for j, card in enumerate(cards):
         s.hands[s.seat(j + 1)][card] += 1
-    s.log("  hands shuffled and dealt: " + ", ".join(f"P{p} {sum(h)}" for p, h in enumerate(s.hands)))
+    s.held = [sum(h) for h in s.hands]
+    for j in range(1, s.players + 1):
+        s.note("shuffle", s.seat(j), kinds(s.hands[s.seat(j)]))
 
 
 def play_custom_wild(s: State, choose: Chooser) -> None:
@@ -305,7 +326,9 @@ def play_custom_wild(s: State, choose: Chooser) -> None:
     if s.rules.custom_wild == "swap_hands":
         other = choose.target(s.current)
         s.hands[s.current], s.hands[other] = s.hands[other], s.hands[s.current]
-        s.log(f"  P{s.current} swaps hands with P{other}")
+        s.held[s.current], s.held[other] = s.held[other], s.held[s.current]
+        s.note("swap", s.current, kinds(s.hands[s.current]), other,
+               decided=True)
     elif s.rules.custom_wild == "everyone_draws_one":
         for i in range(1, s.players):
             draw_cards(s, s.seat(i), 1)
@@ -313,16 +336,16 @@ def play_custom_wild(s: State, choose: Chooser) -> None:
 
 def finish_with_last_card(s: State, kind: int) -> None:
     """U-18: the player is out and wins the hand; a draw card still makes the others draw."""
+    total, s.pending_draw = s.pending_draw + 2, 0
     if symbol_of(kind) == DRAW_TWO:
-        draw_cards(s, s.seat(1), s.pending_draw + 2)
+        draw_cards(s, s.seat(1), total)
     elif kind == WD4:
         draw_cards(s, s.seat(1), 4)
     elif kind == CUSTOM and s.rules.custom_wild == "everyone_draws_one":
         for i in range(1, s.players):
             draw_cards(s, s.seat(i), 1)
-    s.pending_draw = 0
     s.hand_winner = s.current
-    s.log(f"P{s.current} is out and wins the hand")
+    s.note("out", s.current)
 
 
 # ---------------------------------------------------------------- one decision
@@ -336,7 +359,7 @@ def decide(s: State) -> None:
     s.hand_turns += 1
     if s.colour < 0:  # U-5: a wild starter, seat 1 names the colour and plays
         s.colour = pol.greedy_colour(hand) if policy.greedy else pol.random_colour(s.u(START_COLOUR_SLOT))
-        s.log(f"P{p} names {COLOURS[s.colour]} for the starting card")
+        s.note("colour", p, decided=True)
     if s.pending_draw:
         answer_draw_two(s, policy)
         return
@@ -352,9 +375,9 @@ def answer_draw_two(s: State, policy: Policy) -> None:
     if kind >= 0:
         play_card(s, kind, Chooser(s, policy))
         return
-    s.log(f"P{s.current} takes the stacked {s.pending_draw}")
-    draw_cards(s, s.current, s.pending_draw)
-    s.pending_draw = 0
+    s.note("no_stack", s.current, decided=True)
+    total, s.pending_draw = s.pending_draw, 0
+    draw_cards(s, s.current, total)
     s.current = s.seat(1)
 
 
@@ -363,17 +386,16 @@ def answer_wild_draw_four(s: State, policy: Policy) -> bool:
     s.challenge_open = False
     p = s.current
     if not pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut):
-        s.log(f"P{p} does not challenge")
+        s.note("no_challenge", p, decided=True)
         draw_cards(s, p, 4)
         s.current = s.seat(1)
         return False
     s.challenges += 1
+    s.note("challenge", p, target=s.wd4_player, decided=True)
     if s.wd4_bluffed:
         s.successful_challenges += 1
-        s.log(f"P{p} challenges: P{s.wd4_player} bluffed and draws 4")
         draw_cards(s, s.wd4_player, 4)
         return True
-    s.log(f"P{p} challenges and loses: draws 6")
     draw_cards(s, p, 6)
     s.current = s.seat(1)
     return False
@@ -406,7 +428,7 @@ def normal_turn(s: State, policy: Policy) -> None:
 def draw_for_turn(s: State, p: int) -> int:
     """U-7: draw one card (or until a playable one); the playable drawn card or -1."""
     while True:
-        drawn = draw_cards(s, p, 1)
+        drawn = draw_cards(s, p, 1, on_turn=True)
         if not drawn:
             return -1
         if playable(s, p, drawn[0]):
@@ -426,18 +448,21 @@ def deal(s: State, hand_no: int) -> None:
     s.hands = [[0] * K for _ in range(players)]
     for j in range(r.hand_size * players):
         s.hands[(dealer + 1 + j) % players][order[j]] += 1
+    s.held = [r.hand_size] * players
     s.pile = order[r.hand_size * players:]
     s.discard = [0] * K
     s.hand_no, s.hand_turns, s.hand_winner = hand_no, 0, -1
-    s.direction, s.pending_draw, s.challenge_open = 1, 0, False
+    s.direction, s.pending_draw, s.challenge_open, s.top, s.colour = 1, 0, False, -1, -1
+    for p in range(players):
+        s.note("deal", p, kinds(s.hands[p]))
     s.top = s.pile.pop(0)
     attempt = 0
     while s.top == WD4:  # U-5: the only forbidden starter goes back into the pile
-        s.pile = keyed_order(s.key, (rng.Stream.EXTRA, STARTER_TAG, hand_no, attempt), [WD4, *s.pile])
+        s.note("starter", dealer, (WD4,))
+        s.pile, s.top = keyed_order(s.key, (rng.Stream.EXTRA, STARTER_TAG, hand_no, attempt), [WD4, *s.pile]), -1
+        s.note("starter_back", dealer, (WD4,))
         s.top = s.pile.pop(0)
         attempt += 1
-    s.log(f"hand {hand_no}: dealer P{dealer}; " + "; ".join(f"P{p} {names(h)}" for p, h in enumerate(s.hands)))
-    s.log(f"starting card {name(s.top)}")
     start_with_card(s, dealer)
 
 
@@ -446,13 +471,14 @@ def start_with_card(s: State, dealer: int) -> None:
     s.colour = colour_of(s.top)
     s.current = dealer
     symbol = symbol_of(s.top)
+    if symbol == REVERSE:
+        s.direction = -1  # the dealer plays first, then to the dealer's right
+    s.note("starter", dealer, (s.top,))
     if symbol == SKIP:
         s.current = s.seat(2)
-    elif symbol == REVERSE:
-        s.direction = -1  # the dealer plays first, then to the dealer's right
     elif symbol == DRAW_TWO:
         play_draw_two(s)  # seat 1 draws two (or, stacking, may stack) [decision]
-    else:
+    elif symbol != REVERSE:
         s.current = s.seat(1)  # a wild leaves colour -1: seat 1 names it in its first decision
 
 
@@ -461,7 +487,8 @@ def play_hand(s: State, hand_no: int) -> bool:
     deal(s, hand_no)
     while s.hand_winner < 0:
         if s.hand_turns >= s.rules.max_turns:
-            s.log(f"hand {hand_no} truncated after {s.hand_turns} decisions")
+            s.note("truncated", -1)
+            s.note("table", -1, (*kinds(s.discard), s.top))  # the discard pile, its top card last
             return False
         decide(s)
     return True
@@ -483,12 +510,14 @@ def play(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[st
         w = s.hand_winner
         gained = hand_points(s, w)
         scores[w] += gained
-        s.log(f"P{w} scores {gained} (total {scores[w]})")
+        s.note("score", w, points=gained)
         hand_no += 1
         if rules.target_score is None or scores[w] >= rules.target_score:
             winner, points = w, (gained if rules.target_score is None else scores[w])
             break
+    for p in range(players):
+        s.note("final", p, kinds(s.hands[p]))
     record = {"game": game, "turns": s.turns, "truncated": truncated, "winner": winner, "points": points,
               "hands": hand_no + truncated, "cards_drawn": s.cards_drawn, "reshuffles": s.reshuffles,
               "challenges": s.challenges, "successful_challenges": s.successful_challenges}
-    return Replay("uno", record, s.moves)
+    return Replay("uno", record, s.events, Setup("uno", rules, players, seed, game, policies), BOOK)

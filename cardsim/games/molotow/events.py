@@ -1,0 +1,53 @@
+"""Molotow's events: the columns it adds to ``core.records.EVENTS``, how a raw event reads, its text.
+
+The reference engine records one raw tuple per event (``reference.Hand.note``). Each
+card played is one decision. Actions: ``deal`` a seat's nine (or twelve) cards (MJ-5);
+``play`` a card (MJ-6…MJ-11); ``trump`` the suit set by the first card that does not
+follow (MJ-8); ``take`` the trick's cards, in the order played, to its winner (MJ-12);
+``tie_draw`` a card drawn by a seat of a three-way tie, one row per seat and attempt
+(MJ-15); ``score`` a seat's points, sticks and potatoes for the hand (MJ-4, MJ-13…MJ-18);
+``truncated`` and ``table`` (the cards of the unfinished trick) when ``max_turns``
+stops the game; ``final`` each seat's cards at the end.
+"""
+from __future__ import annotations
+
+from cardsim.core.cards import cards_of
+from cardsim.core.records import EVENTS, Column, EventBook, sizes
+from cardsim.games.molotow.cards import DECK, NO_TRUMP
+
+COLUMNS = EVENTS + (
+    Column("hand", "int64", "the hand of the game, from 0 (MJ-19); its dealer is seat hand % players"),
+    Column("trick", "Int64", "the trick of the hand, from 0 (empty outside tricks: the deal, the scores)"),
+    Column("trump", "str", "the hand's trump suit after the event, ♠ ♥ ♦ ♣ ('' while none is set, MJ-8)"),
+    Column("points", "Int64", "a `score` event: the seat's card points for the hand (MJ-4), else empty"),
+    Column("sticks", "Int64", "a `score` event: the sticks the seat gets for the hand, else empty"),
+    Column("potatoes", "Int64", "a `score` event: the potatoes the seat gets for the hand, else empty"),
+)
+
+PHRASES = {
+    "deal": "hand {hand}: seat {seat} is dealt {cards}",
+    "play": "trick {trick}: seat {seat} plays {cards}",
+    "trump": "seat {seat} did not follow: {trump} is trump (MJ-8)",
+    "take": "seat {seat} takes trick {trick}: {cards}",
+    "tie_draw": "seat {seat} draws {cards} (three-way tie, MJ-15)",
+    "score": "hand {hand}: seat {seat} has {points} points, {sticks} sticks, {potatoes} potatoes",
+    "truncated": "stopped after max_turns cards: truncated, hand {hand} is not scored",
+    "table": ("left on the table: {cards}", "nothing is left on the table"),
+    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
+}
+
+
+def card_names(cards: int | tuple[int, ...]) -> str:
+    """A hand mask (lowest card first) or cards in the order they moved."""
+    return " ".join(map(DECK.name, cards_of(cards) if isinstance(cards, int) else cards))
+
+
+def row(raw: tuple) -> tuple:
+    """The values of ``COLUMNS`` for one raw event of ``reference.Hand.note``."""
+    decision, seat, action, cards, held, hand, trick, trump, scored = raw
+    points, sticks, potatoes = scored or (None, None, None)
+    return (decision, seat, action, card_names(cards), -1, sizes(h.bit_count() for h in held), hand, trick,
+            "" if trump == NO_TRUMP else DECK.suits[trump], points, sticks, potatoes)
+
+
+BOOK = EventBook(COLUMNS, row, PHRASES)

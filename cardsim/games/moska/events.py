@@ -1,0 +1,68 @@
+"""Moska's events: the columns it adds to ``core.records.EVENTS``, how a raw event reads, its text.
+
+The reference engine records one raw tuple per event (``reference.State.note``). A
+decision is one call of a seat's policy (the DECISION PROTOCOL): an opening, a defence
+(its kills and M-14 pairs, or "kills nothing"), an addition (or "adds nothing"), a
+give-back. Actions: ``deal`` a seat's hand (M-4); ``turn`` the trump card turned and put
+under the stock (M-5); ``swap`` the trump 2 put under the stock for the turned card
+(``on``, M-6); ``round`` a round begins: ``seat`` attacks ``target`` (M-7); ``open`` the
+opening (M-8); ``kill`` an attack card (``on``) killed with a card, or nothing killed
+(M-10); ``self_attack`` the defender's own card (``on``) killed with a card (M-14);
+``add`` the cards an adder chooses (M-11; they leave the hand at ``lay``);
+``give_back`` the cards a seat sends back and ``take_back`` the cards that go back to
+an adder (M-12); ``lay`` the added cards that go on the table; ``draw`` cards from the
+stock (M-13); ``discard`` the killed cards; ``pick_up`` the unkilled cards (M-16, M-17);
+``out`` (M-18); ``lose`` / ``no_loser`` (M-19, M-20); ``truncated`` and ``table`` (the
+cards left on it, M-21); ``final`` each seat's cards at the end.
+"""
+from __future__ import annotations
+
+from cardsim.core.cards import FRENCH52, cards_of
+from cardsim.core.records import EVENTS, Column, EventBook, sizes
+
+COLUMNS = EVENTS + (
+    Column("stock", "int64", "cards in the stock after the event (the turned card, or the trump 2, is its last)"),
+    Column("trump", "str", "the trump suit (M-5)"),
+    Column("round", "int64", "rounds begun so far (the record's `rounds`)"),
+    Column("unkilled", "str", "the unkilled attack cards on the table after the event"),
+    Column("on", "str", "a `kill` or `self_attack`: the attack card killed; a `swap`: the turned card taken; "
+                        "else ''"),
+)
+
+PHRASES = {
+    "deal": "seat {seat} is dealt {cards}",
+    "turn": "{cards} is turned: {trump} is trump; it lies under the stock and is drawn last (M-5)",
+    "swap": "seat {seat} puts {cards} under the stock and takes the turned {on} (M-6)",
+    "round": "round {round}: seat {seat} attacks seat {target}",
+    "open": "seat {seat} opens {cards}",
+    "draw": "seat {seat} draws {cards} (stock {stock})",
+    "kill": ("seat {seat} kills {on} with {cards}", "seat {seat} kills nothing"),
+    "self_attack": "seat {seat} attacks own {on} and kills it with {cards} (M-14)",
+    "add": ("seat {seat} adds {cards}", "seat {seat} adds nothing"),
+    "give_back": "seat {seat} sends back {cards} (M-12)",
+    "take_back": "seat {seat} takes back {cards} (M-12)",
+    "lay": "seat {seat} puts {cards} on the table",
+    "discard": "the killed cards go to the discard pile: {cards}",
+    "pick_up": "seat {seat} picks up {cards} (M-17)",
+    "out": "seat {seat} is out (M-18)",
+    "lose": "seat {seat} loses (M-19)",
+    "no_loser": "everyone is out at once: no loser (M-20)",
+    "truncated": "stopped after max_turns decisions: truncated (M-21)",
+    "table": ("left on the table: {cards}", "nothing is left on the table"),
+    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
+}
+
+
+def card_names(cards: int | tuple[int, ...]) -> str:
+    """A mask (lowest code first: by suit ♣ ♦ ♥ ♠, then rank) or cards in the order they moved."""
+    return " ".join(map(FRENCH52.name, cards_of(cards) if isinstance(cards, int) else cards))
+
+
+def row(raw: tuple) -> tuple:
+    """The values of ``COLUMNS`` for one raw event of ``reference.State.note``."""
+    decision, seat, action, cards, target, held, stock, trump, rounds, unkilled, on = raw
+    return (decision, seat, action, card_names(cards), target, sizes(h.bit_count() for h in held), stock,
+            FRENCH52.suits[trump], rounds, card_names(unkilled), FRENCH52.name(on) if on >= 0 else "")
+
+
+BOOK = EventBook(COLUMNS, row, PHRASES)

@@ -1,0 +1,62 @@
+"""Uno's events: the columns it adds to ``core.records.EVENTS``, how a raw event reads, its text.
+
+The reference engine records one raw tuple per event (``reference.State.note``); a
+decision is one or more events with its number (a play and the colour named; a
+challenge and the turn after it), everything else is what the rules do. Actions:
+
+``deal`` a seat's hand (U-4); ``starter`` the starting card the dealer turns, and
+``starter_back`` a Wild Draw Four that may not start (U-5); ``play`` a card; ``colour``
+the colour named (U-5, U-12); ``draw`` the card(s) drawn on the turn (U-7); ``penalty``
+cards a seat must draw (U-11, U-13, U-14, U-16, U-18); ``no_stack`` a stacked Draw Two
+not answered (U-11); ``challenge`` / ``no_challenge`` a Wild Draw Four (U-14);
+``reshuffle`` the new draw pile, in drawing order (U-8); ``shuffle`` a seat's hand dealt
+by Shuffle Hands (U-15); ``swap`` the hand a seat takes from ``target`` (U-16); ``out``
+the seat that wins the hand (U-18); ``score`` its points (U-19); ``truncated`` (U-21)
+and ``table`` (the discard pile left on the table, its top card last); ``final`` each
+seat's hand at the end of the game.
+"""
+from __future__ import annotations
+
+from cardsim.core.records import EVENTS, Column, EventBook, sizes
+from cardsim.games.uno.cards import COLOURS, name
+
+COLUMNS = EVENTS + (
+    Column("hand", "int64", "the hand of the game, from 0 (several only with target_score, U-20)"),
+    Column("stock", "int64", "cards in the draw pile after the event"),
+    Column("top", "str", "the top card of the discard pile ('' before the starting card is turned)"),
+    Column("colour", "str", "the current colour, R Y G B ('' while a wild starting card waits for a colour)"),
+    Column("direction", "int64", "1 = seat 0, 1, 2, ...; -1 after a Reverse (U-10)"),
+    Column("pending", "int64", "a stacked Draw Two total waiting for the next player (U-11)"),
+    Column("points", "Int64", "points scored (a `score` event, U-19), else empty"),
+)
+
+PHRASES = {
+    "deal": "seat {seat} is dealt {cards}",
+    "starter": "the dealer turns the starting card {cards}",
+    "starter_back": "{cards} may not start: it goes back into the draw pile, which is shuffled (U-5)",
+    "reshuffle": "the cards under {top} are shuffled into a new draw pile: {cards} (U-8)",
+    "colour": "seat {seat} names {colour}",
+    "play": "seat {seat} plays {cards}",
+    "draw": ("seat {seat} draws {cards} (stock {stock})", "seat {seat} cannot draw: no card is left (U-8)"),
+    "penalty": ("seat {seat} must draw {cards} (stock {stock})", "seat {seat} must draw, but no card is left (U-8)"),
+    "no_stack": "seat {seat} does not stack a Draw Two and takes {pending} (U-11)",
+    "challenge": "seat {seat} challenges the Wild Draw Four of seat {target} (U-14)",
+    "no_challenge": "seat {seat} does not challenge (U-14)",
+    "shuffle": "Shuffle Hands deals seat {seat} {cards} (U-15)",
+    "swap": "seat {seat} swaps hands with seat {target} and gets {cards} (U-16)",
+    "out": "seat {seat} is out and wins hand {hand} (U-18)",
+    "score": "seat {seat} scores {points} (U-19)",
+    "truncated": "hand {hand} stopped after max_turns decisions: truncated (U-21)",
+    "table": "left on the table: the discard pile {cards}",
+    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
+}
+
+
+def row(raw: tuple) -> tuple:
+    """The values of ``COLUMNS`` for one raw event of ``reference.State.note``."""
+    decision, seat, action, cards, target, held, hand, stock, top, colour, direction, pending, points = raw
+    return (decision, seat, action, " ".join(map(name, cards)), target, sizes(held), hand, stock,
+            name(top) if top >= 0 else "", COLOURS[colour] if colour >= 0 else "", direction, pending, points)
+
+
+BOOK = EventBook(COLUMNS, row, PHRASES)
