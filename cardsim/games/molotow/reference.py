@@ -18,7 +18,11 @@ Decision protocol (both engines follow it exactly):
   (``turns`` and ``max_turns`` count these). Before each card, if ``turns ==
   max_turns`` the game stops: truncated, the unfinished hand is not scored, no winner.
 - The policy of the seat to play picks a card among ``legal_moves`` (see
-  ``policies.py`` for each policy's RNG draws: ``random`` one, ``greedy`` none).
+  ``policies.py`` for each policy's RNG draws: ``random`` one, ``greedy`` none, ``mc``
+  its own ``SEARCH`` stream, never the game's). ``mc`` decides on the compiled engine:
+  this engine hands it its position (``searched``).
+- What a card shows (``shows_not_held``): a seat that plays off the led suit shows the
+  table the cards it cannot hold; the hand keeps them per seat (``Hand.ruled_out``).
 - A hand is valued when its last trick is taken (MJ-4), then scored (MJ-13…MJ-18).
   A three-way-tie draw (MJ-15) uses attempt ``a = 0, 1, ...``: the deck order is the
   stable sort of ``rng.draw(key, Stream.EXTRA, h, a, i)`` over cards i = 0..35; the tied
@@ -36,6 +40,7 @@ from typing import Callable, Iterable
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.core.records import Replay
+from cardsim.core.search import MC
 from cardsim.games.molotow.cards import (DECK, N_CARDS, NO_TRUMP, beats, buur, is_trump, points,
                                          rank, suit, suit_mask)
 from cardsim.games.molotow.policies import check_policy, choose
@@ -100,6 +105,18 @@ def _legal_without_buur(hand: int, trick: list[int], trump: int, undertrump: str
     if undertrump == "forbidden" and hand != trumps:            # MJ-10 "forbidden"
         return free & ~lower
     return free                                                 # MJ-10 "allowed"
+
+
+def shows_not_held(hand: int, card: int, trick: list[int], trump: int, undertrump: str, played: int) -> int:
+    """The cards a seat shows it does not hold by playing ``card`` from ``hand`` to ``trick``: every card
+    x it might hold (not in its hand, not ``played``) such that holding x as well would have made
+    ``card`` illegal (MJ-7, MJ-9, MJ-10; the Buur is never forced, MJ-11). Public: every player can
+    reason it. A lead or a card of the led suit shows nothing: no rule forbids following suit."""
+    if not trick or suit(card) == suit(trick[0]):
+        return 0
+    unseen = (1 << N_CARDS) - 1 & ~hand & ~played
+    return sum(1 << x for x in cards_of(unseen)
+               if not legal_moves(hand | 1 << x, trick, trump, undertrump) >> card & 1)
 
 
 def hand_points(taken: list[int], trump: int, last_winner: int, bonus: int) -> list[int]:
@@ -188,11 +205,17 @@ class Hand:
     trump: int = NO_TRUMP
     trump_trick: int = -1
     setter: int = -1
+    ruled_out: list[int] = field(default_factory=list)
+    """The cards each seat's plays this hand showed it does not hold (``shows_not_held``); all 0 if not given."""
+
+    def __post_init__(self) -> None:
+        self.ruled_out = self.ruled_out or [0] * len(self.held)
 
 
-def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn: int, moves: list[str],
+def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: int, turn: int, moves: list[str],
               log: list[Decision] | None) -> int:
-    """Play the tricks of a dealt hand from decision ``turn`` on; the turn reached (stops at ``max_turns``)."""
+    """Play the tricks of a dealt hand from decision ``turn`` on, seat s by ``policies[s]`` (validated
+    policy strings); the turn reached (stops at ``max_turns``)."""
     players = len(hand.held)
     for trick_no in range(N_CARDS // players):
         trick: list[int] = []
@@ -203,10 +226,15 @@ def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn:
             seat = (hand.leader + pos) % players
             held = hand.held[seat]
             legal = legal_moves(held, trick, hand.trump, rules.undertrump)
-            card = choose(names[seat], held, legal, trick, hand.trump, key, turn)
+            played = _or(hand.taken) | _or(1 << c for c in trick)
+            name = check_policy(policies[seat])
+            if name == MC:
+                card = searched(rules, policies[seat], key, turn, hand, trick, trick_no)
+            else:
+                card = choose(name, held, legal, trick, hand.trump, key, turn)
             if log is not None:
-                log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held),
-                                    _or(hand.taken) | _or(1 << c for c in trick)))
+                log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held), played))
+            hand.ruled_out[seat] |= shows_not_held(held, card, trick, hand.trump, rules.undertrump, played)
             hand.held[seat] &= ~(1 << card)
             if sets_trump(card, trick, hand.trump):                           # MJ-8
                 hand.trump, hand.trump_trick, hand.setter = suit(card), trick_no, seat
@@ -225,7 +253,8 @@ def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn:
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
               log: list[Decision] | None = None) -> Game:
     """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
-    names = [check_policy(p) for p in policies]
+    for p in policies:
+        check_policy(p)
     key = rng.game_key(seed, game)
     out = Game({})
     sticks, potatoes = [0] * players, [0] * players
@@ -236,7 +265,7 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
         hand = Hand(deal(key, h, players), [0] * players, (dealer + 1) % players)  # MJ-5, MJ-6
         out.moves.append(f"hand {h + 1}, dealer seat {dealer}: "
                          + "; ".join(f"seat {s} {DECK.names(m)}" for s, m in enumerate(hand.held)))
-        turn = play_hand(rules, hand, names, key, turn, out.moves, log)
+        turn = play_hand(rules, hand, policies, key, turn, out.moves, log)
         if any(hand.held):
             out.moves.append(f"  stopped after {turn} cards (max_turns): truncated")
             break
@@ -268,6 +297,15 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
     truncated = turn < rules.hands * N_CARDS
     out.record = _record(game, turn, truncated, sticks, potatoes, counts)
     return out
+
+
+def searched(rules: MolotowRules, policy: str, key: int, turn: int, hand: Hand, trick: list[int],
+             trick_no: int) -> int:
+    """``mc``'s card (policies.py) for the seat to play: the compiled search on this position
+    (``compiled.decide_from``), so that both engines decide alike."""
+    from cardsim.games.molotow.compiled import decide_from  # compiled.py imports this module
+
+    return decide_from(rules, policy, key, turn, hand, trick, trick_no)
 
 
 def _seats(name: str, values: list[int]) -> dict[str, int]:
