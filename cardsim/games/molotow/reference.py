@@ -22,7 +22,8 @@ Decision protocol (both engines follow it exactly):
   its own ``SEARCH`` stream, never the game's). ``mc`` decides on the compiled engine:
   this engine hands it its position (``searched``).
 - What a card shows (``shows_not_held``): a seat that plays off the led suit shows the
-  table the cards it cannot hold; the hand keeps them per seat (``Hand.ruled_out``).
+  table the cards it cannot hold; when a seat searches, the hand keeps them per seat
+  (``Hand.ruled_out``).
 - A hand is valued when its last trick is taken (MJ-4), then scored (MJ-13…MJ-18).
   A three-way-tie draw (MJ-15) uses attempt ``a = 0, 1, ...``: the deck order is the
   stable sort of ``rng.draw(key, Stream.EXTRA, h, a, i)`` over cards i = 0..35; the tied
@@ -205,11 +206,9 @@ class Hand:
     trump: int = NO_TRUMP
     trump_trick: int = -1
     setter: int = -1
-    ruled_out: list[int] = field(default_factory=list)
-    """The cards each seat's plays this hand showed it does not hold (``shows_not_held``); all 0 if not given."""
-
-    def __post_init__(self) -> None:
-        self.ruled_out = self.ruled_out or [0] * len(self.held)
+    ruled_out: list[int] | None = None
+    """The cards each seat's plays this hand showed it does not hold (``shows_not_held``); kept (a list) only
+    when a seat searches: ``mc`` reads it, no other policy does."""
 
 
 def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: int, turn: int, moves: list[str],
@@ -226,15 +225,17 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
             seat = (hand.leader + pos) % players
             held = hand.held[seat]
             legal = legal_moves(held, trick, hand.trump, rules.undertrump)
-            played = _or(hand.taken) | _or(1 << c for c in trick)
             name = check_policy(policies[seat])
             if name == MC:
                 card = searched(rules, policies[seat], key, turn, hand, trick, trick_no)
             else:
                 card = choose(name, held, legal, trick, hand.trump, key, turn)
             if log is not None:
-                log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held), played))
-            hand.ruled_out[seat] |= shows_not_held(held, card, trick, hand.trump, rules.undertrump, played)
+                log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held),
+                                    _or(hand.taken) | _or(1 << c for c in trick)))
+            if hand.ruled_out is not None:
+                played = _or(hand.taken) | _or(1 << c for c in trick)
+                hand.ruled_out[seat] |= shows_not_held(held, card, trick, hand.trump, rules.undertrump, played)
             hand.held[seat] &= ~(1 << card)
             if sets_trump(card, trick, hand.trump):                           # MJ-8
                 hand.trump, hand.trump_trick, hand.setter = suit(card), trick_no, seat
@@ -253,8 +254,7 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
               log: list[Decision] | None = None) -> Game:
     """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
-    for p in policies:
-        check_policy(p)
+    search = MC in [check_policy(p) for p in policies]
     key = rng.game_key(seed, game)
     out = Game({})
     sticks, potatoes = [0] * players, [0] * players
@@ -262,7 +262,8 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
     turn = 0
     for h in range(rules.hands):
         dealer = h % players
-        hand = Hand(deal(key, h, players), [0] * players, (dealer + 1) % players)  # MJ-5, MJ-6
+        hand = Hand(deal(key, h, players), [0] * players, (dealer + 1) % players,  # MJ-5, MJ-6
+                    ruled_out=[0] * players if search else None)
         out.moves.append(f"hand {h + 1}, dealer seat {dealer}: "
                          + "; ".join(f"seat {s} {DECK.names(m)}" for s, m in enumerate(hand.held)))
         turn = play_hand(rules, hand, policies, key, turn, out.moves, log)
