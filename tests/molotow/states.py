@@ -33,15 +33,15 @@ def position_state(hand: int, trick: list[int], trump: int, undertrump: str = "s
 
 def played_to(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...], decisions: int):
     """Game ``game`` played through the compiled functions from Python up to ``decisions`` cards (or its end).
-    Returns (state, params, codes)."""
-    params, codes = C.make_params(rules, players), C.policy_codes(policies)
+    Returns (state, params, policy table)."""
+    params, table, work = C.make_params(rules, players), C.policy_table(policies), C.new_work()
     st = C.new_state()
     C.new_game(st[0], params, np.uint64(rng.game_key(seed, game)))
     for _ in range(decisions):
         if C.game_over(st[0], params):
             break
-        C.apply(st[0], params, C.choose(st[0], params, codes[C.to_act(st[0])]))
-    return st, params, codes
+        C.apply(st[0], params, C.choose(st[0], params, table, work[0]))
+    return st, params, table
 
 
 def record_of(st, params, game: int) -> list[int]:

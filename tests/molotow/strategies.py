@@ -19,9 +19,13 @@ def rules_and_players(draw, max_hands: int = 3):
     return rules, players
 
 
+MC_POLICIES = ["mc(determinizations=3)", "mc(determinizations=2, base=random)"]
+"""``mc`` with few worlds: the same code as 32, at test speed."""
+
+
 def policies(players: int):
-    """Self-play by name, or a mixed list of one policy per seat."""
-    name = st.sampled_from(["random", "greedy"])
+    """Self-play by name, or a mixed list of one policy per seat; ``mc`` among them."""
+    name = st.sampled_from(["random", "greedy", "random", "greedy", *MC_POLICIES])
     return st.one_of(name, st.lists(name, min_size=players, max_size=players))
 
 

@@ -72,25 +72,26 @@ def test_playing_out_a_copy_from_any_decision_gives_the_straight_through_record(
     rules, players = rp
     seats = seats_of(data.draw(policies(players)), players)
     straight = cardsim.simulate("molotow", rules, players=players, games=1, seed=seed, first_game=game, policy=seats)
-    st, params, codes = played_to(rules, players, seed, game, seats, decision)
+    st, params, table = played_to(rules, players, seed, game, seats, decision)
     before = st.copy()
     copy = C.new_state()
     C.copy_state(copy, st)
-    C.play_out(copy[0], params, codes)
+    C.play_out(copy[0], params, table, C.new_work()[0])
     assert st.tobytes() == before.tobytes()                      # the original is unchanged
     assert record_of(copy, params, game) == straight.iloc[0].astype(np.int64).tolist()
-    C.play_out(st[0], params, codes)                             # and the original plays out the same
+    C.play_out(st[0], params, table, C.new_work()[0])            # and the original plays out the same
     assert st.tobytes() == copy.tobytes()
 
 
 def test_a_mid_game_copy_is_a_separate_game():
     rules = MolotowRules()
-    st, params, codes = played_to(rules, 4, 5, 17, ("random",) * 4, 150)
+    st, params, _ = played_to(rules, 4, 5, 17, ("random",) * 4, 150)
     snapshot = st.copy()
     copy = C.new_state()
     C.copy_state(copy, st)
     assert copy.tobytes() == st.tobytes()
-    C.play_out(copy[0], params, C.policy_codes(("greedy",) * 4))  # other policies: another ending
+    C.play_out(copy[0], params, C.policy_table(("greedy", "mc(determinizations=2)") * 2),
+               C.new_work()[0])                                   # other policies: another ending
     assert st.tobytes() == snapshot.tobytes()
     assert C.game_over(copy[0], params) and not C.game_over(st[0], params)
 
@@ -112,19 +113,20 @@ def hide_differently(st, seat: int, r: np.random.Generator):
     return other
 
 
-@pytest.mark.parametrize("players, policy", [(4, "random"), (4, "greedy"), (3, "greedy"), (3, "random")])
+@pytest.mark.parametrize("players, policy", [(4, "random"), (4, "greedy"), (3, "greedy"), (3, "random"),
+                                             (4, "mc(determinizations=4)"), (3, "mc(determinizations=3, base=random)")])
 def test_choose_reads_only_the_seats_view(players, policy):
-    """Two states that differ only in the other seats' hidden cards give the same decision."""
+    """Two states that differ only in the other seats' hidden cards give the same decision (for ``mc``, the
+    hidden cards dealt anew even against ``ruled_out``: its worlds read the view, never the hands)."""
     rules = MolotowRules(players=players)
     r = np.random.default_rng(7)
-    code = C.policy_codes((policy,))[0]
     changed = 0
     for decision in range(0, 12 * 36, 7):
-        st, params, _ = played_to(rules, players, 3, decision, (policy,) * players, decision)
+        st, params, table = played_to(rules, players, 3, decision, (policy,) * players, decision)
         seat = C.to_act(st[0])
         other = hide_differently(st, seat, r)
         changed += other.tobytes() != st.tobytes()
-        assert C.choose(other[0], params, code) == C.choose(st[0], params, code)
+        assert C.choose(other[0], params, table, C.new_work()[0]) == C.choose(st[0], params, table, C.new_work()[0])
     assert changed > 50
 
 
@@ -132,7 +134,7 @@ def check_ruled_out(rules: MolotowRules, players: int, seed: int, game: int, sea
     """Play a game card by card; after each card, ``ruled_out`` holds every hidden card x such that holding
     x as well would have made that card illegal (MJ-7…MJ-11), and no other, and it never meets a seat's
     hand. Returns the number of cards that showed something."""
-    params, codes = C.make_params(rules, players), C.policy_codes(seats)
+    params, table, work = C.make_params(rules, players), C.policy_table(seats), C.new_work()
     st = C.new_state()
     s = st[0]
     C.new_game(s, params, np.uint64(rng.game_key(seed, game)))
@@ -142,7 +144,7 @@ def check_ruled_out(rules: MolotowRules, players: int, seed: int, game: int, sea
         hand, before = int(s["held"][seat]), int(s["ruled_out"][seat])
         trick = s["trick"][:s["trick_len"]].tolist()
         trump, hidden = int(s["trump"]), ALL & ~hand & ~int(s["played"])
-        card = C.choose(s, params, codes[seat])
+        card = C.choose(s, params, table, work[0])
         C.apply(s, params, card)
         if s["hand_no"] != hand_no:
             continue                                             # the next hand is dealt: a fresh record
@@ -173,7 +175,8 @@ def test_ruled_out_on_random_knobs(rp, seed, game, data):
     check_ruled_out(rules, players, seed, game, seats_of(data.draw(policies(players)), players))
 
 
-@pytest.mark.parametrize("policy", ["random", ["greedy", "random", "greedy", "random"]])
+@pytest.mark.parametrize("policy", ["random", ["greedy", "random", "greedy", "random"],
+                                    ["greedy", "mc(determinizations=4)", "random", "mc(determinizations=2, base=random)"]])
 def test_records_do_not_depend_on_jobs_or_chunks(policy):
     kw = dict(players=4, games=60, seed=2**64 - 1, policy=policy, first_game=10**9)
     one = cardsim.simulate("molotow", "swiss", **kw)

@@ -6,15 +6,18 @@ and every function below reads or changes that record, one phase of the rules ea
 
     new_game, deal (MJ-5)            the game key; a hand dealt in packets of three
     to_act, game_over, legal_cards   the seat to play, the end (or ``max_turns``), MJ-6…MJ-11
-    choose                           a seat's policy, from that seat's view only
+    choose = base_card | search      a seat's policy, from that seat's view only (``search``: ``mc``,
+                                     its worlds from ``determinize``, its play-outs ``roll_out``)
     apply = lead | follow (+ set_trump, rule_out), take_trick (MJ-12), end_hand (MJ-4, MJ-13…MJ-18)
     copy_state, play_out             copy a state; play it to the end with given policies
+    state_from, decide_from          a reference engine position as a state; its ``mc`` card
 
 The engine's own loops (``play_games``, ``play_hands``) are ``new_game`` then ``choose``
-and ``apply`` until ``game_over``. Nothing allocates: a state carries its deal's scratch.
-Rules knobs go in as a tuple of ints (``make_params``: a value, so passing it to a
-function costs no reference counting), seat policies as an int64 array of codes
-(``policy_codes``), passed once per play-out.
+and ``apply`` until ``game_over``. Nothing allocates: a state carries its deal's scratch,
+a ``WORK`` record ``mc``'s (its world and play-out states). Rules knobs go in as a tuple
+of ints (``make_params``: a value, so passing it to a function costs no reference
+counting), seat policies as a table of int64 rows (``policy_table``: the code, and
+``mc``'s worlds and base policy), passed once per play-out.
 
 What a seat's view holds (for ``choose`` and for determinizing the hidden cards): its
 own hand ``held[seat]``, the cards played this hand (``played``; who took which trick is
@@ -39,11 +42,12 @@ from cardsim.core import jit
 from cardsim.core.jit import ONE, ZERO, U
 from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
                                          SUIT_OF)
-from cardsim.games.molotow.policies import CHEAP_RANK, POLICIES, TRUMP_STRENGTH, check_policy
+from cardsim.games.molotow.policies import CHEAP_RANK, MC, POLICIES, TRUMP_STRENGTH, parse_policy
+from cardsim.games.molotow.reference import Hand, best_card
 from cardsim.games.molotow.rules import UNDERTRUMP, MolotowRules
 
 SEATS = 4
-RANDOM, GREEDY = POLICIES.index("random"), POLICIES.index("greedy")
+RANDOM, GREEDY, SEARCH = POLICIES.index("random"), POLICIES.index("greedy"), POLICIES.index(MC)
 SEED, FORBIDDEN = UNDERTRUMP.index("seed"), UNDERTRUMP.index("forbidden")
 
 STATE = np.dtype([
@@ -127,14 +131,42 @@ def make_params(rules: MolotowRules, players: int) -> tuple[int, ...]:
             rules.last_trick_bonus, rules.total_points, max_turns)
 
 
-def policy_codes(policies: tuple[str, ...]) -> np.ndarray:
-    """A policy code per seat (``RANDOM``, ``GREEDY``), as an int64 array."""
-    return np.array([POLICIES.index(check_policy(p)) for p in policies], dtype=np.int64)
+# the policy table (policy_table): a row per seat
+CODE, DETERMINIZATIONS, BASE = range(3)
+
+MAX_CANDIDATES = 12
+"""``mc``'s candidates are the legal cards: at most a hand, 12 cards at the 3-player table."""
+
+WORK = np.dtype([
+    ("worlds", STATE, (2,)),                            # a world, a play-out
+    ("candidates", np.int64, (MAX_CANDIDATES,)),
+    ("totals", np.int64, (MAX_CANDIDATES,)),
+    ("room", np.int64, (SEATS,)),                       # a world's deal: cards each seat still needs
+    ("slack", np.int64, (1 << SEATS,)),                 # ... and the room each set of seats has to spare
+], align=True)
+"""``mc``'s scratch (``search``): its world and play-out states, candidates and their totals, the deal."""
+
+
+def policy_table(policies: tuple[str, ...]) -> np.ndarray:
+    """A row per seat (int64): ``CODE`` (``RANDOM``, ``GREEDY``, ``SEARCH``), and for ``mc`` its
+    ``DETERMINIZATIONS`` and ``BASE`` (a code); validated (``policies.parse_policy``)."""
+    table = np.zeros((len(policies), 3), dtype=np.int64)
+    for seat, text in enumerate(policies):
+        name, mc = parse_policy(text)
+        table[seat, CODE] = POLICIES.index(name)
+        if mc is not None:
+            table[seat, DETERMINIZATIONS], table[seat, BASE] = mc.determinizations, POLICIES.index(mc.base)
+    return table
 
 
 def new_state() -> np.ndarray:
     """A blank state (``new_game`` starts a game in it)."""
     return np.zeros(1, STATE)
+
+
+def new_work() -> np.ndarray:
+    """A ``WORK`` record (a 1-element array)."""
+    return np.zeros(1, WORK)
 
 
 # ----------------------------------------------------------------------------- cards
@@ -202,10 +234,7 @@ def deal(s) -> None:
     for i in range(N_CARDS):
         draws[i] = jit.fold(base, i)
     rank_draws(draws, s.tops, ranks)
-    first = N_CARDS * s.hand_no                                 # the hand's turns: first, first + 1, ...
-    policy = jit.fold(s.key, jit.POLICY)
-    for i in range(N_CARDS):
-        s.policy_draws[i] = jit.fold(jit.fold(policy, first + i), 0)
+    draw_policy(s)
     for p in range(SEATS):
         s.held[p] = ZERO
         s.taken[p] = ZERO
@@ -223,6 +252,15 @@ def deal(s) -> None:
     s.trump = NO_TRUMP
     s.trump_trick = -1
     s.setter = -1
+
+
+@njit(cache=True)
+def draw_policy(s) -> None:
+    """``policy_draws``: ``rng.draw(key, POLICY, turn, 0)`` for the 36 turns of hand ``hand_no``."""
+    first = N_CARDS * s.hand_no                                 # the hand's turns: first, first + 1, ...
+    policy = jit.fold(s.key, jit.POLICY)
+    for i in range(N_CARDS):
+        s.policy_draws[i] = jit.fold(jit.fold(policy, first + i), 0)
 
 
 @njit(cache=True)
@@ -366,12 +404,24 @@ def greedy_card(s, legal: np.uint64) -> int:
 
 
 @njit(cache=True, inline="always")
-def choose(s, params: tuple, policy: int) -> int:
-    """The card the seat to act plays under ``policy``; it reads that seat's view only."""
+def base_card(s, params: tuple, policy: int) -> int:
+    """The card the seat to act plays under a search-free ``policy`` (``RANDOM``, ``GREEDY``); it reads
+    that seat's view only."""
     legal = legal_cards(s, params)
     if policy == RANDOM:
         return random_card(legal, s.policy_draws[s.turn - N_CARDS * s.hand_no])
     return greedy_card(s, legal)
+
+
+@njit(cache=True, inline="always")
+def choose(s, params: tuple, policies: np.ndarray, w) -> int:
+    """The card the seat to act plays under its row of the policy table (``policy_table``); it reads that
+    seat's view only. ``w`` is a ``WORK`` record, ``mc``'s scratch."""
+    seat = to_act(s)
+    policy = policies[seat, CODE]
+    if policy == SEARCH:
+        return search(s, params, policies[seat, DETERMINIZATIONS], policies[seat, BASE], w)
+    return base_card(s, params, policy)
 
 
 # ----------------------------------------------------------------------------- playing a card
@@ -588,10 +638,166 @@ def copy_state(dst, src) -> None:
 
 
 @njit(cache=True)
-def play_out(s, params: tuple, policies: np.ndarray) -> None:
-    """Play the game of state ``s`` to its end, seat ``p`` playing ``policies[p]``."""
+def play_out(s, params: tuple, policies: np.ndarray, w) -> None:
+    """Play the game of state ``s`` to its end, seat ``p`` playing row ``p`` of the policy table
+    (``w`` a ``WORK`` record)."""
     while not game_over(s, params):
-        apply(s, params, choose(s, params, policies[to_act(s)]))
+        apply(s, params, choose(s, params, policies, w))
+
+
+# ----------------------------------------------------------------------------- mc (policies.py specifies it)
+
+def _affected() -> np.ndarray:
+    """``AFFECTED[q, T]``: the sets of seats S (a bitmask over S = 0..15) whose spare room a card open to
+    the seats ``T`` uses up when it goes to seat ``q``: those holding ``q`` but not all of ``T``."""
+    table = np.zeros((SEATS, 1 << SEATS), dtype=np.uint64)
+    for q in range(SEATS):
+        for t in range(1 << SEATS):
+            table[q, t] = sum(1 << x for x in range(1 << SEATS) if x >> q & 1 and t & ~x)
+    return table
+
+
+AFFECTED = _affected()
+SEAT_COUNT = np.array([bin(x).count("1") for x in range(1 << SEATS)], dtype=np.int64)
+"""``SEAT_COUNT[T]``: the seats in the bitmask ``T``."""
+
+
+@njit(cache=True)
+def determinize(world, seat: int, key: np.uint64, w) -> None:
+    """World ``key`` of a copy of the searched state, from ``seat``'s view: the cards it cannot see dealt
+    to the other seats, each getting as many as it holds now and none a card of its ``ruled_out``; then
+    ``key`` stands in for the game key (its ``policy_draws`` drawn again).
+
+    ``w.slack[S]`` is the room of the set of seats ``S`` less the hidden cards only ``S``'s seats may
+    hold; a deal exists while no slack is negative (Hall's theorem), so a card goes to a seat only if
+    that leaves every slack at 0 or more (``place``). The cards open to one seat go first, then those
+    open to two, to three; last any ruled out everywhere (no view from play has one).
+    """
+    n = world.players
+    hidden = _ALL & ~world.held[seat] & ~world.played
+    others = 0
+    for q in range(n):
+        if q != seat:
+            others |= 1 << q
+    for q in range(SEATS):
+        w.room[q] = jit.popcount(world.held[q]) if others >> q & 1 else 0
+        if others >> q & 1:
+            world.held[q] = ZERO
+    for x in range(1, 1 << SEATS):                             # a set with seats that get no card (the
+        room, elsewhere = 0, ZERO                               # searching seat, a seat 3 of 3 players)
+        for q in range(SEATS):                                  # has the slack of its other seats
+            if x >> q & 1:
+                room += w.room[q]
+            elif others >> q & 1:
+                elsewhere |= ~world.ruled_out[q]
+        w.slack[x] = room - jit.popcount(hidden & ~elsewhere)
+    draws = jit.fold(jit.fold(key, jit.DEAL), 0)
+    for step in range(1, n + 1):
+        k = step if step < n else 0                             # open to 1, 2, ... n - 1 seats, then to none
+        for t in range(1 << SEATS):
+            if t & ~others == 0 and SEAT_COUNT[t] == k:
+                cards = hidden
+                for q in range(n):
+                    if others >> q & 1:
+                        cards &= ~world.ruled_out[q] if t >> q & 1 else world.ruled_out[q]
+                while cards != ZERO:
+                    c = jit.lowest(cards)
+                    cards = jit.drop_lowest(cards)
+                    place(world, w, c, t, others, jit.fold(draws, c))
+    world.key = key
+    draw_policy(world)
+
+
+@njit(cache=True, inline="always")
+def place(world, w, card: int, seats: int, others: int, u: np.uint64) -> None:
+    """Deal ``card``, open to the bitmask ``seats``: to the seat of ``rng.below(u, room of seats)`` in
+    seat order, each seat weighted by its room, or the next open seat (cyclically) that keeps every slack
+    at 0 or more; should none (a view no deal can meet), to the first seat with room."""
+    total = 0
+    for q in range(SEATS):
+        if seats >> q & 1:
+            total += w.room[q]
+    r = jit.below(u, total) if total > 0 else 0
+    start = 0
+    for q in range(SEATS):
+        if seats >> q & 1 and 0 <= r:
+            start = q
+            r -= w.room[q]
+    to = -1
+    for i in range(SEATS):
+        q = (start + i) % SEATS
+        if to < 0 and seats >> q & 1 and w.room[q] > 0 and keeps_slack(w, AFFECTED[q, seats]):
+            to = q
+    for q in range(SEATS):
+        if to < 0 and others >> q & 1 and w.room[q] > 0:
+            to = q
+    if to >= 0:
+        world.held[to] |= jit.bit(card)
+        w.room[to] -= 1
+        sets = AFFECTED[to, seats]
+        while sets != ZERO:
+            w.slack[jit.lowest(sets)] -= 1
+            sets = jit.drop_lowest(sets)
+
+
+@njit(cache=True, inline="always")
+def keeps_slack(w, sets: np.uint64) -> bool:
+    """Is every slack of the sets of seats ``sets`` (a bitmask) at least 1?"""
+    ok = True
+    while sets != ZERO:
+        ok &= w.slack[jit.lowest(sets)] >= 1
+        sets = jit.drop_lowest(sets)
+    return ok
+
+
+@njit(cache=True, inline="always")
+def to_hand_end(params: tuple, hand_no: int) -> tuple:
+    """The rules with hand ``hand_no`` the last: a play-out stops when that hand is scored, dealing none."""
+    return (params[P_PLAYERS], params[P_UNDERTRUMP], params[P_OTHERS], hand_no + 1, params[P_BONUS], params[P_TOTAL],
+            params[P_MAX_TURNS])
+
+
+@njit(cache=True)
+def roll_out(s, params: tuple, base: int) -> None:
+    """An ``mc`` play-out: the search-free policy ``base`` in every seat until the game (``to_hand_end``:
+    the hand) ends."""
+    while not game_over(s, params):
+        apply(s, params, base_card(s, params, base))
+
+
+@njit(cache=True)
+def search(s, params: tuple, determinizations: int, base: int, w) -> int:
+    """``mc``'s card for the seat to act (policies.py): every legal card, greedy's first, played out in
+    the same ``determinizations`` worlds (``determinize``, keyed ``jit.world_key(key, turn, j)``) to the
+    end of the hand with ``base`` in every seat; a play-out scores the seat's sticks minus potatoes of the
+    hand (0 if ``max_turns`` stops it first). The highest total wins, ties to greedy's card. A single
+    legal card is played without a play-out."""
+    seat, hand_no = to_act(s), s.hand_no
+    legal = legal_cards(s, params)
+    first = greedy_card(s, legal)
+    w.candidates[0] = first
+    m = 1
+    rest = legal & ~jit.bit(first)
+    while rest != ZERO:
+        w.candidates[m] = jit.lowest(rest)
+        rest = jit.drop_lowest(rest)
+        m += 1
+    if m == 1:
+        return first
+    hand_end = to_hand_end(params, hand_no)
+    world, trial = w.worlds[0], w.worlds[1]
+    for i in range(m):
+        w.totals[i] = 0
+    for j in range(determinizations):
+        w.worlds[0] = s
+        determinize(world, seat, jit.world_key(s.key, s.turn, j), w)
+        for i in range(m):
+            w.worlds[1] = world
+            apply(trial, hand_end, w.candidates[i])
+            roll_out(trial, hand_end, base)
+            if trial.hand_no > hand_no:
+                w.totals[i] += trial.last_sticks[seat] - trial.last_potatoes[seat]
+    return w.candidates[jit.argmax_first(w.totals, m)]
 
 
 @njit(cache=True)
@@ -630,26 +836,26 @@ def hand_record(s, game: int, row: np.ndarray) -> None:
 
 @njit(cache=True)
 def play_games(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
-               state: np.ndarray, out: np.ndarray) -> None:
+               state: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
     """The engine's loop: game ``games[i]``'s record into ``out[i]``, one game at a time."""
-    s = state[0]
+    s, w = state[0], work[0]
     for i in range(len(games)):
         new_game(s, params, jit.game_key(seed, games[i]))
-        play_out(s, params, policies)
+        play_out(s, params, policies, w)
         record(s, params, games[i], out[i])
 
 
 @njit(cache=True)
 def play_hands(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
-               state: np.ndarray, out: np.ndarray) -> int:
+               state: np.ndarray, out: np.ndarray, work: np.ndarray) -> int:
     """The per-hand loop: a row per scored hand into ``out``, game by game; the rows written."""
-    s = state[0]
+    s, w = state[0], work[0]
     rows = 0
     for i in range(len(games)):
         new_game(s, params, jit.game_key(seed, games[i]))
         while not game_over(s, params):
             before = s.hand_no
-            apply(s, params, choose(s, params, policies[to_act(s)]))
+            apply(s, params, choose(s, params, policies, w))
             if s.hand_no != before:
                 hand_record(s, games[i], out[rows])
                 rows += 1
@@ -661,8 +867,8 @@ def simulate(rules: MolotowRules, players: int, seed: int, games: np.ndarray, po
     """The compiled engine's entry point (``GameSpec.compiled``): one array per record column."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
-    jit.first_call(play_games, "molotow", make_params(rules, players), policy_codes(policies), np.uint64(seed),
-                   games, new_state(), out)
+    jit.first_call(play_games, "molotow", make_params(rules, players), policy_table(policies), np.uint64(seed),
+                   games, new_state(), out, new_work())
     cols = dict(zip(RECORD, out.T))
     cols["truncated"] = cols["truncated"].astype(bool)
     return cols
@@ -673,6 +879,41 @@ def simulate_hands(rules: MolotowRules, players: int, seed: int, games: np.ndarr
     """One array per ``HAND_RECORD`` column: a row per scored hand, game by game."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games) * rules.hands, len(HAND_RECORD)), dtype=np.int64)
-    rows = jit.first_call(play_hands, "molotow (per hand)", make_params(rules, players), policy_codes(policies),
-                          np.uint64(seed), games, new_state(), out)
+    rows = jit.first_call(play_hands, "molotow (per hand)", make_params(rules, players), policy_table(policies),
+                          np.uint64(seed), games, new_state(), out, new_work())
     return dict(zip(HAND_RECORD, out[:rows].T))
+
+
+# ----------------------------------------------------------------------------- the reference engine's positions
+
+def state_from(key: int, turn: int, hand: Hand, trick: list[int], trick_no: int) -> np.ndarray:
+    """The compiled state (a 1-element array) of a reference position: ``hand`` in play, ``trick_no``
+    tricks taken, the ``trick`` led by ``hand.leader``, ``turn`` cards played in the game (so the hand
+    is number ``turn // 36``). The game's sticks and potatoes so far are not kept (``mc`` scores the
+    hand). For the reference engine's ``mc`` and for tests."""
+    state = new_state()
+    s = state[0]
+    n = len(hand.held)
+    s["key"], s["players"], s["turn"], s["hand_no"] = key, n, turn, turn // N_CARDS
+    s["dealer"] = s["hand_no"] % n
+    s["held"][:n], s["taken"][:n], s["ruled_out"][:n] = hand.held, hand.taken, hand.ruled_out
+    s["trick"][:len(trick)] = trick
+    s["trick_cards"] = sum(1 << c for c in trick)
+    s["played"] = s["trick_cards"] | int(np.bitwise_or.reduce(s["taken"]))
+    s["trick_len"], s["trick_no"], s["leader"] = len(trick), trick_no, hand.leader
+    s["trump"], s["trump_trick"], s["setter"] = hand.trump, hand.trump_trick, hand.setter
+    s["led"] = SUIT_OF[trick[0]] if trick else -1
+    s["best"] = best_card(trick, hand.trump) if trick else -1
+    s["best_seat"] = (hand.leader + trick.index(s["best"])) % n if trick else -1
+    s["last_trump"] = s["last_trump_trick"] = s["last_setter"] = -1
+    draw_policy(s)
+    return state
+
+
+def decide_from(rules: MolotowRules, policy: str, key: int, turn: int, hand: Hand, trick: list[int],
+                trick_no: int) -> int:
+    """The card the reference position's seat to play plays by ``policy`` (``mc``: the reference
+    engine's), chosen here on ``state_from(...)``."""
+    state, n = state_from(key, turn, hand, trick, trick_no), len(hand.held)
+    return int(jit.first_call(choose, "molotow choose", state[0], make_params(rules, n),
+                              policy_table((policy,) * n), new_work()[0]))

@@ -18,7 +18,12 @@ Decision protocol (both engines follow it exactly):
   (``turns`` and ``max_turns`` count these). Before each card, if ``turns ==
   max_turns`` the game stops: truncated, the unfinished hand is not scored, no winner.
 - The policy of the seat to play picks a card among ``legal_moves`` (see
-  ``policies.py`` for each policy's RNG draws: ``random`` one, ``greedy`` none).
+  ``policies.py`` for each policy's RNG draws: ``random`` one, ``greedy`` none, ``mc``
+  its own ``SEARCH`` stream, never the game's). ``mc`` decides on the compiled engine:
+  this engine hands it its position (``searched``).
+- What a card shows (``shows_not_held``): a seat that plays off the led suit shows the
+  table the cards it cannot hold; when a seat searches, the hand keeps them per seat
+  (``Hand.ruled_out``).
 - A hand is valued when its last trick is taken (MJ-4), then scored (MJ-13…MJ-18).
   A three-way-tie draw (MJ-15) uses attempt ``a = 0, 1, ...``: the deck order is the
   stable sort of ``rng.draw(key, Stream.EXTRA, h, a, i)`` over cards i = 0..35; the tied
@@ -36,6 +41,7 @@ from typing import Callable, Iterable
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.core.records import Replay, Setup
+from cardsim.core.search import MC
 from cardsim.games.molotow.cards import N_CARDS, NO_TRUMP, beats, buur, is_trump, points, rank, suit, suit_mask
 from cardsim.games.molotow.events import BOOK
 from cardsim.games.molotow.policies import check_policy, choose
@@ -100,6 +106,18 @@ def _legal_without_buur(hand: int, trick: list[int], trump: int, undertrump: str
     if undertrump == "forbidden" and hand != trumps:            # MJ-10 "forbidden"
         return free & ~lower
     return free                                                 # MJ-10 "allowed"
+
+
+def shows_not_held(hand: int, card: int, trick: list[int], trump: int, undertrump: str, played: int) -> int:
+    """The cards a seat shows it does not hold by playing ``card`` from ``hand`` to ``trick``: every card
+    x it might hold (not in its hand, not ``played``) such that holding x as well would have made
+    ``card`` illegal (MJ-7, MJ-9, MJ-10; the Buur is never forced, MJ-11). Public: every player can
+    reason it. A lead or a card of the led suit shows nothing: no rule forbids following suit."""
+    if not trick or suit(card) == suit(trick[0]):
+        return 0
+    unseen = (1 << N_CARDS) - 1 & ~hand & ~played
+    return sum(1 << x for x in cards_of(unseen)
+               if not legal_moves(hand | 1 << x, trick, trump, undertrump) >> card & 1)
 
 
 def hand_points(taken: list[int], trump: int, last_winner: int, bonus: int) -> list[int]:
@@ -189,6 +207,9 @@ class Hand:
     trump: int = NO_TRUMP
     trump_trick: int = -1
     setter: int = -1
+    ruled_out: list[int] | None = None
+    """The cards each seat's plays this hand showed it does not hold (``shows_not_held``); kept (a list) only
+    when a seat searches: ``mc`` reads it, no other policy does."""
 
     def note(self, events: list[tuple], action: str, seat: int, cards: int | tuple[int, ...] = 0,
              decision: int | None = None, trick: int | None = None, scored: tuple[int, int, int] | None = None) -> None:
@@ -196,10 +217,10 @@ class Hand:
         events.append((decision, seat, action, cards, tuple(self.held), self.number, trick, self.trump, scored))
 
 
-def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn: int, events: list[tuple],
-              log: list[Decision] | None) -> int:
-    """Play the tricks of a dealt hand from decision ``turn`` on; the turn reached (stops at ``max_turns``,
-    leaving the trick's cards on the table)."""
+def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: int, turn: int,
+              events: list[tuple], log: list[Decision] | None) -> int:
+    """Play the tricks of a dealt hand from decision ``turn`` on, seat s by ``policies[s]`` (validated
+    policy strings); the turn reached (stops at ``max_turns``, leaving the trick's cards on the table)."""
     players = len(hand.held)
     for trick_no in range(N_CARDS // players):
         trick: list[int] = []
@@ -212,10 +233,17 @@ def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn:
             seat = (hand.leader + pos) % players
             held = hand.held[seat]
             legal = legal_moves(held, trick, hand.trump, rules.undertrump)
-            card = choose(names[seat], held, legal, trick, hand.trump, key, turn)
+            name = check_policy(policies[seat])
+            if name == MC:
+                card = searched(rules, policies[seat], key, turn, hand, trick, trick_no)
+            else:
+                card = choose(name, held, legal, trick, hand.trump, key, turn)
             if log is not None:
                 log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held),
                                     _or(hand.taken) | _or(1 << c for c in trick)))
+            if hand.ruled_out is not None:
+                played = _or(hand.taken) | _or(1 << c for c in trick)
+                hand.ruled_out[seat] |= shows_not_held(held, card, trick, hand.trump, rules.undertrump, played)
             hand.held[seat] &= ~(1 << card)
             hand.note(events, "play", seat, (card,), turn, trick_no)
             if sets_trump(card, trick, hand.trump):                           # MJ-8
@@ -234,7 +262,7 @@ def play_hand(rules: MolotowRules, hand: Hand, names: list[str], key: int, turn:
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
               log: list[Decision] | None = None) -> Game:
     """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
-    names = [check_policy(p) for p in policies]
+    search = MC in [check_policy(p) for p in policies]
     key = rng.game_key(seed, game)
     out = Game({})
     sticks, potatoes = [0] * players, [0] * players
@@ -242,10 +270,11 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
     turn = 0
     for h in range(rules.hands):
         dealer = h % players
-        hand = Hand(h, deal(key, h, players), [0] * players, (dealer + 1) % players)  # MJ-5, MJ-6
+        hand = Hand(h, deal(key, h, players), [0] * players, (dealer + 1) % players,  # MJ-5, MJ-6
+                    ruled_out=[0] * players if search else None)
         for seat in range(players):
             hand.note(out.events, "deal", seat, hand.held[seat])
-        turn = play_hand(rules, hand, names, key, turn, out.events, log)
+        turn = play_hand(rules, hand, policies, key, turn, out.events, log)
         if any(hand.held):
             break
         pts = hand_points(hand.taken, hand.trump, hand.leader, rules.last_trick_bonus)
@@ -310,3 +339,12 @@ def play(rules: MolotowRules, players: int, seed: int, game: int, policies: tupl
     """The reference engine's entry point (``GameSpec.play``): the record and the trace."""
     g = play_game(rules, players, seed, game, policies)
     return Replay("molotow", g.record, g.events, Setup("molotow", rules, players, seed, game, policies), BOOK)
+
+
+def searched(rules: MolotowRules, policy: str, key: int, turn: int, hand: Hand, trick: list[int],
+             trick_no: int) -> int:
+    """``mc``'s card (policies.py) for the seat to play: the compiled search on this position
+    (``compiled.decide_from``), so that both engines decide alike."""
+    from cardsim.games.molotow.compiled import decide_from  # compiled.py imports this module
+
+    return decide_from(rules, policy, key, turn, hand, trick, trick_no)
