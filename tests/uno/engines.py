@@ -90,7 +90,7 @@ class Compiled:
         """The choices of one decision, by the seats' policies, until the turn passes (or the game ends)."""
         turns = v.turns
         while v.s["phase"] != C.OVER and v.turns == turns:
-            C.apply(v.s, C.choose(v.s, v.policy), v.params, v.work)
+            C.apply(v.s, C.decide(v.s, v.params, v.policy, v.work), v.params, v.work)
 
     @staticmethod
     def draw_cards(v: View, player: int, n: int) -> list[int]:

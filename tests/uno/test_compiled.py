@@ -1,7 +1,7 @@
-"""The compiled engine's state API: the state equals the reference engine's after every decision;
-a copied state plays out to the game's own record and leaves the original alone; a policy
-decides from its seat's view; what a seat has been shown (U-14, U-15, U-16); records do not
-depend on jobs or chunk sizes."""
+"""The compiled engine's state API: the state (what each seat was shown included) equals the reference
+engine's after every decision; a copied state plays out to the game's own record and leaves the
+original alone; a policy decides from its seat's view; what a seat has been shown (U-14, U-15, U-16);
+records do not depend on jobs or chunk sizes."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -35,7 +35,7 @@ def decide(s, params, table, work):
     """The compiled choices of one decision (until the turn counter moves or the game ends)."""
     turns = s["turns"]
     while s["phase"] != C.OVER and s["turns"] == turns:
-        C.apply(s, C.choose(s, table), params, work)
+        C.apply(s, C.decide(s, params, table, work), params, work)
 
 
 def assert_same_position(r, s):
@@ -48,7 +48,10 @@ def assert_same_position(r, s):
     assert (s["top"], s["colour"], s["direction"], s["current"]) == (r.top, r.colour, r.direction, r.current)
     assert (s["pending"], bool(s["challenge_open"])) == (r.pending_draw, r.challenge_open)
     if r.challenge_open:
-        assert (bool(s["wd4_bluffed"]), s["wd4_player"]) == (r.wd4_bluffed, r.wd4_player)
+        assert (bool(s["wd4_bluffed"]), s["wd4_player"], s["wd4_colour"]) == \
+            (r.wd4_bluffed, r.wd4_player, r.wd4_colour)
+    assert s["shown"][:players, :players].tolist() == r.shown  # what each seat knows of each hand
+    assert s["shown_total"][:players].tolist() == [sum(map(sum, known)) for known in r.shown]
     assert (s["turns"] - 1, s["hand_turns"] - 1) == (r.turns, r.hand_turns)
     assert (s["cards_drawn"], s["reshuffles"], s["challenges"], s["successes"]) == \
         (r.cards_drawn, r.reshuffles, r.challenges, r.successful_challenges)
@@ -82,10 +85,13 @@ def record(s):
     ("deck_2018(custom_wild='swap_hands', draw_rule='until_playable')", 5, "greedy(bluff=0.3)"),
     ("deck_2018(custom_wild='everyone_draws_one', wd4_challenge=False)", 2, "random"),
     ("official(max_turns=30)", 6, "greedy"),
+    ("official", 3, ["mc(determinizations=4)", "greedy", "random"]),
+    ("stacking(deck='2018', custom_wild='swap_hands', target_score=100)", 4,
+     ["greedy", "mc(determinizations=3, base=random)", "random(bluff=0.5)", "mc(determinizations=2)"]),
 ])
 def test_playing_out_a_copy_from_any_choice_gives_the_game_and_leaves_the_original(rules, players, policy):
-    """At every choice of a game: a copy played out ends with the record of the game played straight
-    through (the batch row), and the original state is unchanged, byte for byte."""
+    """At every choice of a game (``mc`` seats too): a copy played out ends with the record of the game
+    played straight through (the batch row), and the original state is unchanged, byte for byte."""
     rules = cardsim.rules("uno", rules)
     seats = GAME.seat_policies(policy, players)
     row = cardsim.simulate("uno", rules, players=players, games=1, first_game=5, seed=8, policy=seats)
@@ -100,7 +106,7 @@ def test_playing_out_a_copy_from_any_choice_gives_the_game_and_leaves_the_origin
         assert record(copy[0]) == expected and state.tobytes() == before
         if s["phase"] == C.OVER:
             break
-        C.apply(s, C.choose(s, table), params, work)
+        C.apply(s, C.decide(s, params, table, work), params, work)
         choices += 1
     assert choices >= s["turns"] > 0
 

@@ -28,6 +28,11 @@ and runs the game on to the next choice; ``play_out`` is ``choose`` and ``apply`
 ``OVER``; ``play_games`` is the engine's batch loop. Per-choice functions allocate
 nothing: scratch lives in a ``WORK`` record.
 
+Policies: ``choose`` is ``random`` and ``greedy`` (``policies.py``); ``search`` is ``mc``
+(determinized Monte Carlo, MC.md): it deals worlds of the hidden cards (``determinize``) and
+plays each legal option out in each with the base policy (``roll_out``); ``decide`` is the
+seat's policy, whichever it is.
+
 What a seat knows, for determinizing the hidden cards (``mc`` policies): its own hand,
 every hand's size, the top and the cards under it (``discard``), the draw pile's size
 ``end - ptr``, and ``shown[holder, viewer, kind]``: copies of ``kind`` that ``viewer``
@@ -45,19 +50,20 @@ from cardsim.core import jit, rng
 from cardsim.core.jit import DEAL, EXTRA, POLICY, RESHUFFLE, U, below, fold
 from cardsim.games.uno import reference
 from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP,
-                                     WD4, WILD, deck_cards)
-from cardsim.games.uno.policies import NAMES, parse_policy
-from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD_SLOT, COLOUR_SLOT, SHUFFLE_HANDS_TAG,
-                                         START_COLOUR_SLOT, STARTER_TAG, TARGET_SLOT)
+                                     WD4, WILD, copies, deck_cards)
+from cardsim.games.uno.policies import BASES, NAMES, Policy, parse_policy
+from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD, CARD_SLOT, CHALLENGE, COLOUR, COLOUR_SLOT,
+                                         DRAW, OVER, SHUFFLE_HANDS_TAG, STACK, START_COLOUR, START_COLOUR_SLOT,
+                                         STARTER_TAG, TAKE, TARGET, TARGET_SLOT)
 from cardsim.games.uno.rules import UnoRules
 
 MAX_PLAYERS, MAX_CARDS = 10, 112
-START_COLOUR, STACK, CHALLENGE, CARD, TARGET, COLOUR, OVER = range(7)
-DRAW = TAKE = -1
-"""The ``CARD`` choice that draws (U-7) and the ``STACK`` choice that takes the stacked total (U-11)."""
-GREEDY = NAMES.index("greedy")
-CODE, BLUFF_CUT, CHALLENGE_CUT = range(3)
-"""Columns of a seat's row of the ``policy`` array: policy code, ``bluff`` and ``challenge`` as 53-bit cut-offs."""
+GREEDY, MC = NAMES.index("greedy"), NAMES.index("mc")
+POLICY_COLUMNS = CODE, BLUFF_CUT, CHALLENGE_CUT, DETERMINIZATIONS, BASE = range(5)
+"""Columns of a seat's row of the ``policy`` array: policy code, ``bluff`` and ``challenge`` as 53-bit cut-offs,
+and for ``mc`` its worlds per decision and its base policy's code."""
+DEFAULT_CUTS = np.array([(p.bluff_cut, p.challenge_cut) for p in map(parse_policy, BASES)], dtype=np.int64)
+"""``bluff`` and ``challenge`` cut-offs of each base policy at its defaults (``mc``'s play-outs, its first candidate)."""
 N_CARDS, HAND_SIZE, UNTIL_PLAYABLE, STACK_DRAW_TWO, WD4_CHALLENGE, CUSTOM_WILD, TARGET_SCORE, MAX_TURNS = range(8)
 """Indices of the ``params`` array built from the rules by ``params_of`` (``TARGET_SCORE`` 0 = one hand)."""
 CUSTOM_RULES = ("wild", "swap_hands", "everyone_draws_one")
@@ -72,6 +78,7 @@ STATE = np.dtype([
     ("pile", np.int8, (MAX_CARDS,)), ("ptr", np.int64), ("end", np.int64),
     ("discard", np.int8, (K,)), ("under", np.int64), ("top", np.int64), ("colour", np.int64),
     ("pending", np.int64), ("challenge_open", np.bool_), ("wd4_bluffed", np.bool_), ("wd4_player", np.int64),
+    ("wd4_colour", np.int64), ("hand_only", np.bool_),
     ("hand_winner", np.int64), ("hand_no", np.int64), ("hand_turns", np.int64), ("turns", np.int64),
     ("reshuffles", np.int64), ("cards_drawn", np.int64), ("challenges", np.int64), ("successes", np.int64),
     ("scores", np.int64, (MAX_PLAYERS,)),
@@ -80,17 +87,20 @@ STATE = np.dtype([
 """One game. ``key`` the game key, ``pkey`` its policy stream, ``tkey`` the current decision's policy key;
 ``size`` cards per hand; ``under`` cards under ``top``; ``colour`` -1 while a wild starter waits for
 its colour; ``pending`` a stacked Draw Two total for ``current``; ``challenge_open`` a Wild Draw Four
-(by ``wd4_player``; ``wd4_bluffed``: played illegally) that ``current`` may challenge; ``hand_no`` the
-hand being played (0 = the first), ``hand_turns`` its decisions, ``turns`` the game's; ``successes``
-successful challenges; ``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the
-record's once ``phase == OVER``."""
+(by ``wd4_player`` on the colour ``wd4_colour``; ``wd4_bluffed``: played illegally) that ``current`` may
+challenge; ``hand_only``: the game ends with this hand (an ``mc`` world); ``hand_no`` the hand being played
+(0 = the first), ``hand_turns`` its decisions, ``turns`` the game's; ``successes`` successful challenges;
+``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the record's once ``phase == OVER``."""
 
 WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("cards", np.int8, (MAX_CARDS,)),
-    ("count", np.int64, (jit.BUCKETS + 1,)), ("deck", np.int8, (MAX_CARDS,)),
+    ("count", np.int64, (jit.BUCKETS + 1,)), ("deck", np.int8, (MAX_CARDS,)), ("copies", np.int64, (K,)),
+    ("hidden", np.int64, (K,)), ("legal", np.int64, (K + 1,)), ("options", np.int64, (K + 1,)),
+    ("score", np.int64, (K + 1,)), ("table", np.int64, (MAX_PLAYERS, len(POLICY_COLUMNS))), ("worlds", STATE, (2,)),
 ], align=True)
-"""Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, and the canonical
-deck (filled by ``new_work``)."""
+"""Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, the canonical deck
+and its copies per kind (filled by ``new_work``); for ``search``: the hidden cards per kind, the legal
+options, the candidates and their scores, the play-outs' policy table, a world and a play-out state."""
 
 RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
           "successful_challenges")
@@ -313,7 +323,7 @@ def new_game(s, params, players: int, key: np.uint64, w) -> None:
     """Game ``key`` from its start: counters at zero, the first hand dealt, seat 1's choice waiting."""
     s.key, s.pkey, s.players = key, fold(key, POLICY), players
     s.turns = s.hand_no = s.reshuffles = s.cards_drawn = s.challenges = s.successes = 0
-    s.wd4_bluffed, s.wd4_player = False, -1
+    s.wd4_bluffed, s.wd4_player, s.wd4_colour, s.hand_only = False, -1, -1, False
     s.scores[:] = 0
     s.winner, s.points, s.truncated = -1, 0, False
     deal(s, params, w)
@@ -325,7 +335,8 @@ def new_game(s, params, players: int, key: np.uint64, w) -> None:
 def play_card(s, kind: int, params, w) -> None:
     """The current player plays ``kind`` (U-6..U-18): discard, effects, then a choice or the next player."""
     p = s.current
-    bluff = kind == WD4 and not wd4_is_legal(s, p)
+    if kind == WD4:  # U-13: whether it is a bluff is known to its player; a challenge will tell
+        s.wd4_bluffed, s.wd4_colour = not wd4_is_legal(s, p), s.colour
     remove_card(s, p, kind)
     s.discard[s.top] += 1
     s.under += 1
@@ -344,7 +355,6 @@ def play_card(s, kind: int, params, w) -> None:
     elif symbol == DRAW_TWO:
         play_draw_two(s, params, w)  # U-11
     elif kind == WD4:
-        s.wd4_bluffed = bluff
         s.phase = COLOUR  # U-13: the colour is named, then the next player is hit
         return
     elif kind == SHUFFLE:
@@ -473,7 +483,7 @@ def end_hand(s, params, w) -> None:
     gained = hand_points(s, winner)
     s.scores[winner] += gained
     target = params[TARGET_SCORE]
-    if target == 0:
+    if target == 0 or s.hand_only:
         game_over(s, winner, gained, False)
     elif s.scores[winner] >= target:
         game_over(s, winner, s.scores[winner], False)
@@ -726,11 +736,152 @@ def choose(s, policy) -> int:
     return -1
 
 
+# ---------------------------------------------------------------- mc: determinized Monte Carlo (MC.md)
+
+@njit(cache=True)
+def fill_table(table, players: int, code: int) -> None:
+    """Every seat of ``table`` plays the base policy ``code`` with its default bluff and challenge."""
+    for q in range(players):
+        table[q, CODE] = code
+        table[q, BLUFF_CUT], table[q, CHALLENGE_CUT] = DEFAULT_CUTS[code, 0], DEFAULT_CUTS[code, 1]
+
+
+@njit(cache=True)
+def higher_number_playable(s, p: int, kind: int) -> bool:
+    """``kind`` is a number card and ``p`` may play a higher number of its colour."""
+    if kind >= WILD or kind % 13 > 9:
+        return False
+    for k in range(kind + 1, kind - kind % 13 + 10):
+        if s.hands[p, k] > 0 and LEGAL[s.colour, s.top, k]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def worth_searching(s, p: int, option: int, first: int) -> bool:
+    """Whether a legal option other than greedy's choice ``first`` is an ``mc`` candidate (``policies.py``):
+    no drawing while a card can be played (U-7), no wild unless greedy's choice is one, no number card below
+    a playable higher number of its colour, no colour of which ``p`` holds no card."""
+    phase = s.phase
+    if phase == CARD:
+        if option == DRAW or (option >= WILD and first < WILD):
+            return False
+        return not higher_number_playable(s, p, option)
+    if phase == COLOUR or phase == START_COLOUR:
+        return colour_held(s, p, option) > 0
+    return True
+
+
+@njit(cache=True)
+def candidates(s, w) -> int:
+    """``w.options``: greedy's choice (at its default bluff and challenge), then the other legal options
+    worth searching, in the order of ``legal_decisions``; how many."""
+    p = s.current
+    fill_table(w.table, s.players, GREEDY)
+    first = choose(s, w.table)
+    w.options[0] = first
+    m = 1
+    for i in range(legal_decisions(s, w.legal)):
+        option = w.legal[i]
+        if option != first and worth_searching(s, p, option, first):
+            w.options[m] = option
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def hidden_cards(s, w) -> None:
+    """``w.hidden``: the copies of each kind that the current player cannot see, from its view only: the deck
+    less its own hand, the discard pile and its top, and what it was shown of each other hand."""
+    p = s.current
+    for k in range(K):
+        n = w.copies[k] - s.hands[p, k] - s.discard[k]
+        for q in range(s.players):
+            if q != p:
+                n -= s.shown[q, p, k]
+        w.hidden[k] = n
+    w.hidden[s.top] -= 1
+
+
+@njit(cache=True)
+def determinize(world, key: np.uint64, w) -> None:
+    """World ``key`` of a copy of the searched state: the hidden cards (``w.hidden``) in keyed order
+    ``(DEAL, 0)`` after ``key`` are dealt to the other hands, after what the player was shown of each and to
+    its size, the rest is the draw pile. A Wild Draw Four waiting for its challenge is a bluff when its
+    player's world hand holds the colour it was played on (U-13). The world forgets what anyone was shown,
+    its game key is ``key`` (its play-outs' draws) and it ends with the hand."""
+    p = world.current
+    m = 0
+    for k in range(K):
+        for _ in range(w.hidden[k]):
+            world.pile[m] = k
+            m += 1
+    order_cards(key, DEAL, 0, world.pile, 0, m, w)
+    dealt = 0
+    for q in range(world.players):
+        if q != p:
+            known = 0
+            for k in range(K):
+                world.hands[q, k] = world.shown[q, p, k]
+                known += world.shown[q, p, k]
+            for _ in range(world.size[q] - known):
+                world.hands[q, world.pile[dealt]] += 1
+                dealt += 1
+    world.ptr, world.end = dealt, m
+    if world.challenge_open:
+        world.wd4_bluffed = colour_held(world, world.wd4_player, world.wd4_colour) > 0
+    forget_hands(world)
+    world.key, world.pkey = key, fold(key, POLICY)
+    world.tkey = fold(world.pkey, world.turns - 1)
+    world.hand_only = True
+
+
+@njit(cache=True)
+def roll_out(s, params, table, w) -> None:
+    """An ``mc`` play-out: the base policies of ``table`` (``choose``) until the game, here the hand, ends."""
+    while s.phase != OVER:
+        apply(s, choose(s, table), params, w)
+
+
+@njit(cache=True)
+def search(s, params, policy, w) -> int:
+    """The ``mc`` choice of seat ``current`` (``policies.py``): every candidate played out in the same
+    ``policy[p, DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns - 1, j)``) with
+    the base policy in every seat; the most hands won, ties to the first candidate (greedy's choice).
+    One candidate is taken without a play-out. ``s`` is left as it is."""
+    p = s.current
+    m = candidates(s, w)
+    if m == 1:
+        return w.options[0]
+    hidden_cards(s, w)
+    fill_table(w.table, s.players, policy[p, BASE])
+    w.score[:m] = 0
+    for j in range(policy[p, DETERMINIZATIONS]):
+        w.worlds[0] = s
+        determinize(w.worlds[0], jit.world_key(s.key, s.turns - 1, j), w)
+        for i in range(m):
+            w.worlds[1] = w.worlds[0]
+            trial = w.worlds[1]
+            apply(trial, w.options[i], params, w)
+            roll_out(trial, params, w.table, w)
+            if trial.winner == p:
+                w.score[i] += 1
+    return w.options[jit.argmax_first(w.score, m)]
+
+
+@njit(cache=True)
+def decide(s, params, policy, w) -> int:
+    """The choice of seat ``current``'s policy: ``mc`` searches, ``random`` and ``greedy`` choose."""
+    if policy[s.current, CODE] == MC:
+        return search(s, params, policy, w)
+    return choose(s, policy)
+
+
 @njit(cache=True)
 def play_out(s, params, policy, w) -> None:
     """Play the game on from its waiting choice to its end with the seats' policies."""
     while s.phase != OVER:
-        apply(s, choose(s, policy), params, w)
+        apply(s, decide(s, params, policy, w), params, w)
 
 
 @njit(cache=True)
@@ -772,24 +923,31 @@ def params_of(rules: UnoRules) -> np.ndarray:
     return params
 
 
-def policy_of(policies: tuple[str, ...]) -> np.ndarray:
-    """One row per seat: policy code, bluff and challenge cut-offs (int64)."""
-    rows = [(NAMES.index(p.name), p.bluff_cut, p.challenge_cut) for p in map(parse_policy, policies)]
-    return np.array(rows, dtype=np.int64).reshape(len(policies), 3)
+def policy_of(policies: tuple[str | Policy, ...]) -> np.ndarray:
+    """One row per seat (int64): policy code, bluff and challenge cut-offs, and ``mc``'s worlds and base."""
+    rows = []
+    for p in policies:
+        p = parse_policy(p) if isinstance(p, str) else p
+        search = (p.search.determinizations, NAMES.index(p.search.base)) if p.mc else (0, 0)
+        rows.append((NAMES.index(p.name), p.bluff_cut, p.challenge_cut, *search))
+    return np.array(rows, dtype=np.int64).reshape(len(policies), len(POLICY_COLUMNS))
 
 
 def new_work(rules: UnoRules) -> np.ndarray:
-    """A ``WORK`` record with the rules' deck in canonical order (kinds ascending: what a deal permutes)."""
+    """A ``WORK`` record with the rules' deck in canonical order (kinds ascending: what a deal permutes)
+    and its copies per kind."""
     work = np.zeros(1, WORK)
     deck = deck_cards(rules.deck)
     work[0]["deck"][:len(deck)] = deck
+    work[0]["copies"][:] = copies(rules.deck)
     return work
 
 
-def state_from(position: reference.State) -> np.ndarray:
-    """The compiled state of a reference engine position, at the start of ``position.current``'s next
-    decision (what ``reference.decide`` does first); nobody has been shown a hand. For scenario tests
-    and for reference-engine policies that play positions out here."""
+def state_from(position: reference.State, choice: int | None = None) -> np.ndarray:
+    """The compiled state of a reference engine position: at the start of ``position.current``'s next
+    decision (what ``reference.decide`` does first), or, given a ``choice`` (``START_COLOUR`` .. ``COLOUR``),
+    waiting at that choice of the decision it is making. What each seat was shown comes along; the match
+    scores (``target_score``) do not. For scenario tests and for the reference engine's ``mc``."""
     r = position
     state = np.zeros(1, STATE)
     s = state[0]
@@ -798,16 +956,21 @@ def state_from(position: reference.State) -> np.ndarray:
                         ("current", r.current), ("direction", r.direction), ("ptr", 0), ("end", len(r.pile)),
                         ("under", sum(r.discard)), ("top", r.top), ("colour", r.colour), ("pending", r.pending_draw),
                         ("challenge_open", r.challenge_open), ("wd4_bluffed", r.wd4_bluffed),
-                        ("wd4_player", r.wd4_player), ("hand_winner", r.hand_winner), ("hand_no", r.hand_no),
-                        ("hand_turns", r.hand_turns), ("turns", r.turns), ("reshuffles", r.reshuffles),
-                        ("cards_drawn", r.cards_drawn), ("challenges", r.challenges),
+                        ("wd4_player", r.wd4_player), ("wd4_colour", r.wd4_colour), ("hand_winner", r.hand_winner),
+                        ("hand_no", r.hand_no), ("hand_turns", r.hand_turns), ("turns", r.turns),
+                        ("reshuffles", r.reshuffles), ("cards_drawn", r.cards_drawn), ("challenges", r.challenges),
                         ("successes", r.successful_challenges), ("winner", -1)):
         s[name] = value
     s["hands"][:r.players] = r.hands
     s["size"][:r.players] = [sum(h) for h in r.hands]
+    s["shown"][:r.players, :r.players] = r.shown
+    s["shown_total"][:r.players] = np.sum(r.shown, axis=(1, 2))
     s["pile"][:len(r.pile)] = r.pile
     s["discard"][:] = r.discard
-    next_decision(s, params_of(r.rules))
+    if choice is None:
+        next_decision(s, params_of(r.rules))
+    else:
+        s["tkey"], s["phase"] = np.uint64(rng.mix(pkey, r.turns - 1)), choice
     return state
 
 

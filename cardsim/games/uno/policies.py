@@ -1,4 +1,5 @@
-"""Uno self-play policies ``random`` and ``greedy``: specified here in words, implemented twice.
+"""Uno self-play policies ``random``, ``greedy`` and ``mc``: specified here in words, implemented twice
+(``mc`` once: the reference engine calls the compiled search).
 
 The functions below (lists of counts) are the reference engine's; ``compiled.py`` has their
 numba twins (``choose`` and the functions it calls), tested equal. This file decides nothing
@@ -38,31 +39,72 @@ Both: before choosing a card, a player holding a Wild Draw Four it may not legal
 (it holds a card of the current colour) plays it as a bluff when ``chance(u_1, bluff)``;
 a Wild Draw Four is challenged when ``chance(u_0, challenge)``; a card drawn that is
 playable is always played (never as a bluff), its colour chosen as above.
+
+**mc** (``mc(determinizations=32, base=greedy)``; MC.md, ``core/search.py``), determinized
+Monte Carlo at every choice of the protocol (``reference.py``).
+- Candidates: ``greedy``'s choice first (at greedy's default bluff and challenge, with the
+  decision's draws), then the other legal options in the order of
+  ``compiled.legal_decisions``, choice by choice:
+  card (step 4): the legal kinds held (U-6, U-13: a Wild Draw Four even as a bluff), less
+  drawing while a card can be played (U-7; when none can, drawing is greedy's choice and
+  the only candidate), less the wilds unless greedy's choice is a wild (a wild played while a
+  coloured card could be was a measured loss), less a number card when a higher number of
+  its colour can be played (for winning the hand, numbers of a colour are alike);
+  colour of a wild or of a wild starting card: the colours of which it holds a card (none
+  held: greedy's alone); stacking a Draw Two: each colour held, or taking the total
+  (U-11); challenge: both (U-14); swap target: every other seat (U-16). With one
+  candidate it is taken without search.
+- Worlds: world ``j`` (``j < determinizations``) is keyed ``rng.world_key(key, t, j)``
+  (``t`` the decision counter, as for the policy draws). The cards the player cannot see
+  (the deck less its own hand, the discard pile with its top, and what it was shown of
+  each hand, ``shown``) are put in keyed order with words ``(Stream.DEAL, 0)`` after the
+  world key and dealt: each other hand in seat order gets what it was shown plus the next
+  cards up to its size; the rest is the draw pile in that order. A Wild Draw Four waiting
+  for its challenge is a bluff in the world when its player's world hand holds the colour
+  it was played on (U-13).
+- Play-outs: in each world each candidate is made, then the hand is played to its end with
+  ``base`` (at its default bluff and challenge) in every seat, the world key standing in
+  for the game key (policy draws, reshuffles, Shuffle Hands). It scores 1 when the player wins the hand
+  (U-18; with ``target_score`` the current hand), else 0 (a truncated hand, U-21, too).
+- The candidate with the highest total is chosen, ties to the first (greedy's choice).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
+from cardsim.core.search import MC, MonteCarlo, parse_mc
 from cardsim.games.uno.cards import DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, K, KIND_COLOUR
 
-NAMES = ("random", "greedy")
+if TYPE_CHECKING:
+    from cardsim.games.uno.reference import State
+
+BASES = ("random", "greedy")
+"""The policies that decide without search: ``mc``'s play-out policies."""
+NAMES = (*BASES, MC)
 DEFAULTS = {"random": {"bluff": 0.0, "challenge": 0.5}, "greedy": {"bluff": 0.1, "challenge": 0.25}}
 _ONE = 1 << 53
 
 
 @dataclass(frozen=True)
 class Policy:
-    """A parsed policy string: its name and its two probabilities as 53-bit cut-offs."""
+    """A parsed policy string: its name, its two probabilities (``mc``: none, it searches its bluffs
+    and challenges) and ``mc``'s parameters."""
 
     name: str
-    bluff: float
-    challenge: float
+    bluff: float = 0.0
+    challenge: float = 0.0
+    search: MonteCarlo | None = None
 
     @property
     def greedy(self) -> bool:
         return self.name == "greedy"
+
+    @property
+    def mc(self) -> bool:
+        return self.name == MC
 
     @property
     def bluff_cut(self) -> int:
@@ -74,10 +116,13 @@ class Policy:
 
 
 def parse_policy(text: str) -> Policy:
-    """``Policy`` from ``"random"`` or ``"greedy(bluff=0.1, challenge=0.5)"``; ValueError otherwise."""
+    """``Policy`` from ``"random"``, ``"greedy(bluff=0.1, challenge=0.5)"`` or ``"mc(determinizations=32,
+    base=greedy)"``; ValueError otherwise."""
     name, params = parse_call(text)
     if name not in NAMES:
         raise ValueError(f"unknown uno policy {name!r}; known policies: {', '.join(NAMES)}")
+    if name == MC:
+        return Policy(MC, search=parse_mc("uno", params, BASES))
     unknown = sorted(set(params) - set(DEFAULTS[name]))
     if unknown:
         raise ValueError(f"uno policy {name} has no parameter {unknown[0]!r}; known: bluff, challenge")
@@ -158,3 +203,14 @@ def greedy_target(player: int, sizes: list[int]) -> int:
     others = [(player + i) % players for i in range(1, players)]
     return min(others, key=lambda p: sizes[p])
 
+
+
+def mc_choice(position: State, choice: int) -> int:
+    """The reference engine's ``mc``: its position, waiting at ``choice`` of the current decision, as a
+    compiled state (``compiled.state_from``), decided by the compiled search (``compiled.search``)."""
+    from cardsim.core import jit
+    from cardsim.games.uno import compiled as C  # compiled.py imports this module
+
+    state, work = C.state_from(position, choice), C.new_work(position.rules)
+    return int(jit.first_call(C.search, "uno mc", state[0], C.params_of(position.rules),
+                              C.policy_of(position.policies), work[0]))

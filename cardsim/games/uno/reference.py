@@ -58,6 +58,17 @@ over them (or, stacking, hands them a pending total), Wild Draw Four makes the n
 player draw four and passes over them (or, with challenges, hands them a pending
 challenge), every other card passes the turn to the next player.
 
+Choices. The policy choices of a decision, by kind (``compiled.py`` waits at each, ``mc``
+searches each): ``START_COLOUR`` (step 1, a colour 0..3), ``STACK`` (step 2, a Draw Two's kind
+or ``TAKE``), ``CHALLENGE`` (step 3, 1 or 0), ``CARD`` (step 4, a held kind that is legal, a
+Wild Draw Four even as a bluff, or ``DRAW``), ``TARGET`` (step 5, a seat to swap with) and
+``COLOUR`` (step 5, the colour a wild names).
+
+Knowledge. ``shown[holder][viewer][kind]`` counts the copies of ``kind`` that ``viewer``
+knows to be in ``holder``'s hand: a challenge shows the Wild Draw Four player's hand to the
+challenger (U-14); after a swap (U-16) each of the two knows the hand they gave away; a card
+played leaves the count (drawn cards are unknown); Shuffle Hands (U-15) and a deal forget all.
+
 Record. ``winner`` is the winner of the game (the hand, or the match with
 ``target_score``), ``points`` what they scored (U-19; their match total with
 ``target_score``), ``hands`` hands played; counters cover the whole game.
@@ -79,6 +90,10 @@ from cardsim.games.uno.rules import UnoRules
 SHUFFLE_HANDS_TAG, STARTER_TAG = 0, 1
 """First word after ``Stream.EXTRA``: Shuffle Hands deals, Wild Draw Four starters."""
 START_COLOUR_SLOT, ANSWER_SLOT, BLUFF_SLOT, CARD_SLOT, COLOUR_SLOT, TARGET_SLOT = 5, 0, 1, 2, 3, 4
+START_COLOUR, STACK, CHALLENGE, CARD, TARGET, COLOUR, OVER = range(7)
+"""The kinds of choice of the protocol (``OVER``: none, the game is over)."""
+DRAW = TAKE = -1
+"""The ``CARD`` choice that draws (U-7) and the ``STACK`` choice that takes the stacked total (U-11)."""
 
 
 @dataclass
@@ -89,9 +104,10 @@ class State:
     ``discard`` counts per kind under ``top``; ``colour`` the current colour (-1 while a
     wild starter waits for a colour); ``pending_draw`` a stacked Draw Two total waiting for
     ``current``; ``challenge_open`` a Wild Draw Four (by ``wd4_player``, bluffed or not) that
-    ``current`` may challenge; ``hand_turns`` decisions in this hand, ``turns`` in the game;
-    ``events`` the raw events of ``events.py``, with ``held`` (cards per hand, kept with
-    ``hands`` so that recording an event costs no count).
+    ``current`` may challenge (``wd4_colour``: the colour it was played on); ``hand_turns`` decisions
+    in this hand, ``turns`` in the game; ``shown[holder][viewer]`` what ``viewer`` knows of
+    ``holder``'s hand; ``events`` the raw events of ``events.py``, with ``held`` (cards per hand,
+    kept with ``hands`` so that recording an event costs no count).
     """
 
     rules: UnoRules
@@ -110,6 +126,7 @@ class State:
     challenge_open: bool = False
     wd4_bluffed: bool = False
     wd4_player: int = -1
+    wd4_colour: int = -1
     hand_winner: int = -1
     hand_no: int = 0
     hand_turns: int = 0
@@ -118,6 +135,7 @@ class State:
     cards_drawn: int = 0
     challenges: int = 0
     successful_challenges: int = 0
+    shown: list[list[list[int]]] = field(default_factory=list)
     events: list[tuple] = field(default_factory=list)
 
     def seat(self, steps: int) -> int:
@@ -145,6 +163,7 @@ def make_state(players: int, hands: list[str], top: str, *, colour: str | None =
               pile=[parse(c) for c in pile.split()],
               discard=counts_of(discard), top=parse(top), current=current, direction=direction)
     s.colour = COLOURS.index(colour) if colour else colour_of(s.top)
+    forget_hands(s)
     return s
 
 
@@ -190,6 +209,27 @@ def draw_cards(s: State, player: int, n: int, on_turn: bool = False) -> list[int
     return drawn
 
 
+# ---------------------------------------------------------------- what a player has been shown
+
+def forget_hands(s: State) -> None:
+    """Nobody knows anything of another's hand (a deal, U-15)."""
+    s.shown = [[[0] * K for _ in range(s.players)] for _ in range(s.players)]
+
+
+def show_hand(s: State, holder: int, viewer: int) -> None:
+    """``viewer`` sees ``holder``'s whole hand."""
+    s.shown[holder][viewer] = list(s.hands[holder])
+
+
+def leaves_hand(s: State, player: int, kind: int) -> None:
+    """A card leaves ``player``'s hand face up: whoever knew of a copy there knows one copy less."""
+    s.hands[player][kind] -= 1
+    s.held[player] -= 1
+    for known in s.shown[player]:
+        if known[kind] > 0:
+            known[kind] -= 1
+
+
 # ---------------------------------------------------------------- legality (U-6, U-12, U-13)
 
 def holds_colour(hand: list[int], colour: int) -> bool:
@@ -226,11 +266,15 @@ class Chooser:
         self.s, self.policy = s, policy
 
     def colour(self, player: int) -> int:
+        if self.policy.mc:
+            return pol.mc_choice(self.s, COLOUR)
         if self.policy.greedy:
             return pol.greedy_colour(self.s.hands[player])
         return pol.random_colour(self.s.u(COLOUR_SLOT))
 
     def target(self, player: int) -> int:
+        if self.policy.mc:
+            return pol.mc_choice(self.s, TARGET)
         if self.policy.greedy:
             return pol.greedy_target(player, [sum(h) for h in self.s.hands])
         return pol.random_target(player, self.s.players, self.s.u(TARGET_SLOT))
@@ -252,9 +296,9 @@ class Fixed(Chooser):
 def play_card(s: State, kind: int, choose: Chooser) -> None:
     """The current player plays ``kind`` (U-6..U-18): discard, effects, colour, next player."""
     p = s.current
-    bluff = kind == WD4 and not wd4_is_legal(s, p)
-    s.hands[p][kind] -= 1
-    s.held[p] -= 1
+    if kind == WD4:  # U-13: whether it is a bluff is known to its player; a challenge will tell
+        s.wd4_bluffed, s.wd4_colour = not wd4_is_legal(s, p), s.colour
+    leaves_hand(s, p, kind)
     s.discard[s.top] += 1
     s.top = kind
     if kind < WILD:
@@ -273,7 +317,7 @@ def play_card(s: State, kind: int, choose: Chooser) -> None:
         play_draw_two(s)
     elif kind == WD4:
         name_colour(s, choose)
-        play_wild_draw_four(s, bluff)
+        play_wild_draw_four(s)
     else:
         if kind == SHUFFLE:
             shuffle_hands(s)
@@ -299,10 +343,10 @@ def play_draw_two(s: State) -> None:
         s.current = s.seat(2)
 
 
-def play_wild_draw_four(s: State, bluff: bool) -> None:
+def play_wild_draw_four(s: State) -> None:
     """U-13: the next player draws four and loses the turn, unless they may challenge (U-14)."""
     if s.rules.wd4_challenge:
-        s.challenge_open, s.wd4_bluffed, s.wd4_player = True, bluff, s.current
+        s.challenge_open, s.wd4_player = True, s.current
         s.current = s.seat(1)
     else:
         draw_cards(s, s.seat(1), 4)
@@ -314,6 +358,7 @@ def shuffle_hands(s: State) -> None:
     merged = [k for k in range(K) for p in range(s.players) for _ in range(s.hands[p][k])]
     cards = keyed_order(s.key, (rng.Stream.EXTRA, SHUFFLE_HANDS_TAG, s.turns - 1), merged)
     s.hands = [[0] * K for _ in range(s.players)]
+    forget_hands(s)
     for j, card in enumerate(cards):
         s.hands[s.seat(j + 1)][card] += 1
     s.held = [sum(h) for h in s.hands]
@@ -324,9 +369,14 @@ def shuffle_hands(s: State) -> None:
 def play_custom_wild(s: State, choose: Chooser) -> None:
     """U-16: the table's rule on the blank wilds."""
     if s.rules.custom_wild == "swap_hands":
-        other = choose.target(s.current)
-        s.hands[s.current], s.hands[other] = s.hands[other], s.hands[s.current]
-        s.held[s.current], s.held[other] = s.held[other], s.held[s.current]
+        p = s.current
+        other = choose.target(p)
+        s.hands[p], s.hands[other] = s.hands[other], s.hands[p]
+        s.held[p], s.held[other] = s.held[other], s.held[p]
+        s.shown[p], s.shown[other] = s.shown[other], s.shown[p]  # what anyone knew of a hand follows it
+        s.shown[p][p], s.shown[other][other] = [0] * K, [0] * K  # one's own hand is not "shown"
+        show_hand(s, other, p)  # each knows the hand they gave
+        show_hand(s, p, other)
         s.note("swap", s.current, kinds(s.hands[s.current]), other,
                decided=True)
     elif s.rules.custom_wild == "everyone_draws_one":
@@ -358,7 +408,10 @@ def decide(s: State) -> None:
     s.turns += 1
     s.hand_turns += 1
     if s.colour < 0:  # U-5: a wild starter, seat 1 names the colour and plays
-        s.colour = pol.greedy_colour(hand) if policy.greedy else pol.random_colour(s.u(START_COLOUR_SLOT))
+        if policy.mc:
+            s.colour = pol.mc_choice(s, START_COLOUR)
+        else:
+            s.colour = pol.greedy_colour(hand) if policy.greedy else pol.random_colour(s.u(START_COLOUR_SLOT))
         s.note("colour", p, decided=True)
     if s.pending_draw:
         answer_draw_two(s, policy)
@@ -371,7 +424,10 @@ def decide(s: State) -> None:
 def answer_draw_two(s: State, policy: Policy) -> None:
     """U-11 stacking: stack a Draw Two or draw the total and lose the turn."""
     hand = s.hands[s.current]
-    kind = pol.greedy_stack(hand) if policy.greedy else pol.random_stack(hand, s.u(ANSWER_SLOT))
+    if policy.mc:
+        kind = pol.mc_choice(s, STACK)
+    else:
+        kind = pol.greedy_stack(hand) if policy.greedy else pol.random_stack(hand, s.u(ANSWER_SLOT))
     if kind >= 0:
         play_card(s, kind, Chooser(s, policy))
         return
@@ -383,15 +439,17 @@ def answer_draw_two(s: State, policy: Policy) -> None:
 
 def answer_wild_draw_four(s: State, policy: Policy) -> bool:
     """U-14: challenge or not; True when the player then takes their turn normally."""
-    s.challenge_open = False
     p = s.current
-    if not pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut):
+    challenge = pol.mc_choice(s, CHALLENGE) if policy.mc else pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut)
+    s.challenge_open = False
+    if not challenge:
         s.note("no_challenge", p, decided=True)
         draw_cards(s, p, 4)
         s.current = s.seat(1)
         return False
     s.challenges += 1
     s.note("challenge", p, target=s.wd4_player, decided=True)
+    show_hand(s, s.wd4_player, p)
     if s.wd4_bluffed:
         s.successful_challenges += 1
         draw_cards(s, s.wd4_player, 4)
@@ -402,7 +460,9 @@ def answer_wild_draw_four(s: State, policy: Policy) -> bool:
 
 
 def choose_card(s: State, policy: Policy) -> int:
-    """Step 4: a bluffed Wild Draw Four (U-13) or the policy's legal card, -1 for none."""
+    """Step 4: a bluffed Wild Draw Four (U-13) or the policy's legal card, ``DRAW`` for none."""
+    if policy.mc:
+        return pol.mc_choice(s, CARD)
     p = s.current
     hand = s.hands[p]
     if hand[WD4] and not wd4_is_legal(s, p) and pol.chance(s.u(BLUFF_SLOT), policy.bluff_cut):
@@ -450,6 +510,7 @@ def deal(s: State, hand_no: int) -> None:
         s.hands[(dealer + 1 + j) % players][order[j]] += 1
     s.held = [r.hand_size] * players
     s.pile = order[r.hand_size * players:]
+    forget_hands(s)
     s.discard = [0] * K
     s.hand_no, s.hand_turns, s.hand_winner = hand_no, 0, -1
     s.direction, s.pending_draw, s.challenge_open, s.top, s.colour = 1, 0, False, -1, -1
