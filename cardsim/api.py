@@ -59,7 +59,7 @@ def simulate(game: str, rules: str | Rules | None = None, /, *, players: int = 4
     g, r, players, seats = _resolve(game, rules, players, policy)
     _check_count("seed", seed, limit=SEED_LIMIT)
     _check_count("games", games, limit=GAME_LIMIT)
-    _check_count("first_game", first_game, limit=GAME_LIMIT - games)
+    _check_count("first_game", first_game, limit=GAME_LIMIT - int(games))
     games, seed, first_game = int(games), int(seed), int(first_game)
     engine = engine_name(engine)
     if not isinstance(n_jobs, int) or n_jobs == 0:

@@ -24,8 +24,9 @@ def test_the_shipped_moska_experiment_runs_and_verifies(tmp_path, capsys):
     assert len(pd.read_csv(out / "summary.csv")) == 50
     assert {f"{kind}_{p}.png" for kind in ("loser_by_seat", "length", "paired") for p in ("random", "greedy")} == {
         p.name for p in out.glob("*.png")}
-    assert main(["verify", str(out), "--sample", "1"]) == 0
-    assert "1 game indices x 50 cells re-run against games.parquet: identical" in capsys.readouterr().out
+    assert main(["verify", str(out), "--sample", "1", "--sample-seed", "4"]) == 0
+    assert ("1 game indices (--sample-seed 4) x 50 cells re-run against games.parquet, manifest, files and summary "
+            "checked: identical") in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("file, games", [("molotow_rules.toml", 6), ("moska_variants.toml", 3)])
