@@ -10,6 +10,7 @@ nothing.
 """
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterator
@@ -77,21 +78,28 @@ def simulate(study: Study, *, jobs: int = 1, backend: str = "loky", scheduler: s
 def stream(study: Study, execution: Execution, *, skip: set[int] = frozenset(), progress: bool = False,
            games: np.ndarray | None = None) -> Iterator[tuple[int, pd.DataFrame]]:
     """``(task, records)`` for every task not in ``skip``, in task order, as the workers finish them:
-    memory follows the tasks in flight, not the study."""
+    memory follows the tasks in flight, not the study (the tasks themselves are made one by one)."""
     g, engine = registry.spec(study.game), engine_for(study)
     tasks = Tasks(study, None if games is None else np.asarray(games, dtype=np.int64))
-    todo = [i for i in range(len(tasks)) if i not in skip]
     size = study.games if games is None else len(tasks.games)
-    done = sum(len(tasks.task(i)[1]) for i in range(len(tasks)) if i in skip)
-    bar = tqdm(total=size * len(tasks.cells), initial=done, disable=not progress, unit=" games", unit_scale=True,
-               desc=study.name, smoothing=0.1)
-    if todo and not execution.in_process:
-        first = tasks.task(todo[0])[0]
-        api.warm(g, study.variants[first.variant], first.players, study.seed, first.seats, engine)
-    calls = ((g, study.variants[cell.variant], cell.players, study.seed, cell.seats, engine, chunk)
-             for cell, chunk in map(tasks.task, todo))
-    with bar:
-        for i, df in zip(todo, execution.map(api.run_chunk, calls)):
+    done = sum(len(tasks.task(i)[1]) for i in skip if i < len(tasks))
+    first = next((i for i in range(len(tasks)) if i not in skip), None)
+    if first is not None and not execution.in_process:
+        cell = tasks.task(first)[0]
+        api.warm(g, study.variants[cell.variant], cell.players, study.seed, cell.seats, engine)
+    order: deque[int] = deque()
+
+    def calls() -> Iterator[tuple]:
+        for i in range(first or 0, len(tasks)):
+            if i not in skip:
+                order.append(i)
+                cell, chunk = tasks.task(i)
+                yield g, study.variants[cell.variant], cell.players, study.seed, cell.seats, engine, chunk
+
+    with tqdm(total=size * len(tasks.cells), initial=done, disable=not progress, unit=" games", unit_scale=True,
+              desc=study.name, smoothing=0.1) as bar:
+        for df in execution.map(api.run_chunk, calls()):
+            i = order.popleft()  # results come in the order of the calls
             bar.update(len(df))
             yield i, _with_cell(tasks.task(i)[0], df)
 

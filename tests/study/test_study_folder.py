@@ -211,3 +211,12 @@ def test_verify_of_a_read_only_folder_needs_no_lock_file(finished, tmp_path, mou
         ro = staging
     assert verify_study(ro / "R", redraw=False).ok
     assert sorted(p.name for p in ro.iterdir()) == ["R"]
+
+
+def test_git_ignores_the_quick_start_folders_and_what_a_run_keeps_beside_a_folder():
+    paths = ["results/main_job/manifest.json", "results/my_moska/manifest.json", "results/.quickstart.lock",
+             "results/.quickstart.part/pieces/000000000.parquet", "results/.quickstart.ready-ab12/manifest.json"]
+    done = subprocess.run(["git", "check-ignore", *paths], cwd=ROOT, capture_output=True, text=True)
+    assert done.stdout.split() == paths
+    kept = subprocess.run(["git", "check-ignore", "results/quickstart/manifest.json"], cwd=ROOT, capture_output=True)
+    assert kept.returncode == 1  # a committed study is not ignored
