@@ -82,6 +82,9 @@ def study_of(manifest: dict[str, Any], path: Path) -> Study:
     _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if manifest.get("format") == 3 else {}))
     _shape(where, "records", manifest["records"], _RECORDS)
     _shape(where, "sample", manifest["sample"], _SAMPLE)
+    names = [*manifest["outputs"], *manifest.get("files", {}), *manifest.get("files", {}).values()]
+    if not all(isinstance(n, str) and n for n in names):
+        raise StudyError(where, "outputs", "expected file names (and their sha256 in files)")
     study = Study.from_dict(manifest["study"], where=f"{where}: study")
     ran = [c.get("variant") if isinstance(c, dict) else None for c in manifest["cells"]]
     order = dict.fromkeys([*(v for v in ran if v in study.variants), *study.variants])

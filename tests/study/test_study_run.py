@@ -136,12 +136,11 @@ def test_report_keeps_the_variants_in_study_file_order_though_the_manifest_sorts
     assert pd.read_csv(out / "summary.csv").variant.unique().tolist() == ["plain", "b_sturdy", "unlimited_short"]
     report_study(out)
     assert _bytes(out, "summary.csv") == summary
-    assert verify_study(out, sample=3).ok
+    assert verify_study(out, sample=3, redraw=False).ok
 
 
 def test_verify_passes_on_a_fresh_study_and_catches_a_changed_row(finished_copy, capsys):
     out = finished_copy
-    assert verify_study(out, sample=5).ok
     assert main(["verify", str(out), "--sample", "40", "--sample-seed", "3"]) == 0
     assert ("40 game indices (--sample-seed 3) x 9 cells re-run against games.parquet, manifest, files and summary "
             "checked: identical") in capsys.readouterr().out
@@ -150,12 +149,12 @@ def test_verify_passes_on_a_fresh_study_and_catches_a_changed_row(finished_copy,
     row = games.index[(games.variant == "sturdy") & (games.players == 3) & (games.game == 20)][0]
     games.loc[row, "loser"] = (games.loc[row, "loser"] + 1) % 3
     digest = storage.write_games(games, out)
-    v = verify_study(out, sample=40)
+    v = verify_study(out, sample=40, redraw=False)
     assert not v.ok and "games.parquet: the records' digest differs from the manifest" in v.mismatches
     manifest = json.loads(_bytes(out, "manifest.json"))
     manifest["records"]["digest"] = digest  # a consistent forgery: the summary and the re-run tell
     storage.write_manifest(manifest, out)
-    v = verify_study(out, sample=40)
+    v = verify_study(out, sample=40, redraw=False)
     assert v.mismatches[-1] == (f"variant=sturdy, players=3, policy=random, game=20: loser stored "
                                 f"{games.loc[row, 'loser']} re-run {(games.loc[row, 'loser'] + 2) % 3}")
     assert v.mismatches[0].startswith("summary.csv: variant=sturdy, players=3, policy=random: loser_rate_")
@@ -194,7 +193,7 @@ def test_the_records_digest_is_of_the_values_not_of_the_file(finished):
 def test_verify_without_games_parquet_re_runs_the_sample_and_catches_a_changed_row(finished_copy, capsys):
     out = finished_copy
     (out / "games.parquet").unlink()
-    v = verify_study(out)
+    v = verify_study(out, redraw=False)
     assert v.ok and v.source == "sample.csv" and v.games == storage.sample_games(40).tolist() and v.seed is None
     assert any(n.startswith("no games.parquet (the full records are not committed)") for n in v.notes)
     assert main(["verify", str(out), "--sample", "3"]) == 0
@@ -208,7 +207,7 @@ def test_verify_without_games_parquet_re_runs_the_sample_and_catches_a_changed_r
     changed = lines[i].split(",")
     changed[4] = str(int(changed[4]) + 1)  # the turns of the last game
     (out / "sample.csv").write_text("".join(lines[:i] + [",".join(changed)] + lines[i + 1:]))
-    v = verify_study(out)
+    v = verify_study(out, redraw=False)
     assert v.mismatches == ["sample.csv: changed since the run (its sha256 is not the manifest's)",
                             "sample.csv: the records' digest differs from the manifest",
                             f"variant=sturdy, players=3, policy=random, game=39: turns stored "
@@ -230,7 +229,7 @@ def test_report_without_games_parquet_says_so_in_one_line(finished, finished_cop
 def test_verify_finds_a_folder_without_records_or_sample_different_and_refuses_an_old_manifest(finished_copy):
     (finished_copy / "games.parquet").unlink()
     (finished_copy / "sample.csv").unlink()
-    v = verify_study(finished_copy)
+    v = verify_study(finished_copy, redraw=False)
     assert v.mismatches == ["sample.csv: missing (the manifest lists it)",
                             "neither games.parquet nor sample.csv: no stored rows to compare re-run games with"]
     manifest = json.loads(_bytes(finished_copy, "manifest.json"))
@@ -308,6 +307,6 @@ def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy,
         run_study(write_study(**{"seed = 11": "seed = 12"}), out=finished_copy, force=True)
     monkeypatch.undo()
     assert {p.name: p.read_bytes() for p in finished_copy.iterdir()} == before
-    assert verify_study(finished_copy, sample=3).ok
+    assert verify_study(finished_copy, sample=3, redraw=False).ok
     with pytest.raises(ValueError, match="the interrupted run kept there is of another study"):
         run_study(write_study(), out=finished_copy, resume=True)
