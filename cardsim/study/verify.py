@@ -234,7 +234,8 @@ def _plots(folder: Path, manifest: dict[str, Any], study: Study, records: Path |
     with tempfile.TemporaryDirectory() as tmp:
         drawn = plots.render(summary["summary"], summary["histograms"], report.study_measures(study),
                              study.baseline, Path(tmp), report.unpaired(study))
-        differ = [f for f in drawn if (folder / f).is_file() and (folder / f).read_bytes() != (Path(tmp) / f).read_bytes()]
+        differ = [f for f in drawn
+                  if (folder / f).is_file() and (folder / f).read_bytes() != (Path(tmp) / f).read_bytes()]
     problems += [f"{f}: not the plot its {'records' if records else 'summary.csv'} draw" for f in differ]
     if records is None:
         notes.append("length plots not re-drawn: they need games.parquet")

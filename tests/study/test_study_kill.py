@@ -18,8 +18,8 @@ import psutil
 import pytest
 
 from cardsim.cli import main
-from cardsim.study import storage, verify_study
-from conftest import edit
+from cardsim.study import verify_study
+from fakegame import edit
 from killing import paused, process
 
 NEW = {"seed = 11": "seed = 12", 'policies = ["random", ["greedy", "random", "random"]]': 'policies = ["random"]'}
@@ -136,7 +136,8 @@ def test_a_run_without_resume_starts_afresh_and_says_so(setting, uninterrupted, 
     new, out, _ = setting
     paused(["run", str(new), "--out", str(out), "--force", "--quiet"], "piece#2", tmp_path).kill(signal.SIGKILL)
     assert main(["run", str(new), "--out", str(out), "--force", "--quiet"]) == 0
-    assert "removed the records kept by an interrupted run in .R.part (--resume continues one)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "removed the records kept by an interrupted run in .R.part (--resume continues one)" in err
     _same_study(out, uninterrupted)
 
 
