@@ -51,7 +51,9 @@ def _files(folder):
 
 
 def _same_study(a, b):
-    """Equal records digest, sample.csv, summary.csv and plots (manifests differ only in time and run)."""
+    """The same files; equal records digest, sample.csv, summary.csv and plots (the manifests differ
+    only in time and run)."""
+    assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
     assert json.loads((a / "manifest.json").read_text())["records"] == json.loads(
         (b / "manifest.json").read_text())["records"]
     for name in ["games.parquet", "sample.csv", "summary.csv", *(p.name for p in b.glob("*.png"))]:
@@ -64,6 +66,7 @@ POINTS = [  # (pause point, the signal, what R holds right after the kill)
     ("piece#3", signal.SIGINT, "old"),
     ("piece#6", signal.SIGKILL, "old"),
     ("assemble", signal.SIGINT, "old"),
+    ("row group", signal.SIGKILL, "old"),  # games.parquet half-written (under a temporary name)
     ("digest", signal.SIGKILL, "old"),
     ("sample", signal.SIGINT, "old"),
     ("plot#1", signal.SIGKILL, "old"),
