@@ -114,8 +114,8 @@ def _files(folder: Path, manifest: dict[str, Any], notes: list[str]) -> list[str
         elif name in digests and storage.file_digest(path) != digests[name]:
             out.append(f"{name}: changed since the run (its sha256 is not the manifest's)")
     if manifest.get("format") == 2:
-        notes.append("format 2 manifest (an earlier cardsim): it records no sha256 of summary.csv and the plots; "
-                     "they are checked against the records only")
+        notes.append("format 2 manifest (an earlier cardsim): it records no sha256 of summary.csv and the plots, "
+                     "so an edit to them is found only where they are recomputed")
     return out
 
 
