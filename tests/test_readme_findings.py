@@ -2,6 +2,7 @@
 prints from the committed ``results/<study>/summary.csv`` files: every number in a table is in a
 summary. The README's headline numbers are those of docs/findings.md."""
 import importlib.util
+import json
 import re
 from pathlib import Path
 
@@ -47,7 +48,9 @@ def test_every_findings_table_has_the_header_that_names_its_summary(page):
                          ids=[f"{p}-{g}-{n}p-{q}" for p, g, n, q in TABLES])
 def test_a_findings_table_is_printed_from_its_committed_summary(page, game, players, policy):
     summary = pd.read_csv(ROOT / "results" / STUDY[game] / "summary.csv")
-    assert _findings().table(summary, int(players), policy) in PAGES[page]
+    manifest = json.loads((ROOT / "results" / STUDY[game] / "manifest.json").read_text(encoding="utf-8"))
+    findings = _findings()
+    assert findings.table(summary, int(players), policy, findings.unpaired(manifest)) in PAGES[page]
 
 
 def _numbers(text: str) -> set[str]:

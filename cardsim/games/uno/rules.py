@@ -22,7 +22,7 @@ class UnoRules(Rules):
     }
 
     deck: str = knob("classic", "U-2: 'classic' 108 cards, '2018' adds Shuffle Hands and 3 custom wilds",
-                     choices=("classic", "2018"))
+                     choices=("classic", "2018"), deck=True)
     hand_size: int = knob(7, "U-4: cards dealt to each player", minimum=1, maximum=50)
     draw_rule: str = knob("one", "U-7: a player who does not play draws 'one' card or 'until_playable'",
                           choices=("one", "until_playable"))
