@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from cardsim.study.design import Design  # noqa: E402
 from cardsim.study.stats import Measures  # noqa: E402
 from cardsim.study.storage import atomic_write  # noqa: E402
 
@@ -132,3 +133,104 @@ def _paired(rows: pd.DataFrame, m, baseline: str, tag: str, colors: dict[str, st
     axes[1, 0].set_ylabel(f"mean length − {baseline}")
     _legend(fig, axes)
     return fig
+
+
+def knob_rates(rows: pd.DataFrame, design: Design, m: Measures, tag: str):
+    """A sweep: each seat's outcome rate (Wilson 95%) and the mean lengths against the knob's
+    value, one column of panels per player count (the values in the design's order)."""
+    knob = design.knobs[0]
+    values = list(design.levels[knob])
+    names = {design.cells[v][0]: v for v in design.cells}
+    players = sorted(rows.players.unique())
+    fig, axes = _panels(1 + bool(m.lengths), players, f"{m.outcome} rate and length against {knob} "
+                                                      f"(base {design.reference[knob]}; 95% intervals)\n{tag}")
+    x = np.arange(len(values))
+    for col, n in enumerate(players):
+        here = rows.loc[rows.players == n].set_index("variant").reindex([names[v] for v in values])
+        top = axes[0, col]
+        for s in range(n):
+            mean = 100 * here[f"{m.outcome}_rate_{s}"].to_numpy(float)
+            err = 100 * np.clip([here[f"{m.outcome}_rate_{s}"] - here[f"{m.outcome}_lo_{s}"],
+                                 here[f"{m.outcome}_hi_{s}"] - here[f"{m.outcome}_rate_{s}"]], 0, None)
+            top.errorbar(x, mean, yerr=err, marker="o", capsize=3, label=f"seat {s}", color=f"C{s % 10}")
+        top.axhline(100 / n, color="grey", lw=0.8, ls=":")
+        top.set(title=f"{n} players", xticks=x, xticklabels=values, xlabel=knob)
+        if m.lengths:
+            bottom = axes[1, col]
+            for i, c in enumerate(m.lengths):
+                bottom.plot(x, here[f"{c}_mean"].to_numpy(float), marker="s", label=f"mean {c}", color=f"C{i}",
+                            ls="--")
+            bottom.set(xticks=x, xticklabels=values, xlabel=knob, ylabel="mean length (finished games)")
+            bottom.legend(fontsize="small")
+    axes[0, 0].set_ylabel(f"{m.outcome} rate (%)")
+    _seat_legend(fig, axes[0])
+    return fig
+
+
+def effects_chart(table: pd.DataFrame, m: Measures, tag: str):
+    """Every main effect and two-knob interaction (``effects.csv`` rows of one policy) with its
+    95% interval: seat rates in percentage points (one colour per seat), then each length."""
+    players = sorted(table.players.unique())
+    labels = list(dict.fromkeys(_effect_label(r) for r in table.itertuples()))
+    rows = [f"{m.outcome}_rate"] + [f"{c}_mean" for c in m.lengths]
+    height = 0.25 * len(labels) + 1.2
+    fig, axes = plt.subplots(len(rows), len(players), squeeze=False, sharey=True, layout="constrained",
+                             figsize=(_width(labels, players), height * len(rows) + 1.2))
+    fig.suptitle(f"main effects (against the base's level) and two-knob interactions, paired 95% intervals\n{tag}")
+    y = np.arange(len(labels))[::-1]
+    for col, n in enumerate(players):
+        here = table.loc[table.players == n]
+        for row, measure in enumerate(rows):
+            ax = axes[row, col]
+            series = ([(f"{measure}_{s}", f"seat {s}", f"C{s % 10}", 100) for s in range(n)]
+                      if row == 0 else [(measure, measure.removesuffix("_mean"), "k", 1)])
+            for i, (name, label, color, scale) in enumerate(series):
+                part = here.loc[here.measure == name]
+                at = y[[labels.index(_effect_label(r)) for r in part.itertuples()]] + 0.6 * (i + 0.5) / len(series) - 0.3
+                mean = scale * part.estimate.to_numpy(float)
+                err = scale * np.clip([part.estimate - part.lo, part.hi - part.estimate], 0, None)
+                ax.errorbar(mean, at, xerr=err, fmt="o", ms=3, capsize=2, color=color, label=label)
+            ax.axvline(0, color="grey", lw=0.8)
+            ax.set(yticks=y, yticklabels=labels, title=f"{n} players" if row == 0 else "",
+                   xlabel=f"effect on {m.outcome} rate (pp)" if row == 0 else f"effect on mean {series[0][1]}")
+    _seat_legend(fig, axes[0])
+    return fig
+
+
+def fairness_chart(rows: pd.DataFrame, m: Measures, tag: str):
+    """Each variant's fairness per player count: the spread (max - min seat rate) and the
+    total-variation distance from equal seats, in percentage points with exact 95% intervals."""
+    players = sorted(rows.players.unique())
+    variants = list(rows.variant.unique())
+    fig, axes = plt.subplots(1, len(players), squeeze=False, sharey=True, layout="constrained",
+                             figsize=(_width(variants, players), 0.3 * len(variants) + 2.4))
+    fig.suptitle(f"fairness of the seats' {m.outcome} rates, exact 95% intervals\n{tag}")
+    y = np.arange(len(variants))[::-1]
+    for ax, n in zip(axes[0], players):
+        here = rows.loc[rows.players == n].set_index("variant").reindex(variants)
+        for i, (name, label, color) in enumerate([("spread", "spread (max - min rate)", "C0"),
+                                                  ("tv", "total-variation distance", "C3")]):
+            mean = 100 * here[f"{m.outcome}_{name}"].to_numpy(float)
+            err = 100 * np.clip([here[f"{m.outcome}_{name}"] - here[f"{m.outcome}_{name}_lo"],
+                                 here[f"{m.outcome}_{name}_hi"] - here[f"{m.outcome}_{name}"]], 0, None)
+            ax.errorbar(mean, y + 0.15 - 0.3 * i, xerr=err, fmt="o", ms=4, capsize=2, color=color, label=label)
+        ax.set(title=f"{n} players", yticks=y, yticklabels=variants, xlabel="percentage points")
+        ax.set_xlim(left=0)
+    _seat_legend(fig, axes[0], title=None, where="outside lower center")
+    return fig
+
+
+def _effect_label(r) -> str:
+    main = f"{r.knob}={r.level}"
+    return main if r.effect == "main" else f"{main} × {r.knob_b}={r.level_b}"
+
+
+def _width(labels: list[str], players: list[int]) -> float:
+    """Inches: the panels plus room for the longest y tick label."""
+    return max(MIN_WIDTH, PANEL[0] * len(players) + 0.075 * max(map(len, labels)) + 0.5)
+
+
+def _seat_legend(fig, axes, title: str | None = "seat", where: str = "outside right upper") -> None:
+    """One legend for the figure from the panel that drew the most series."""
+    handles, labels = max((ax.get_legend_handles_labels() for ax in axes), key=lambda hl: len(hl[1]))
+    fig.legend(handles, labels, title=title, loc=where, fontsize="small", ncols=1 if "right" in where else 2)
