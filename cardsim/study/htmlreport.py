@@ -68,7 +68,7 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
              f"<p>{_e(study.get('description', ''))}</p>",
              _table("headline", "What was run", ["", ""], [[k, v] for k, v in headline(manifest).items()],
                     names=2),
-             "<h2>Findings at a glance</h2>", _glance(summary, effects, o, groups),
+             "<h2>Findings at a glance</h2>", _glance(summary, effects, o, groups, baseline),
              "<h2>Re-create it</h2>",
              f"<pre id=\"command\">{_e(command)}</pre>",
              f"<p class=\"note\">Then <code>cardsim verify {_e(_folder_of(command))}</code> re-runs sampled games and "
@@ -227,30 +227,41 @@ def _effects(effects: pd.DataFrame, o: str, n: int, p: str) -> str:
     return _table(_id("effects", n, p), f"{n} players, policy {p}", header, body, clear=clear)
 
 
-def _glance(summary: pd.DataFrame, effects: pd.DataFrame | None, o: str, groups: list[tuple[int, str]]) -> str:
-    """One line per (players, policy): the fairest and least fair variant, and the knob effect
-    on a seat rate largest in size whose interval excludes 0."""
+def _glance(summary: pd.DataFrame, effects: pd.DataFrame | None, o: str, groups: list[tuple[int, str]],
+            baseline: str) -> str:
+    """One line per (players, policy): the fairest and least fair variant, the paired difference
+    and the knob effect on a seat rate largest in size whose interval excludes 0."""
     items = []
     for n, p in groups:
-        text = f"<b>{n} players, {_e(p)}</b>: "
+        said = []
         if f"{o}_tv" in summary.columns and summary.variant.nunique() > 1:
             ranked = _ranking(summary, o, n, p)
             best, worst = ranked.iloc[0], ranked.iloc[-1]
-            text += (f"fairest <code>{_e(best.variant)}</code> (TV {_pct(best[f'{o}_tv'], digits=2)} pp), "
-                     f"least fair <code>{_e(worst.variant)}</code> (TV {_pct(worst[f'{o}_tv'], digits=2)} pp)")
+            said.append(f"fairest <code>{_e(best.variant)}</code> (TV {_pct(best[f'{o}_tv'])} pp), "
+                        f"least fair <code>{_e(worst.variant)}</code> (TV {_pct(worst[f'{o}_tv'])} pp)")
         elif f"{o}_tv" in summary.columns:
             r = _cells(summary, n, p).iloc[0]
-            text += f"TV {_pct(r[f'{o}_tv'], r[f'{o}_tv_lo'], r[f'{o}_tv_hi'])} pp from equal seats"
+            said.append(f"TV {_pct(r[f'{o}_tv'], r[f'{o}_tv_lo'], r[f'{o}_tv_hi'])} pp from equal seats")
+        if summary.variant.nunique() > 1:
+            diffs = [(r[f"{o}_diff_{s}"], r[f"{o}_diff_lo_{s}"], r[f"{o}_diff_hi_{s}"], r.variant, s)
+                     for _, r in _cells(summary, n, p).iterrows() for s in range(n) if r.variant != baseline]
+            diffs = [d for d in diffs if _clear(d[1], d[2])]
+            if diffs:
+                mean, lo, hi, variant, s = max(diffs, key=lambda d: abs(d[0]))
+                said.append(f"largest clear change against <code>{_e(baseline)}</code>: <code>{_e(variant)}</code> "
+                            f"seat {s}, {_pct(mean, lo, hi, signed=True)} pp")
+            else:
+                said.append(f"no seat rate differs clearly from <code>{_e(baseline)}</code>")
         if effects is not None:
             here = effects.loc[(effects.players == n) & (effects.policy == p) & effects.measure.str.startswith(o)]
             here = here.loc[(here.lo > 0) | (here.hi < 0)]
             if len(here):
                 r = here.loc[here.estimate.abs().idxmax()]
-                text += (f"; largest clear effect: {_e(_effect_label(r))} on seat {r.measure.rsplit('_', 1)[1]}, "
-                         f"{_pct(r.estimate, r.lo, r.hi, signed=True)} pp")
+                said.append(f"largest clear knob effect: {_e(_effect_label(r))} on seat {r.measure.rsplit('_', 1)[1]}, "
+                            f"{_pct(r.estimate, r.lo, r.hi, signed=True)} pp")
             else:
-                text += "; no effect on a seat rate is clear of 0"
-        items.append(f"<li>{text}</li>")
+                said.append("no knob effect on a seat rate is clear of 0")
+        items.append(f"<li><b>{n} players, {_e(p)}</b>: {'; '.join(said)}</li>")
     return "<ul id=\"glance\">" + "".join(items) + "</ul>"
 
 
