@@ -57,6 +57,9 @@ class FakeRules(Rules):
 
 
 def play(rules: FakeRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
+    for p in policies:
+        if parse_call(p)[1]:
+            raise ValueError(f"fakegame policy {p!r} takes no parameters")
     key = rng.game_key(seed, game)
     lives = [rules.lives + (rules.dealer_lives if s == 0 else 0) for s in range(players)]
     turn, actor, first_out, moves = 0, 1 % players, -1, []
