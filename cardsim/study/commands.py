@@ -88,8 +88,8 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
     sample = storage.read_games(place.part, games=storage.sample_games(study.games))
     testhooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
-    summary, histograms = report.compute(study, place.part)
-    outputs = report.write(study, place.part, storage.parse_summary(storage.summary_csv(summary)), histograms)
+    summary, histograms, effects = report.as_read(*report.compute(study, place.part))
+    outputs = report.write(study, place.part, summary, histograms, effects)
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
                "games_per_s": round(rows / max(simulated - started, 1e-9), 1)}
@@ -140,8 +140,9 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> lis
     for name in (storage.GAMES, storage.SAMPLE):
         if (place.folder / name).exists():
             _link(place.folder / name, place.part / name)
-    summary, histograms = report.compute(study, place.folder)  # the same records: errors name the folder's file
-    outputs = report.write(study, place.part, storage.parse_summary(storage.summary_csv(summary)), histograms)
+    # the same records: errors name the folder's file
+    summary, histograms, effects = report.as_read(*report.compute(study, place.folder))
+    outputs = report.write(study, place.part, summary, histograms, effects)
     run = uuid.uuid4().hex
     machine = manifest["machine"] if isinstance(manifest.get("machine"), dict) else {}
     storage.write_manifest(manifest | {

@@ -170,8 +170,19 @@ def _values(cls: type[Rules], base: Rules, knob: str, key: str, listed: object) 
 
 
 def _normal_table(kind: str, table: dict[str, Any], base: str, skip: bool) -> dict[str, Any]:
-    """The table as the manifest keeps it: every key present, the order of the file."""
+    """The table as the manifest keeps it: every key present; a factorial's knobs as a list of
+    ``[knob, values]`` pairs, in the file's order (a JSON object's keys would be sorted)."""
     out = {"base": base, "skip_unplayable": skip}
     if kind == "sweep":
         return out | {"knob": table["knob"], "values": list(table["values"])}
-    return out | {"knobs": {k: list(v) for k, v in table["knobs"].items()}}
+    return out | {"knobs": [[k, list(v)] for k, v in table["knobs"].items()]}
+
+
+def from_manifest(table: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The kind and the file's table of a manifest's ``design`` (``_normal_table`` plus ``kind``)."""
+    table = dict(table)
+    kind = table.pop("kind", None)
+    knobs = table.get("knobs")
+    if isinstance(knobs, list) and all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) for p in knobs):
+        table["knobs"] = dict(knobs)
+    return kind, table

@@ -16,7 +16,8 @@ contrasts of a game truncated in any cell the contrast uses):
 
 In a sweep (one knob) the main effect of a level is its paired difference against
 the base. Rows of ``effects.csv``: one per (players, policy, effect, measure), with
-``estimate``, ``lo``, ``hi``, the games averaged (``games``) and ``|R|`` (``combinations``).
+``estimate``, ``lo``, ``hi``, the games averaged (``games``), ``|R|`` (``combinations``) and
+whether game i deals the same cards in every cell of the contrast (``paired``).
 Measures are named as in ``summary.csv``: ``loser_rate_2``, ``turns_mean``.
 Nothing here runs games or writes files.
 """
@@ -27,18 +28,25 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from cardsim.core.rules import Rules
 from cardsim.study.design import Design
 from cardsim.study.stats import Measures, paired_mean
 
 COLUMNS = ("game", "players", "policy", "effect", "knob", "level", "reference", "knob_b", "level_b", "reference_b",
-           "measure", "estimate", "lo", "hi", "games", "combinations")
+           "measure", "estimate", "lo", "hi", "games", "combinations", "paired")
 
 
-def effects(games: pd.DataFrame, design: Design, m: Measures, game: str) -> pd.DataFrame:
+def effects(games: pd.DataFrame, design: Design, m: Measures, game: str,
+            rules: dict[str, Rules] | None = None) -> pd.DataFrame:
     """``effects.csv`` rows of the records ``games`` (columns ``variant``, ``players``, ``policy``,
-    ``game``, ``truncated``, the outcome and the lengths), grouped by (players, policy) in order."""
+    ``game``, ``truncated``, the outcome and the lengths), grouped by (players, policy) in order.
+
+    ``paired`` says whether every cell of the contrast deals game i the same cards (the
+    variants' ``rules`` agree on the knobs marked ``deck``; True without ``rules``): when not,
+    the interval is still valid, as that of a difference of independent means."""
     row_of = {v: i for i, v in enumerate(design.cells)}
-    plan = [(c, np.array([row_of[v] for v in c["weights"]]), np.array(list(c["weights"].values())))
+    plan = [(c | {"paired": rules is None or _same_deck([rules[v] for v in c["weights"]])},
+             np.array([row_of[v] for v in c["weights"]]), np.array(list(c["weights"].values())))
             for c in contrasts(design)]
     rows = []
     for (players, policy), group in games.groupby(["players", "policy"], sort=False):
@@ -52,6 +60,10 @@ def effects(games: pd.DataFrame, design: Design, m: Measures, game: str) -> pd.D
                 rows.append({"game": game, "players": players, "policy": policy, **labels, "measure": measure,
                              "estimate": mean, "lo": lo, "hi": hi, "games": len(d)})
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _same_deck(rules: list[Rules]) -> bool:
+    return all(r.same_deck(rules[0]) for r in rules)
 
 
 def contrasts(design: Design) -> list[dict]:

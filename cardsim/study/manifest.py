@@ -103,7 +103,7 @@ def check(manifest: dict[str, Any], study: Study) -> list[str]:
     for key, have, want in (("records.file", records["file"], storage.GAMES), ("records.rows", records["rows"], rows),
                             ("sample.file", sample["file"], storage.SAMPLE), ("sample.games", sample["games"], sampled),
                             ("sample.rows", sample["rows"], len(sampled) * len(study.cells())),
-                            ("outputs", manifest["outputs"], report.outputs(study))):
+                            ("outputs", manifest["outputs"], report.outputs(study, manifest["format"]))):
         if have != want:
             problems.append(f"manifest.json: {key} is not the study's ({_short(have)}; the study gives {_short(want)})")
     if manifest.get("format") == 3 and sorted(manifest["files"]) != sorted([*report.outputs(study), storage.SAMPLE]):

@@ -1,9 +1,11 @@
-"""The study's PNG plots, drawn from ``summary.csv`` rows and the length histograms.
+"""The study's PNG plots, drawn from ``summary.csv`` rows, the length histograms and ``effects.csv``.
 
-Three figures per policy, one panel per player count: the outcome rate by seat in %
-with Wilson intervals (variants side by side), the game-length distributions per
-variant, and the differences against the baseline with their intervals (rates in
-percentage points; a variant with another deck is marked unpaired). Matplotlib with
+Per policy, one panel per player count: the outcome rate by seat in % with Wilson
+intervals (variants side by side), the game-length distributions per variant, the
+differences against the baseline with their intervals (rates in percentage points; a
+variant with another deck is marked unpaired), and each variant's fairness. A sweep
+adds its rates and lengths against the knob's value, a sweep or factorial the chart of
+its effects; a factorial's many variants are shown by these instead of side by side. Matplotlib with
 the Agg backend draws the same bytes from the same rows (``verify`` re-draws and
 compares them); the outcome and difference figures need only ``summary.csv``, the
 length figures the histograms of ``games.parquet``. Nothing here computes a statistic
@@ -34,22 +36,35 @@ MIN_WIDTH = 8.0
 
 
 def render(summary: pd.DataFrame, histograms: pd.DataFrame | None, m: Measures, baseline: str, folder: Path,
-           unpaired: tuple[str, ...] = ()) -> list[str]:
+           unpaired: tuple[str, ...] = (), design: Design | None = None,
+           effects: pd.DataFrame | None = None) -> list[str]:
     """Write every plot of the study into ``folder`` (``histograms``: ``stats.length_histograms``;
-    None draws only the figures of ``summary``; ``unpaired``: the variants with another deck than the
-    baseline's); return the file names, in ``names`` order."""
+    None draws only the figures of ``summary`` and ``effects``; ``unpaired``: the variants with
+    another deck than the baseline's; ``design`` and ``effects``: a sweep's or factorial's); return
+    the file names, in ``names`` order. A factorial's many variants are shown by the effects and
+    fairness figures instead of the figures by variant; a summary without fairness columns (an
+    earlier cardsim's) draws no fairness figure."""
     colors = {v: f"C{i % 10}" for i, v in enumerate(summary.variant.unique())}  # one colour per variant
     slugs = _slugs(list(summary.policy.unique()))
+    kind = design.kind if design is not None else None
     written = []
     for policy, rows in summary.groupby("policy", sort=False):
         tag = f"{rows.game.iloc[0]}, policy {policy}, {int(rows.games.max()):,} games per cell"
-        figures = {f"{m.outcome}_by_seat": lambda: _outcome_by_seat(rows, m.outcome, tag, colors)}
-        if histograms is not None:
-            figures["length"] = lambda: _lengths(rows, histograms.loc[histograms.policy == policy], m.lengths, tag,
-                                                 colors)
-        if rows.variant.nunique() > 1:
-            figures["paired"] = lambda: _paired(rows.loc[rows.variant != baseline], m, baseline, tag, colors,
-                                                unpaired)
+        figures = {}
+        if kind != "factorial":
+            figures[f"{m.outcome}_by_seat"] = lambda: _outcome_by_seat(rows, m.outcome, tag, colors)
+            if histograms is not None:
+                figures["length"] = lambda: _lengths(rows, histograms.loc[histograms.policy == policy], m.lengths,
+                                                     tag, colors)
+            if rows.variant.nunique() > 1:
+                figures["paired"] = lambda: _paired(rows.loc[rows.variant != baseline], m, baseline, tag, colors,
+                                                    unpaired)
+        if f"{m.outcome}_tv" in rows.columns:
+            figures["fairness"] = lambda: fairness_chart(rows, m, tag)
+        if kind == "sweep":
+            figures["knob"] = lambda: knob_rates(rows, design, m, tag)
+        if kind is not None and effects is not None:
+            figures["effects"] = lambda: effects_chart(effects.loc[effects.policy == policy], m, tag)
         for name, draw in figures.items():
             file = f"{name}_{slugs[policy]}.png"
             testhooks.pause("plot")
@@ -60,11 +75,15 @@ def render(summary: pd.DataFrame, histograms: pd.DataFrame | None, m: Measures, 
     return written
 
 
-def names(policies: list[str], outcome: str, variants: int) -> list[str]:
-    """The plot files of a study with these cell policies (in order) and this many variants."""
+def names(policies: list[str], outcome: str, variants: int, kind: str | None = None,
+          fairness: bool = True) -> list[str]:
+    """The plot files of a study with these cell policies (in order), this many variants, a sweep's
+    or factorial's ``kind`` (None: named variants) and, with ``fairness``, the fairness figures."""
     slugs = _slugs(policies)
-    kinds = [f"{outcome}_by_seat", "length", *(["paired"] if variants > 1 else [])]
-    return [f"{kind}_{slugs[p]}.png" for p in policies for kind in kinds]
+    kinds = [f"{outcome}_by_seat", "length", *(["paired"] if variants > 1 else [])] if kind != "factorial" else []
+    kinds += [*(["fairness"] if fairness else []), *(["knob"] if kind == "sweep" else []),
+              *(["effects"] if kind else [])]
+    return [f"{k}_{slugs[p]}.png" for p in policies for k in kinds]
 
 
 def _slugs(policies: list[str]) -> dict[str, str]:

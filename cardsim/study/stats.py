@@ -169,6 +169,8 @@ def _cell_stats(cell: pd.DataFrame, m: Measures, seats: range, players: int) -> 
         k = int((outcome == s).sum()) if s < players else np.nan
         lo, hi = wilson(k, n)
         out |= {f"{m.outcome}_rate_{s}": k / n, f"{m.outcome}_lo_{s}": float(lo), f"{m.outcome}_hi_{s}": float(hi)}
+    counts = [int((outcome == s).sum()) for s in range(players)]
+    out |= {f"{m.outcome}_{k}": v for k, v in fairness(counts, n).items()}
     finished = cell.loc[~cell.truncated]
     for c in m.lengths:
         x = finished[c].to_numpy(dtype=float)

@@ -20,7 +20,7 @@ def test_a_factorial_is_every_combination_named_by_its_knob_values(fake):
     assert design.baseline == "lives=2,dealer_lives=0" and design.reference == {"lives": "2", "dealer_lives": "0"}
     assert design.cells["lives=3,dealer_lives=1"] == ("3", "1") and design.skipped == ()
     assert design.table == {"base": "plain", "skip_unplayable": False,
-                            "knobs": {"lives": [2, 3], "dealer_lives": [0, 1, 2]}}
+                            "knobs": [["lives", [2, 3]], ["dealer_lives", [0, 1, 2]]]}
 
 
 def test_a_sweep_varies_one_knob_and_the_base_is_the_baseline_even_when_not_listed(fake):
