@@ -70,3 +70,21 @@ def test_integer_bounds_in_words():
     assert integer_expected(2**64, 0, SEED_LIMIT) == "an integer >= 0 and < 2**64"
     assert integer_expected(1.0, 1, GAME_LIMIT) == "an integer >= 1 and < 2**63"
     assert integer_expected(np.bool_(True)) == "an integer >= 0"
+
+
+def test_a_knob_marked_deck_breaks_the_pairing_and_no_other_does():
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from cardsim.core.rules import Rules, knob
+
+    @dataclass(frozen=True)
+    class Decked(Rules):
+        GAME: ClassVar[str] = "decked"
+        PRESETS: ClassVar[dict] = {"base": {}}
+        DEFAULT_PRESET: ClassVar[str] = "base"
+        deck: str = knob("classic", "the cards", choices=("classic", "2018"), deck=True)
+        stacking: bool = knob(False, "a play rule")
+
+    base = Decked()
+    assert base.same_deck(Decked(stacking=True)) and not base.same_deck(Decked(deck="2018"))

@@ -12,6 +12,8 @@ scheduler is one line before anything is written. Worker pools start on first us
 - On Dask, a worker lost mid-run costs nothing but time: the scheduler runs its tasks
   again elsewhere (up to its ``allowed-failures``), and a task that fails is retried
   ``RETRIES`` times.
+- A worker that dies otherwise (killed by the system, out of memory) stops the run with
+  ``WorkerLost``, an ``OSError``: one line, and the records kept so far can be resumed.
 - ``describe()`` is what really ran, for the manifest: backend, processes or workers
   and threads, scheduler.
 """
@@ -20,7 +22,8 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
-from contextlib import ExitStack
+from concurrent.futures import BrokenExecutor
+from contextlib import ExitStack, contextmanager
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
@@ -31,6 +34,10 @@ RETRIES = 3
 """Times Dask retries a task that raised (a lost worker's tasks are re-run by the scheduler itself)."""
 AHEAD = 2
 """Tasks in flight per worker: enough to keep it busy, few enough to bound memory."""
+
+
+class WorkerLost(OSError):
+    """A worker process died under a task (killed by the system, out of memory, ...)."""
 
 
 def cores() -> int:
@@ -92,16 +99,32 @@ class Execution:
             for args in calls:
                 yield fn(*args)
             return
-        submit = self._submitter()
-        pending = deque(submit(fn, args) for args in islice(calls, AHEAD * self._width()))
+        submit, pending = self._submitter(), deque()
         try:
+            with self._lost_worker():
+                pending.extend(submit(fn, args) for args in islice(calls, AHEAD * self._width()))
             while pending:
-                result = pending.popleft().result()
-                pending.extend(submit(fn, args) for args in islice(calls, 1))
+                with self._lost_worker():
+                    result = pending.popleft().result()
+                    pending.extend(submit(fn, args) for args in islice(calls, 1))
                 yield result
         finally:
             for future in pending:
                 future.cancel()
+
+    @contextmanager
+    def _lost_worker(self) -> Iterator[None]:
+        """Turn the pool's or the cluster's "a worker died" into ``WorkerLost``."""
+        lost: tuple[type[BaseException], ...] = (BrokenExecutor,)
+        if self.backend == "dask":
+            from distributed import KilledWorker
+
+            lost = (KilledWorker,)
+        try:
+            yield
+        except lost as err:
+            reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise WorkerLost(f"a worker process died under a task ({reason})") from None
 
     def describe(self) -> dict[str, Any]:
         """What ran the tasks (the manifest's ``execution``)."""

@@ -80,8 +80,12 @@ def assemble(part: Path, tasks: int) -> None:
 
 
 def finish(part: Path) -> None:
-    """Remove what only a resume needs (``run.json``), once the study in ``part`` is complete."""
+    """Remove what only a resume needs (``run.json``) and what a killed run left half-written (a
+    ``*.tmp-*`` file, the pieces once assembled), once the study in ``part`` is complete."""
     (part / RUN).unlink(missing_ok=True)
+    shutil.rmtree(part / PIECES, ignore_errors=True)
+    for leftover in part.glob("*.tmp-*"):
+        leftover.unlink()
 
 
 def _read(path: Path) -> pa.Table:

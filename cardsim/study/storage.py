@@ -25,6 +25,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from cardsim.study import testhooks
 from cardsim.study.spec import StudyError
 
 GAMES = "games.parquet"
@@ -157,6 +158,7 @@ def write_parquet(tables: Iterable[pa.Table], path: Path) -> None:
 
 def _write_row_group(writer: pq.ParquetWriter, table: pa.Table) -> None:
     writer.write_table(table, row_group_size=len(table))
+    testhooks.pause("row group")
 
 
 def read_games(folder: Path, games: Iterable[int] | None = None, where: dict[str, Any] | None = None,

@@ -115,8 +115,8 @@ def _files(folder: Path, manifest: dict[str, Any], notes: list[str]) -> list[str
         elif name in digests and storage.file_digest(path) != digests[name]:
             out.append(f"{name}: changed since the run (its sha256 is not the manifest's)")
     if manifest.get("format") == 2:
-        notes.append("format 2 manifest (an earlier cardsim): it records no sha256 of summary.csv and the plots; "
-                     "they are checked against the records only")
+        notes.append("format 2 manifest (an earlier cardsim): it records no sha256 of summary.csv and the plots, "
+                     "so an edit to them is found only where they are recomputed")
     return out
 
 
@@ -318,7 +318,8 @@ def _plots(folder: Path, manifest: dict[str, Any], study: Study, records: Path |
     with tempfile.TemporaryDirectory() as tmp:
         drawn = plots.render(summary["summary"], summary["histograms"], report.study_measures(study),
                              study.baseline, Path(tmp), report.unpaired(study), study.design, summary["effects"])
-        differ = [f for f in drawn if (folder / f).is_file() and (folder / f).read_bytes() != (Path(tmp) / f).read_bytes()]
+        differ = [f for f in drawn
+                  if (folder / f).is_file() and (folder / f).read_bytes() != (Path(tmp) / f).read_bytes()]
     problems += [f"{f}: not the plot its {'records' if records else 'summary.csv'} draw" for f in differ]
     if records is None:
         notes.append("length plots not re-drawn: they need games.parquet")

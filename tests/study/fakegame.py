@@ -44,6 +44,14 @@ max_turns = "None"
 """A study file of the fake game: 3 variants (one with a None override), 2 player counts, 2 policies."""
 
 
+def edit(text: str = STUDY, **edits: str) -> str:
+    """``text`` with the first occurrence of each ``old`` replaced by ``new``; fails when absent."""
+    for old, new in edits.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
 @dataclass(frozen=True)
 class FakeRules(Rules):
     GAME: ClassVar[str] = NAME

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardsim.study import run_study, storage, verify_study
-from conftest import edit
+from fakegame import edit
 from killing import paused
 
 HERE = Path(__file__).resolve().parent

@@ -17,7 +17,6 @@ import pytest
 
 from cardsim.cli import main
 from cardsim.study import folder as folders, lock, pieces, verify_study
-from conftest import edit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,11 +5,12 @@ kind, sometimes a byte-order mark, a byte that is not UTF-8 or a cut-off file) a
 command lines for ``run``, then ``verify`` (and, in the ``slow`` test, ``report``) on what came out. Every
 outcome must be exit status 0, 1 (verify: different) or 2 with exactly one error line;
 the out folder is absent or a complete study that verifies, and nothing is left beside
-it. CI size here; ``HYPOTHESIS_PROFILE=slow`` (or the ``slow`` test) runs far more.
+it. CI size here; the ``slow`` test runs 600 examples (scaled by ``CARDSIM_SLOW_SCALE``).
 """
 import contextlib
 import io
 import json
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -93,7 +94,8 @@ def _toml(study: dict) -> str:
     if not isinstance(variants, dict):
         return "\n".join([*lines, f"variants = {value(variants)}"]) + "\n"
     for name, table in variants.items():
-        lines += ["", f"[variants.{json.dumps(name, ensure_ascii=False)}]", *(f"{k} = {value(v)}" for k, v in table.items())]
+        lines += ["", f"[variants.{json.dumps(name, ensure_ascii=False)}]",
+                  *(f"{k} = {value(v)}" for k, v in table.items())]
     return "\n".join(lines) + "\n"
 
 
@@ -164,9 +166,13 @@ def test_random_study_files_and_command_lines_give_one_line_or_a_whole_study(fak
     _fuzz(study, damage, out, run_args, verify_args, tmp_path)
 
 
+SLOW_EXAMPLES = max(40, int(600 * float(os.environ.get("CARDSIM_SLOW_SCALE", "1"))))
+"""600, scaled like every `slow` test (tests/conftest.py): 60 in CI."""
+
+
 @pytest.mark.slow
 @given(**FUZZ)
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 def test_many_random_study_files_and_command_lines(fake, tmp_path, study, damage, out, run_args, verify_args):
     _fuzz(study, damage, out, run_args, verify_args, tmp_path, report=True)

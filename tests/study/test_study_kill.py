@@ -10,6 +10,7 @@ exit status 130. Workers die with their parent.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import time
@@ -18,8 +19,8 @@ import psutil
 import pytest
 
 from cardsim.cli import main
-from cardsim.study import storage, verify_study
-from conftest import edit
+from cardsim.study import verify_study
+from fakegame import edit
 from killing import paused, process
 
 NEW = {"seed = 11": "seed = 12", 'policies = ["random", ["greedy", "random", "random"]]': 'policies = ["random"]'}
@@ -51,7 +52,9 @@ def _files(folder):
 
 
 def _same_study(a, b):
-    """Equal records digest, sample.csv, summary.csv and plots (manifests differ only in time and run)."""
+    """The same files; equal records digest, sample.csv, summary.csv and plots (the manifests differ
+    only in time and run)."""
+    assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
     assert json.loads((a / "manifest.json").read_text())["records"] == json.loads(
         (b / "manifest.json").read_text())["records"]
     for name in ["games.parquet", "sample.csv", "summary.csv", *(p.name for p in b.glob("*.png"))]:
@@ -64,6 +67,7 @@ POINTS = [  # (pause point, the signal, what R holds right after the kill)
     ("piece#3", signal.SIGINT, "old"),
     ("piece#6", signal.SIGKILL, "old"),
     ("assemble", signal.SIGINT, "old"),
+    ("row group", signal.SIGKILL, "old"),  # games.parquet half-written (under a temporary name)
     ("digest", signal.SIGKILL, "old"),
     ("sample", signal.SIGINT, "old"),
     ("plot#1", signal.SIGKILL, "old"),
@@ -136,7 +140,8 @@ def test_a_run_without_resume_starts_afresh_and_says_so(setting, uninterrupted, 
     new, out, _ = setting
     paused(["run", str(new), "--out", str(out), "--force", "--quiet"], "piece#2", tmp_path).kill(signal.SIGKILL)
     assert main(["run", str(new), "--out", str(out), "--force", "--quiet"]) == 0
-    assert "removed the records kept by an interrupted run in .R.part (--resume continues one)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "removed the records kept by an interrupted run in .R.part (--resume continues one)" in err
     _same_study(out, uninterrupted)
 
 
@@ -216,3 +221,25 @@ def test_ctrl_c_during_the_swap_waits_for_it_and_says_the_study_is_new(setting, 
     assert capsys.readouterr().err == f"cardsim: interrupted: after the run had finished: {out} holds the new study\n"
     assert json.loads((out / "manifest.json").read_text())["seed"] == 12
     assert verify_study(out, redraw=False).ok
+
+
+def test_a_worker_killed_by_the_system_stops_the_run_with_one_line_and_resume_finishes_it(setting, uninterrupted,
+                                                                                          tmp_path, capsys):
+    new, out, before = setting
+    argv = ["run", str(new), "--out", str(out), "--force", "--quiet", "--jobs", "2"]
+    child = process(argv, "piece#2", tmp_path)
+    workers = [p for p in psutil.Process(child.pid).children() if "loky" in " ".join(p.cmdline())
+               and "resource_tracker" not in " ".join(p.cmdline())]
+    assert workers
+    workers[0].kill()  # as the system's out-of-memory killer would
+    (tmp_path / "paused-0.go").write_text("")
+    assert child.wait() == 2
+    lines = child.text.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cardsim: error: a worker process died under a task ("), child.text
+    kept = re.search(r"still holds its earlier study, unchanged; (\d) chunks of records are kept in (\S+): continue "
+                     r"with `(.*) --resume`$", lines[0])
+    assert kept and int(kept[1]) >= 2 and kept[2] == str(tmp_path / ".R.part")
+    assert kept[3] == f"cardsim run {new} --out {out}"
+    assert _files(out) == before
+    assert main([*argv, "--resume"]) == 0
+    _same_study(out, uninterrupted)

@@ -310,3 +310,20 @@ def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy,
     assert verify_study(finished_copy, sample=3, redraw=False).ok
     with pytest.raises(ValueError, match="the interrupted run kept there is of another study"):
         run_study(write_study(), out=finished_copy, resume=True)
+
+
+def test_a_variant_with_another_deck_is_marked_unpaired_in_the_difference_plot(finished):
+    from cardsim.study import report
+    from cardsim.study.plots import _paired
+
+    study = load(finished.parent / "study.toml")
+    summary = storage.parse_summary((finished / "summary.csv").read_text())
+    rows = summary.loc[(summary.policy == "random") & (summary.variant != "plain")]
+    m = report.study_measures(study)
+    paired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ())
+    unpaired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ("sturdy",))
+    labels = [t.get_text() for t in unpaired.legends[0].get_texts()]
+    assert labels == ["sturdy (unpaired: another deck)", "unlimited_short"]
+    assert unpaired._suptitle.get_text().startswith("difference (paired where the deck is the same) against plain")
+    assert paired._suptitle.get_text().startswith("paired difference against plain")
+    assert report.unpaired(study) == ()  # the fake game's knobs keep the deck

@@ -117,7 +117,8 @@ def test_a_seed_up_to_2_64_minus_1_and_equivalent_policy_spellings_are_one_polic
 
 @pytest.mark.parametrize("raw, message", [
     (b"\xef\xbb\xbf" + STUDY.encode(), "starts with a byte-order mark; save it as UTF-8 without BOM (TOML)"),
-    (STUDY.replace("the fake game", "le jeu d\u00e9mo").encode("latin-1"), "not UTF-8 (byte 43: b'\\xe9'); TOML files are UTF-8"),
+    (STUDY.replace("the fake game", "le jeu d\u00e9mo").encode("latin-1"),
+     "not UTF-8 (byte 43: b'\\xe9'); TOML files are UTF-8"),
     (b"name = " + b"[" * 100_000, "not valid TOML"),
 ])
 def test_a_study_file_that_is_not_utf8_toml_is_one_line(tmp_path, fake, raw, message):

@@ -46,7 +46,8 @@ TAMPERING = {  # what was done -> (the edit, a line verify must report)
     "summary.csv edited": (_edit_summary, "summary.csv: changed since the run (its sha256 is not the manifest's)"),
     "summary.csv deleted": (lambda f: (f / "summary.csv").unlink(), "summary.csv: missing (the manifest lists it)"),
     "a plot replaced": (_swap_png, "paired_random.png: changed since the run (its sha256 is not the manifest's)"),
-    "a plot deleted": (lambda f: (f / "length_random.png").unlink(), "length_random.png: missing (the manifest lists it)"),
+    "a plot deleted": (lambda f: (f / "length_random.png").unlink(),
+                       "length_random.png: missing (the manifest lists it)"),
     "sample.csv deleted": (lambda f: (f / "sample.csv").unlink(), "sample.csv: missing (the manifest lists it)"),
     "study.games": (lambda f: _set_manifest(f, lambda m: m["study"].update(games=39)),
                     "manifest.json: records.rows is not the study's (360; the study gives 351)"),
@@ -190,7 +191,8 @@ def test_by_default_every_sampled_game_is_re_run_and_a_sample_seed_fixes_a_small
     draws = {tuple(verify_study(finished_copy, sample=7, seed=s, redraw=False).games) for s in range(4)}
     assert len(draws) > 1  # the seed decides
     free = verify_study(finished_copy, sample=7, redraw=False)
-    assert free.seed is not None and verify_study(finished_copy, sample=7, seed=free.seed, redraw=False).games == free.games
+    again = verify_study(finished_copy, sample=7, seed=free.seed, redraw=False)
+    assert free.seed is not None and again.games == free.games
 
 
 def test_a_changed_sample_row_is_always_caught(finished_copy):
