@@ -64,7 +64,7 @@ def table(summary: pd.DataFrame, baseline: str) -> str:
                                 for c in lengths), "", ""])
         widths = [max(len(str(x)) for x in column) for column in zip(header, *lines)]
         text = [head, "  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths)))]
-        text += ["  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(line, widths)))
+        text += ["  ".join(x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(line, widths))).rstrip()
                  for line in lines]
         blocks.append("\n".join(text))
     return "\n\n".join(blocks)

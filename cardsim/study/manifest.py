@@ -39,8 +39,11 @@ _SAMPLE = {"file": str, "rows": int, "games": list, "digest": str}
 
 def build(study: Study, *, run: str, study_file: str, outputs: list[str], files: dict[str, str],
           records: dict[str, Any], sample: dict[str, Any], execution: dict[str, Any], timings: dict[str, float],
-          git: dict[str, Any] | None) -> dict[str, Any]:
-    """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest)."""
+          git: dict[str, Any] | None, command: list[str] | None = None,
+          precision: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest;
+    ``command``: the command line that re-creates it; ``precision``: the stopping rule of a run
+    stepped to a precision and the steps it took)."""
     return {
         "format": storage.MANIFEST_FORMAT,
         "run": run,
@@ -57,6 +60,8 @@ def build(study: Study, *, run: str, study_file: str, outputs: list[str], files:
         "execution": execution,
         "timings": timings,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **({"command": command} if command else {}),
+        **({"precision": precision} if precision else {}),
     }
 
 

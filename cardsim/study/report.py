@@ -62,6 +62,12 @@ def compute(study: Study, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.
             pd.concat(effects, ignore_index=True) if effects else None)
 
 
+def summarize_records(study: Study, records: pd.DataFrame) -> pd.DataFrame:
+    """The summary of records held in memory (``cardsim compare`` without a folder), as its file reads back."""
+    return storage.parse_summary(storage.summary_csv(summarize(records, study.game, study.baseline,
+                                                               seats=max(study.players))))
+
+
 def as_read(summary: pd.DataFrame, histograms: pd.DataFrame, effects: pd.DataFrame | None
             ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
     """The tables of ``compute`` as their files read back (what the plots are drawn from, as ``verify``

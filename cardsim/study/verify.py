@@ -36,7 +36,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from cardsim.study import folder as place_of, lock, manifest as claims, plots, report, storage
+from cardsim.study import folder as place_of, lock, manifest as claims, plots, precision as rule, report, storage
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, StudyError
 from cardsim.study.effects import contrasts
@@ -89,6 +89,7 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
     sample_rows = _sample(folder, manifest, study, problems)
     records = _records(folder, manifest, study, sample_rows, problems, notes)
     summary = _summary(folder, manifest, study, records, problems, notes)
+    problems += _precision(folder, manifest, study, records, summary)
     if redraw:
         _plots(folder, manifest, study, records, summary, problems, notes)
     games, chosen_seed, source = _chosen(manifest, study, records is not None, sample, seed)
@@ -192,6 +193,67 @@ def _summary(folder: Path, manifest: dict[str, Any], study: Study, records: Path
         notes.append(f"{report.EFFECTS}: its intervals are not recomputed (they need games.parquet); its rows and "
                      "its estimates of seat rates are checked against summary.csv")
     return {"summary": stored, "histograms": None, "effects": None if stored_effects is None else stored_effects[0]}
+
+
+def _precision(folder: Path, manifest: dict[str, Any], study: Study, records: Path | None,
+               summary: dict[str, Any] | None) -> list[str]:
+    """A run stepped to a precision (``precision`` in the manifest): its steps follow the rule from
+    its first step to the study's games, each step's widest half-width is the records' (without
+    them, the last one is ``summary.csv``'s), and ``reached`` says whether the last is within it."""
+    stepped = manifest.get("precision")
+    if stepped is None:
+        return []
+    shape = {"pp": (int, float), "max_games": int, "first": int, "rule": str, "steps": list, "reached": bool}
+    if (not isinstance(stepped, dict) or any(not isinstance(stepped.get(k), t) for k, t in shape.items())
+            or not stepped["steps"] or any(not isinstance(x, dict) or not isinstance(x.get("games"), int)
+                                           or not isinstance(x.get("widest_half_width_pp"), (int, float))
+                                           for x in stepped["steps"])):
+        return ["manifest.json: precision is not a precision run's record (pp, max_games, first, rule, steps, "
+                "reached)"]
+    pp, top, first = stepped["pp"], stepped["max_games"], stepped["first"]
+    games = [x["games"] for x in stepped["steps"]]
+    widths = [x["widest_half_width_pp"] for x in stepped["steps"]]
+    out = [] if stepped["rule"] == rule.RULE else ["manifest.json: precision.rule is not this cardsim's rule"]
+    walked = [first]
+    for n, h in zip(games, widths):
+        following = rule.next_games(n, h, pp, first, top)
+        if following is None:
+            break
+        walked.append(following)
+    if games != walked or games[-1] != study.games:
+        out.append(f"manifest.json: precision.steps {games} are not the rule's steps from {first} to the study's "
+                   f"{study.games} games")
+    if stepped["reached"] != (widths[-1] <= pp):
+        out.append(f"manifest.json: precision.reached is {stepped['reached']} with a widest half-width of "
+                   f"{widths[-1]} pp for ±{pp} pp")
+    if records is not None:
+        fresh = _step_widths(folder, study, games)
+        out += [f"manifest.json: precision: after {n:,} games the widest half-width is {h} pp, not {w} "
+                f"(from {storage.GAMES})" for n, w, h in zip(games, widths, fresh) if not _close(w, h, 1e-9)]
+    elif summary is not None:
+        m = report.study_measures(study)
+        rows = summary["summary"]
+        counts = [[round(rows[f"{m.outcome}_rate_{s}"].iloc[i] * study.games) for s in range(c.players)]
+                  for i, c in enumerate(study.cells())]
+        h = rule.widest_half_width(counts, study.games)
+        if not _close(widths[-1], h, 1e-5):
+            out.append(f"manifest.json: precision: the last widest half-width {widths[-1]} pp is not summary.csv's "
+                       f"({h:.6g} pp)")
+    return out
+
+
+def _step_widths(folder: Path, study: Study, steps: list[int]) -> list[float]:
+    """The widest half-width after each step, from ``games.parquet`` (one (players, policy) group at a time)."""
+    m = report.study_measures(study)
+    counts: dict[int, list] = {n: [] for n in steps}
+    for players, policy in dict.fromkeys((c.players, c.policy) for c in study.cells()):
+        group = storage.read_games(folder, where={"players": players, "policy": policy},
+                                   columns=["variant", "game", m.outcome])
+        for _, cell in group.groupby("variant", sort=False):
+            for n in steps:
+                x = cell[m.outcome].to_numpy()[cell.game.to_numpy() < n]
+                counts[n].append(np.bincount(x[x >= 0], minlength=players))
+    return [rule.widest_half_width(counts[n], n) for n in steps]
 
 
 def _fairness_columns(study: Study) -> list[str]:
