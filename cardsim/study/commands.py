@@ -58,6 +58,8 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     study = load(path)
     if games is not None:
         study = study.with_games(games)
+    if precision is not None and max_games is None:
+        max_games = rule.MAX_GAMES
     return run_loaded(study, str(path), _command(path, games, out, precision, max_games), jobs=jobs, out=out,
                       backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume,
                       precision=precision, max_games=max_games, note=note)
