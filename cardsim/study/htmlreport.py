@@ -20,10 +20,10 @@ import pandas as pd
 
 from cardsim.study import storage
 from cardsim.study.explore import headline, outcome_column
+from cardsim.study.report import EFFECTS, parse_effects
 from cardsim.study.stats import LENGTHS
 
 REPORT = "report.html"
-EFFECTS = "effects.csv"
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1400px; padding: 0 1em; color: #222; }
 h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
@@ -51,7 +51,7 @@ def write_report(folder: str | Path) -> Path:
     folder = Path(folder)
     manifest = storage.read_manifest(folder)
     summary = pd.read_csv(folder / storage.SUMMARY)
-    effects = pd.read_csv(folder / EFFECTS, keep_default_na=False, na_values=[""]) \
+    effects = parse_effects((folder / EFFECTS).read_text(encoding="utf-8"), str(folder / EFFECTS)) \
         if (folder / EFFECTS).exists() else None
     page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder))
     storage.atomic_write(folder / REPORT, lambda p: p.write_text(page, encoding="utf-8"))
@@ -218,7 +218,7 @@ def _effects(effects: pd.DataFrame, o: str, n: int, p: str) -> str:
     header = ["effect", *(f"seat {m.rsplit('_', 1)[1]} pp" for m in seat),
               *(f"mean {m.removesuffix('_mean')}" for m in measures if m not in seat)]
     body, clear = [], []
-    for _, rows in here.groupby(["effect", "knob", "level", "knob_b", "level_b"], sort=False):
+    for _, rows in here.groupby(["effect", "knob", "level", "knob_b", "level_b"], sort=False, dropna=False):
         by = rows.set_index("measure")
         cells = [(by.loc[m, "estimate"], by.loc[m, "lo"], by.loc[m, "hi"], m in seat) for m in measures]
         body.append([_effect_label(rows.iloc[0]),

@@ -7,9 +7,12 @@ import struct
 import pandas as pd
 import pytest
 
+from cardsim.cli import main
+from cardsim.study import run_study
 from cardsim.study.explore import headline
 from cardsim.study.htmlreport import write_report
 from chromium import Browser
+from test_study_designs import FACTORIAL
 
 FACTS = """JSON.stringify({
   tables: Object.fromEntries([...document.querySelectorAll('table')].map(t => [t.id, t.tBodies[0].rows.length])),
@@ -72,12 +75,27 @@ def check_in_chromium(folder, screenshot=None) -> dict:
     return facts
 
 
-def test_report_html_opens_in_chromium_with_every_table_and_image(finished_copy, tmp_path):
-    assert write_report(finished_copy) == finished_copy / "report.html"
+def test_report_html_opens_in_chromium_with_every_table_and_image(finished_copy, tmp_path, capsys):
+    assert main(["report", str(finished_copy), "--html"]) == 0
+    assert capsys.readouterr().out == f"wrote {finished_copy / 'report.html'}\n"
     facts = check_in_chromium(finished_copy, screenshot=tmp_path / "page.png")
-    assert facts["command"].startswith("cardsim run ") and f"--out {finished_copy}" in facts["command"]
+    assert "fairness-3-greedy_random_random" in facts["tables"]
+    manifest = json.loads((finished_copy / "manifest.json").read_text())
+    assert facts["command"] == " ".join(manifest["command"]) == f"cardsim run {manifest['study_file']} --out " \
+        f"{finished_copy.parent.parent / 'finished0' / 'out'}"
     width, height = _png_size((tmp_path / "page.png").read_bytes())
     assert width == 1400 and height > 2000  # the whole page, not the window
+
+
+def test_the_report_of_a_factorial_run_to_a_precision_shows_its_effects_and_steps(write_study, tmp_path):
+    out = run_study(write_study(FACTORIAL), precision=12, out=tmp_path / "f")
+    write_report(out)
+    facts = check_in_chromium(out)
+    assert "effects-2-random" in facts["tables"] and "fairness-3-random" in facts["tables"]
+    assert facts["command"] == f"cardsim run {tmp_path / 'study.toml'} --precision 12 --max-games 1000000 --out {out}"
+    text = (out / "report.html").read_text()
+    assert "lives=3 × dealer_lives=1" in text and "largest clear knob effect" in text or "no knob effect" in text
+    assert "<td class=\"name\">precision</td>" in text
 
 
 def test_the_browser_check_fails_on_an_image_that_does_not_decode(finished_copy):
