@@ -77,6 +77,9 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
     elif max_games is not None:
         raise ValueError("--max-games bounds a --precision run: give --precision too")
     stepped = None if precision is None else {"pp": precision, "max_games": max_games, "first": study.games}
+    if study.design is not None and study.design.skipped:
+        note(f"left out {len(study.design.skipped)} combinations that cannot be played (skip_unplayable): "
+             + "; ".join(study.design.skipped))
     with Execution(jobs, backend, scheduler, note=note) as execution:
         place = folders.out_folder(out, study.name)
         folders.check_space(place, study.games * len(study.cells()) * len(report.record_dtypes(study)))

@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from cardsim.study import storage
+from cardsim.study import manifest as claims, storage
 from cardsim.study.explore import headline, outcome_column
 from cardsim.study.report import EFFECTS, parse_effects
 from cardsim.study.stats import LENGTHS
@@ -53,20 +53,23 @@ def write_report(folder: str | Path) -> Path:
     summary = pd.read_csv(folder / storage.SUMMARY)
     effects = parse_effects((folder / EFFECTS).read_text(encoding="utf-8"), str(folder / EFFECTS)) \
         if (folder / EFFECTS).exists() else None
-    page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder))
+    study = claims.study_of(manifest, folder / storage.MANIFEST)
+    skipped = study.design.skipped if study.design is not None else ()
+    page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped)
     storage.atomic_write(folder / REPORT, lambda p: p.write_text(page, encoding="utf-8"))
     return folder / REPORT
 
 
 def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFrame | None,
-           plots: list[tuple[str, bytes]], command: str) -> str:
-    """The page: ``plots`` are (file name, PNG bytes), embedded in that order."""
+           plots: list[tuple[str, bytes]], command: str, skipped: tuple[str, ...] = ()) -> str:
+    """The page: ``plots`` are (file name, PNG bytes), embedded in that order; ``skipped``: the
+    unplayable combinations a factorial left out."""
     study, o = manifest["study"], outcome_column(summary)
     groups = list(dict.fromkeys(zip(summary.players, summary.policy)))
     baseline = study["baseline"]
     parts = [f"<h1>{_e(study['name'])}: {_e(study['game'])}</h1>",
              f"<p>{_e(study.get('description', ''))}</p>",
-             _table("headline", "What was run", ["", ""], [[k, v] for k, v in headline(manifest).items()],
+             _table("headline", "What was run", ["", ""], [[k, v] for k, v in _headline(manifest, skipped).items()],
                     names=2),
              "<h2>Findings at a glance</h2>", _glance(summary, effects, o, groups, baseline),
              "<h2>Re-create it</h2>",
@@ -107,6 +110,22 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_e(title)}</title>"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>{STYLE}</style></head>\n"
             "<body>\n" + "\n".join(parts) + "\n</body></html>\n")
+
+
+def _headline(manifest: dict[str, Any], skipped: tuple[str, ...]) -> dict[str, Any]:
+    """``explore.headline``; a sweep's or factorial's variants said by their knobs, not listed."""
+    out = dict(headline(manifest))
+    design = manifest["study"].get("design")
+    if design:
+        knobs = [[design["knob"], design["values"]]] if design["kind"] == "sweep" else design["knobs"]
+        out["variants"] = (f"{design['kind']} from {design['base']}: " + " × ".join(
+            f"{k} {{{', '.join(map(str, v))}}}" for k, v in knobs) + f" ({len(manifest['rules'])} variants"
+            + (f"; left out as unplayable: {', '.join(skipped)})" if skipped else ")"))
+    if manifest.get("precision"):
+        p = manifest["precision"]
+        out["games per cell"] += (f" (±{p['pp']:g} pp " + ("reached" if p["reached"] else "not reached")
+                                  + f" in {len(p['steps'])} steps)")
+    return out
 
 
 def _plots(folder: Path, manifest: dict[str, Any]) -> list[tuple[str, bytes]]:

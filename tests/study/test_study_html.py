@@ -39,7 +39,7 @@ def expected_tables(folder) -> dict[str, int]:
     manifest = json.loads((folder / "manifest.json").read_text())
     groups = list(dict.fromkeys(zip(summary.players, summary.policy)))
     variants = summary.variant.nunique()
-    ids = {"headline": len(headline(manifest)), "provenance": None, "rules": variants}
+    ids = {"headline": len(headline(manifest)), "provenance": None, "rules": variants}  # the same rows as explore's
     for n, p in groups:
         key = f"{n}-{p}".replace(",", "_")
         ids |= {f"rates-{key}": variants, f"paired-{key}": variants - 1}
