@@ -81,8 +81,8 @@ def test_report_html_opens_in_chromium_with_every_table_and_image(finished_copy,
     facts = check_in_chromium(finished_copy, screenshot=tmp_path / "page.png")
     assert "fairness-3-greedy_random_random" in facts["tables"]
     manifest = json.loads((finished_copy / "manifest.json").read_text())
-    assert facts["command"] == " ".join(manifest["command"]) == f"cardsim run {manifest['study_file']} --out " \
-        f"{finished_copy.parent.parent / 'finished0' / 'out'}"
+    assert facts["command"] == " ".join(manifest["command"])  # the folder's own: it was copied from the run's
+    assert manifest["command"][:3] == ["cardsim", "run", manifest["study_file"]] and manifest["command"][3] == "--out"
     width, height = _png_size((tmp_path / "page.png").read_bytes())
     assert width == 1400 and height > 2000  # the whole page, not the window
 
