@@ -41,18 +41,19 @@ def effects(games: pd.DataFrame, design: Design, m: Measures, game: str,
     """``effects.csv`` rows of the records ``games`` (columns ``variant``, ``players``, ``policy``,
     ``game``, ``truncated``, the outcome and the lengths), grouped by (players, policy) in order.
 
-    ``paired`` says whether every cell of the contrast deals game i the same cards (the
-    variants' ``rules`` agree on the knobs marked ``deck``; True without ``rules``): when not,
-    the interval is still valid, as that of a difference of independent means."""
+    ``paired`` says whether, at every combination of the other knobs, the cells the contrast
+    compares deal game i the same cards (their ``rules`` agree on the knobs marked ``deck``;
+    True without ``rules``): when not, the interval is still valid, as that of a difference of
+    independent means."""
     row_of = {v: i for i, v in enumerate(design.cells)}
-    plan = [(c | {"paired": rules is None or _same_deck([rules[v] for v in c["weights"]])},
+    plan = [(c | {"paired": rules is None or all(_same_deck([rules[v] for v in group]) for group in c["groups"])},
              np.array([row_of[v] for v in c["weights"]]), np.array(list(c["weights"].values())))
             for c in contrasts(design)]
     rows = []
     for (players, policy), group in games.groupby(["players", "policy"], sort=False):
         ys = _measures(group, design, m, int(players))
         for contrast, used, weights in plan:
-            labels = {k: v for k, v in contrast.items() if k != "weights"}
+            labels = {k: v for k, v in contrast.items() if k not in ("weights", "groups")}
             for measure, y in ys.items():
                 d = weights @ y[used]
                 d = d[~np.isnan(d)]
@@ -68,8 +69,9 @@ def _same_deck(rules: list[Rules]) -> bool:
 
 def contrasts(design: Design) -> list[dict]:
     """Every main effect and two-knob interaction of the design: its labels, ``combinations``
-    (|R|) and ``weights`` (variant -> weight of its y_i in d_i), in a fixed order: the main
-    effects knob by knob and level by level, then the interactions pair by pair."""
+    (|R|), ``weights`` (variant -> weight of its y_i in d_i) and ``groups`` (the cells compared at
+    each combination of the other knobs), in a fixed order: the main effects knob by knob and
+    level by level, then the interactions pair by pair."""
     knobs, cells = design.knobs, {levels: v for v, levels in design.cells.items()}
     ref = tuple(design.reference[k] for k in knobs)
     out = []
@@ -99,7 +101,7 @@ def _contrast(design: Design, cells: dict[tuple[str, ...], str], terms: dict[str
     knobs = design.knobs
     rest = [k for k in knobs if k not in terms]
     weights: dict[str, float] = {}
-    count = 0
+    groups: list[tuple[str, ...]] = []
     for r in itertools.product(*(design.levels[k] for k in rest)):
         fixed = dict(zip(rest, r))
         corner = {}
@@ -110,10 +112,12 @@ def _contrast(design: Design, cells: dict[tuple[str, ...], str], terms: dict[str
                 break
             corner[variant] = float(np.prod([sign for _, sign in choice]))
         else:
-            count += 1
+            groups.append(tuple(corner))
             for v, w in corner.items():
                 weights[v] = weights.get(v, 0.0) + w
-    return labels | {"combinations": count, "weights": {v: w / count for v, w in weights.items()} if count else {}}
+    count = len(groups)
+    return labels | {"combinations": count, "weights": {v: w / count for v, w in weights.items()} if count else {},
+                     "groups": groups}
 
 
 def _measures(group: pd.DataFrame, design: Design, m: Measures, players: int) -> dict[str, np.ndarray]:

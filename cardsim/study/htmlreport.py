@@ -240,7 +240,7 @@ def _effects(effects: pd.DataFrame, o: str, n: int, p: str) -> str:
     for _, rows in here.groupby(["effect", "knob", "level", "knob_b", "level_b"], sort=False, dropna=False):
         by = rows.set_index("measure")
         cells = [(by.loc[m, "estimate"], by.loc[m, "lo"], by.loc[m, "hi"], m in seat) for m in measures]
-        body.append([_effect_label(rows.iloc[0]),
+        body.append([_effect_label(rows.iloc[0]) + ("" if rows.paired.all() else " (unpaired: another deck)"),
                      *(_pct(e, lo, hi, signed=True, scale=100 if s else 1) for e, lo, hi, s in cells)])
         clear.append([False, *(_clear(lo, hi) for _, lo, hi, _ in cells)])
     return _table(_id("effects", n, p), f"{n} players, policy {p}", header, body, clear=clear)

@@ -171,3 +171,24 @@ def test_effects_refuse_records_that_cannot_be_paired(fake):
         effects(_records().iloc[1:], design, m, "fakegame")
     with pytest.raises(ValueError, match="no records of variant lives=3,dealer_lives=2 at 2 players"):
         effects(_records().loc[lambda r: r.variant != "lives=3,dealer_lives=2"], design, m, "fakegame")
+
+
+def test_a_contrast_across_decks_is_marked_unpaired(fake):
+    """``paired`` is False where a contrast compares cells that shuffle different decks (``Rules.same_deck``)
+    at some combination of the other knobs: here the deck follows ``lives``, so the effect of
+    ``dealer_lives`` (compared within each ``lives``) stays paired."""
+    _, design = expand("factorial", FACTORIAL, fake, (2,))
+
+    class Deck:  # stands for rules whose deck follows `lives`
+        def __init__(self, variant):
+            self.deck = variant.split(",")[0]
+
+        def same_deck(self, other):
+            return self.deck == other.deck
+    table = effects(_records(), design, measures(["game", "turns", "truncated", "loser"]), "fakegame",
+                    {v: Deck(v) for v in design.cells})
+    paired = table.drop_duplicates(["effect", "knob", "level", "knob_b", "level_b"]).set_index(
+        ["effect", "knob", "level", "level_b"]).paired
+    assert paired.to_dict() == {("main", "lives", "3", ""): False, ("main", "dealer_lives", "1", ""): True,
+                                ("main", "dealer_lives", "2", ""): True, ("interaction", "lives", "3", "1"): False,
+                                ("interaction", "lives", "3", "2"): False}
