@@ -46,7 +46,7 @@ def effects(games: pd.DataFrame, design: Design, m: Measures, game: str,
     True without ``rules``): when not, the interval is still valid, as that of a difference of
     independent means."""
     row_of = {v: i for i, v in enumerate(design.cells)}
-    plan = [(c | {"paired": rules is None or all(_same_deck([rules[v] for v in group]) for group in c["groups"])},
+    plan = [(c | {"paired": rules is None or paired(c, rules)},
              np.array([row_of[v] for v in c["weights"]]), np.array(list(c["weights"].values())))
             for c in contrasts(design)]
     rows = []
@@ -63,8 +63,9 @@ def effects(games: pd.DataFrame, design: Design, m: Measures, game: str,
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
-def _same_deck(rules: list[Rules]) -> bool:
-    return all(r.same_deck(rules[0]) for r in rules)
+def paired(contrast: dict, rules: dict[str, Rules]) -> bool:
+    """Whether the cells a contrast compares at each combination of the other knobs shuffle the same deck."""
+    return all(rules[v].same_deck(rules[group[0]]) for group in contrast["groups"] for v in group)
 
 
 def contrasts(design: Design) -> list[dict]:

@@ -39,7 +39,7 @@ import pandas as pd
 from cardsim.study import folder as place_of, lock, manifest as claims, plots, precision as rule, report, storage
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, StudyError
-from cardsim.study.effects import contrasts
+from cardsim.study.effects import contrasts, paired
 from cardsim.study.stats import CELL, fairness, wilson
 
 SHOWN = 5
@@ -302,11 +302,11 @@ def _effects_in_itself(stored: pd.DataFrame, summary: pd.DataFrame, study: Study
     for n, p in dict.fromkeys((c.players, c.policy) for c in study.cells()):
         for c in contrasts(study.design):
             for measure in [*(f"{m.outcome}_rate_{s}" for s in range(n)), *(f"{x}_mean" for x in m.lengths)]:
-                want.append((n, p, *(c[k] for k in labels), measure))
+                want.append((n, p, *(c[k] for k in labels), measure, paired(c, study.variants)))
                 rate = measure.startswith(f"{m.outcome}_rate_")
                 estimates.append(sum(w * rates.loc[(v, n, p), measure] for v, w in c["weights"].items())
                                  if rate else np.nan)
-    have = list(zip(stored.players, stored.policy, *(stored[k] for k in labels), stored.measure))
+    have = list(zip(stored.players, stored.policy, *(stored[k] for k in labels), stored.measure, stored.paired))
     if have != want:
         return [f"{report.EFFECTS}: its rows are not the design's effects of every group and measure"]
     out = [f"{report.EFFECTS}: row {i + 2} ({_effect_name(stored.iloc[i])}): estimate {stored.estimate.iloc[i]} is "
