@@ -1,4 +1,4 @@
-"""The command line: ``cardsim list | replay | run | verify | report``.
+"""The command line: ``cardsim list | replay | run | compare | verify | report``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
