@@ -204,3 +204,15 @@ def test_bad_designs_in_a_study_file_are_one_line(write_study, text, message):
     with pytest.raises(StudyError) as err:
         load(path)
     assert str(err.value).startswith(f"{path}: {message}") and "\n" not in str(err.value)
+
+
+def test_report_re_renders_the_effects_byte_for_byte(factorial, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for f in factorial.iterdir():
+        (out / f.name).write_bytes(f.read_bytes())
+    before = {name: (out / name).read_bytes() for name in ("effects.csv", "summary.csv", "effects_random.png")}
+    (out / "effects.csv").unlink()
+    assert main(["report", str(out)]) == 0
+    assert {name: (out / name).read_bytes() for name in before} == before
+    assert verify_study(out).ok
