@@ -29,6 +29,21 @@ Example (the full format; only ``baseline``, ``engine`` and ``description`` may 
     [variants.turamoska_nocap]
     preset = "turamoska"
     attack_cap = "None"                # knob overrides sit beside the preset
+
+Instead of ``[variants.*]`` a study may hold one ``[sweep]`` (one knob over listed values)
+or one ``[factorial]`` (every combination of several knobs' values): its variants are
+generated and named from the knob values, and its base is the baseline (``design``;
+no ``baseline`` key then)::
+
+    [factorial]
+    base = "moska"
+    skip_unplayable = false            # true: leave out combinations that cannot be played
+    [factorial.knobs]
+    attack_cap = [1, 2, 3, 4, 5, 6, "None"]
+    continuation = ["attack", "attack_and_kill"]
+
+The manifest keeps the generated variants' rules in full and the design table
+(``design``), which ``from_dict`` expands again and checks against them.
 """
 from __future__ import annotations
 
@@ -42,11 +57,14 @@ from cardsim import games as registry
 from cardsim.api import engine_name
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
+from cardsim.study.design import KINDS, Design, DesignError, expand, from_manifest
 
 NONE = "None"
 """How a study file spells ``None`` (TOML has no null)."""
 
-REQUIRED = ("name", "game", "seed", "games", "players", "policies", "variants")
+REQUIRED = ("name", "game", "seed", "games", "players", "policies")
+DESIGNS = ("variants", *KINDS)
+"""A study holds exactly one of these: named variants, a sweep or a factorial."""
 OPTIONAL = ("description", "baseline", "engine")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -93,6 +111,8 @@ class Study:
     baseline: str
     engine: str = "compiled"
     description: str = ""
+    design: Design | None = None
+    """The sweep or factorial that generated the variants (None: variants named in the file)."""
 
     def cells(self) -> list[Cell]:
         """Every cell in file order: variant, then player count, then policy.
@@ -113,7 +133,8 @@ class Study:
                 "games": self.games, "players": list(self.players),
                 "policies": [p if isinstance(p, str) else list(p) for p in self.policies],
                 "variants": {v: r.to_dict() for v, r in self.variants.items()},
-                "baseline": self.baseline, "engine": self.engine}
+                "baseline": self.baseline, "engine": self.engine,
+                **({"design": {"kind": self.design.kind, **self.design.table}} if self.design else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
@@ -161,12 +182,18 @@ def seat_policies(policy: Policy, players: int) -> tuple[str, ...] | None:
 def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     """The checked study; variants hold full rules (a manifest) or a preset plus overrides (a file)."""
     g = _game(where, data.get("game"))
-    unknown = [k for k in data if k not in REQUIRED + OPTIONAL]
+    allowed = REQUIRED + DESIGNS + OPTIONAL if not full_rules else (*REQUIRED, "variants", *OPTIONAL, "design")
+    unknown = [k for k in data if k not in allowed]
     if unknown:
-        raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(REQUIRED + OPTIONAL)}")
+        raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(allowed)}")
     for key in REQUIRED:
         if key not in data:
-            raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED))
+            raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED)
+                             + f" and one of {', '.join(DESIGNS)}")
+    designs = [k for k in DESIGNS if k in data]
+    if len(designs) != 1 or (full_rules and designs != ["variants"]):
+        raise StudyError(where, designs[1] if len(designs) > 1 else "variants",
+                         f"expected exactly one of {', '.join(DESIGNS)}" if not full_rules else "missing")
     name = data["name"]
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise StudyError(where, "name", f"expected a folder-safe name (letters, digits, _ . -), not {name!r}")
@@ -176,17 +203,53 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     _check_int(where, "seed", data["seed"], minimum=0, limit=SEED_LIMIT)
     _check_int(where, "games", data["games"], minimum=1, limit=GAME_LIMIT)
     engine = _keyed(where, "engine", engine_name, data.get("engine", "compiled"))
-    variants = {v: _variant(where, g.rules, v, _table(where, f"variants.{v}", t), full_rules)
-                for v, t in _table(where, "variants", data["variants"]).items()}
-    if not variants:
-        raise StudyError(where, "variants", "expected at least one variant")
-    baseline = data.get("baseline", next(iter(variants)))
+    design = None
+    if designs == ["variants"]:
+        variants = {v: _variant(where, g.rules, v, _table(where, f"variants.{v}", t), full_rules)
+                    for v, t in _table(where, "variants", data["variants"]).items()}
+        if not variants:
+            raise StudyError(where, "variants", "expected at least one variant")
+        if full_rules and "design" in data:
+            design = _design_of(where, g, data, variants)
+            variants = {v: variants[v] for v in design.cells}  # the order of the combinations
+        baseline = data.get("baseline", design.baseline if design else next(iter(variants)))
+    else:
+        if "baseline" in data:
+            raise StudyError(where, "baseline", f"a {designs[0]}'s baseline is its base; leave baseline out")
+        variants, design = _expand(where, g, designs[0], data[designs[0]], _player_counts(where, g, data["players"]))
+        baseline = design.baseline
     if baseline not in variants:
         raise StudyError(where, "baseline", f"{baseline!r} is not a variant; variants: {', '.join(variants)}")
     players = _players(where, g, data["players"], variants)
     policies = _policies(where, g, data["policies"], players, variants[baseline])
     return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
-                 description)
+                 description, design)
+
+
+def _expand(where: str, g, kind: str, table: object, players: tuple[int, ...]) -> tuple[dict[str, Rules], Design]:
+    try:
+        return expand(kind, table, g, players)
+    except DesignError as err:
+        raise StudyError(where, err.key, err.message) from None
+
+
+def _design_of(where: str, g, data: dict[str, Any], variants: dict[str, Rules]) -> Design:
+    """A manifest's design, expanded again: its variants must be the manifest's, rule for rule."""
+    kind, table = from_manifest(_table(where, "design", data["design"]))
+    expanded, design = _expand(f"{where}: design", g, kind, table, _player_counts(where, g, data["players"]))
+    if expanded != variants:
+        raise StudyError(where, "design", "its variants are not the study's variants")
+    return design
+
+
+def _player_counts(where: str, g, value: object) -> tuple[int, ...]:
+    """The player counts, checked against the game's range (the variants are checked later)."""
+    counts = _players(where, g, value, {})
+    for n in counts:
+        if not g.min_players <= n <= g.max_players:
+            raise StudyError(where, "players", f"{g.name} is played by {g.min_players} to {g.max_players} players, "
+                             f"not {n}")
+    return counts
 
 
 def _game(where: str, name: object):
