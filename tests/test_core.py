@@ -111,3 +111,49 @@ def test_compiled_bit_helpers_equal_python(mask, i):
 def test_finish_strings_unpack_the_packed_finish_orders(orders):
     packed = np.array([sum((seat + 1) << 4 * j for j, seat in enumerate(o)) for o in orders], dtype=np.int64)
     assert list(finish_strings(packed, 8)) == [",".join(map(str, o)) for o in orders]
+
+
+@given(u64, st.integers(0, 2**40), st.integers(0, 1023))
+def test_world_keys_are_the_search_stream_in_both_twins(key, turn, j):
+    """A world key is ``draw(key, SEARCH, turn, j)``: a stream of its own, the same number in numba."""
+    from cardsim.core import jit
+
+    assert jit.SEARCH == rng.Stream.SEARCH == 5 and len({int(s) for s in rng.Stream}) == len(rng.Stream)
+    w = rng.world_key(key, turn, j)
+    assert w == rng.draw(key, rng.Stream.SEARCH, turn, j) != rng.draw(key, rng.Stream.POLICY, turn, j)
+    assert int(jit.world_key(np.uint64(key), turn, j)) == w
+
+
+@given(st.lists(st.integers(-5, 5), min_size=1, max_size=60))
+def test_argmax_first_takes_the_lowest_index_of_the_largest(values):
+    from cardsim.core import jit
+
+    a = np.array(values + [99], dtype=np.int64)  # beyond n: never looked at
+    assert jit.argmax_first(a, len(values)) == values.index(max(values))
+
+
+def test_mc_parameters_defaults_and_one_line_errors():
+    import pytest
+
+    from cardsim.core.rules import parse_call
+    from cardsim.core.search import MonteCarlo, parse_mc
+
+    def mc(text):
+        return parse_mc("uno", parse_call(text)[1], ("random", "greedy"))
+
+    assert mc("mc") == mc("mc()") == mc("mc(determinizations=32, base=greedy)") == MonteCarlo(32, "greedy")
+    assert mc("mc(base='random', determinizations=1)") == mc("mc(base=random, determinizations=1)") == \
+        MonteCarlo(1, "random")
+    assert mc("mc(determinizations=1024)").determinizations == 1024
+    for text, message in (("mc(depth=3)", "uno policy mc has no parameter 'depth'; known: determinizations, base"),
+                          ("mc(determinizations=0)", "determinizations=0 must be an integer from 1 to 1024"),
+                          ("mc(determinizations=1025)", "determinizations=1025 must be"),
+                          ("mc(determinizations=2.0)", "determinizations=2.0 must be"),
+                          ("mc(determinizations=True)", "determinizations=True must be"),
+                          ("mc(base=mc)", "base='mc' must be one of random, greedy"),
+                          ("mc(base=3)", "base=3 must be one of random, greedy")):
+        with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")) as err:
+            mc(text)
+        assert "\n" not in str(err.value)
+    with pytest.raises(ValueError, match="cannot read"):
+        parse_call("mc(base=greedy())")

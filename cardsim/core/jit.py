@@ -37,8 +37,8 @@ _H2 = np.uint64(0x3333333333333333)
 _H4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
 
-# Streams of core/rng.py's ``Stream`` (numba cannot read an IntEnum): DEAL, POLICY, RESHUFFLE, EXTRA.
-DEAL, POLICY, RESHUFFLE, EXTRA = 1, 2, 3, 4
+# Streams of core/rng.py's ``Stream`` (numba cannot read an IntEnum): DEAL, POLICY, RESHUFFLE, EXTRA, SEARCH.
+DEAL, POLICY, RESHUFFLE, EXTRA, SEARCH = 1, 2, 3, 4, 5
 
 
 # --- the keyed counter RNG (core/rng.py) ---------------------------------------------------
@@ -67,6 +67,12 @@ def game_key(seed: int, game: int) -> np.uint64:
 def draw(key: np.uint64, stream: int, counter: int, k: int) -> np.uint64:
     """``rng.draw(key, stream, counter, k)``: draw ``k`` at ``counter`` of ``stream``."""
     return fold(fold(fold(key, stream), counter), k)
+
+
+@njit(cache=True)
+def world_key(key: np.uint64, turn: int, j: int) -> np.uint64:
+    """``rng.world_key(key, turn, j)``: world ``j`` of a search at decision ``turn``."""
+    return draw(key, SEARCH, turn, j)
 
 
 @njit(cache=True)
@@ -198,6 +204,18 @@ def n_lowest(x: np.uint64, n: int) -> np.uint64:
         out |= low
         x ^= low
     return out
+
+
+# --- search ---------------------------------------------------------------------------------
+
+@njit(cache=True)
+def argmax_first(values: np.ndarray, n: int) -> int:
+    """The index of the largest of ``values[:n]`` (``n >= 1``), ties to the lowest index."""
+    best = 0
+    for i in range(1, n):
+        if values[i] > values[best]:
+            best = i
+    return best
 
 
 # --- compilation ---------------------------------------------------------------------------

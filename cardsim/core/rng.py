@@ -10,7 +10,8 @@ returns the same numbers for both; that equality is tested.
 
 Streams name every kind of chance event in one place (OpenSpiel's explicit chance):
 ``DEAL`` for shuffles, ``POLICY`` for the players' choices, ``RESHUFFLE`` for Uno's
-draw-pile reshuffles and ``EXTRA`` for any further game event (e.g. Jass tie draws).
+draw-pile reshuffles, ``EXTRA`` for any further game event (e.g. Jass tie draws) and
+``SEARCH`` for the worlds a searching policy (``mc``) imagines: ``world_key``.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ class Stream(IntEnum):
     POLICY = 2
     RESHUFFLE = 3
     EXTRA = 4
+    SEARCH = 5
 
 
 def _is_array(*xs: Any) -> bool:
@@ -74,6 +76,15 @@ def game_key(seed, game):
 def draw(key, stream, counter, *more):
     """A 64-bit random number at coordinates (key, stream, counter, *more)."""
     return mix(key, stream, counter, *more)
+
+
+def world_key(key, turn, j):
+    """The key of world ``j`` that a searching policy imagines at decision ``turn`` of game ``key``.
+
+    It deals the cards hidden from the decider and stands in for the game key in the play-outs,
+    so a play-out never sees the real game's future deals or policy draws.
+    """
+    return draw(key, Stream.SEARCH, turn, j)
 
 
 def below(u, n):

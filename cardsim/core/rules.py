@@ -63,14 +63,19 @@ def knob(default: Any, doc: str, *, choices: tuple | None = None, minimum: int |
     return field(default=default, metadata={"knob": spec})
 
 
+def _value(node: ast.expr) -> Any:
+    """A parameter value: a Python literal, or a bare name read as its string (``base=greedy``)."""
+    return node.id if isinstance(node, ast.Name) else ast.literal_eval(node)
+
+
 def parse_call(text: str) -> tuple[str, dict[str, Any]]:
-    """``"name(k=v, ...)"`` → ``("name", {k: v})``; values are Python literals."""
+    """``"name(k=v, ...)"`` → ``("name", {k: v})``; values are Python literals or bare names (strings)."""
     text = text.strip()
     try:
         node = ast.parse(text if "(" in text else text + "()", mode="eval").body
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
             raise ValueError
-        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+        kwargs = {kw.arg: _value(kw.value) for kw in node.keywords}
         if None in kwargs:
             raise ValueError
     except (SyntaxError, ValueError):
