@@ -26,7 +26,7 @@ import cardsim
 from cardsim.core import jit
 from cardsim.core.records import frame
 from cardsim.games.moska import GAME, compiled, reference
-from cardsim.games.moska.compiled_policies import codes
+from cardsim.games.moska.compiled_policies import table
 from cardsim.games.moska.rules import MoskaRules
 
 from .strategies import setups
@@ -196,7 +196,8 @@ class Game:
 
     def __init__(self, rules, players, seed, game, seats):
         self.p = compiled.make_params(rules, players)[0]
-        self.policies = codes(seats)
+        self.policies = table(seats)
+        self.work = compiled.new_work()[0]
         self.state = np.zeros(1, compiled.STATE)
         self.move = np.zeros(1, compiled.MOVE)
         compiled.deal(self.state[0], self.p, np.uint64(jit.game_key(np.uint64(seed), game)), np.zeros(52, np.uint64),
@@ -207,13 +208,13 @@ class Game:
         return self.state[0]
 
     def step(self) -> None:
-        compiled.choose(self.s, self.p, self.policies, self.move[0])
+        compiled.choose(self.s, self.p, self.policies, self.move[0], self.work)
         assert compiled.is_legal(self.s, self.p, self.move[0])
         compiled.apply(self.s, self.p, self.move[0])
 
     def play_out(self, state=None) -> np.void:
         s = self.s if state is None else state[0]
-        compiled.play_out(s, self.p, self.policies, np.zeros(1, compiled.MOVE)[0])
+        compiled.play_out(s, self.p, self.policies, np.zeros(1, compiled.MOVE)[0], self.work)
         return s
 
     def record(self, s) -> dict:
@@ -286,8 +287,8 @@ def test_a_decision_depends_only_on_the_deciding_seats_view(cell):
         if seat < 0:
             break
         other = hidden_cards_dealt_again(g.s, seat, players, gen)
-        compiled.choose(g.s, g.p, g.policies, a[0])
-        compiled.choose(other[0], g.p, g.policies, b[0])
+        compiled.choose(g.s, g.p, g.policies, a[0], g.work)
+        compiled.choose(other[0], g.p, g.policies, b[0], g.work)
         assert a["cards"][0] == b["cards"][0]
         if g.s["phase"] == compiled.DEFEND:
             for c in range(52):

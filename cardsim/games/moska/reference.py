@@ -167,6 +167,9 @@ class Table:
     kills: int = 0
     gone: int = 0
     """Defender's cards that left their hand this round: kill cards and M-14 pairs (TARAKI's six cards)."""
+    added: dict[int, int] = field(default_factory=dict)
+    """The addition step under way (M-11, M-12): each adder's chosen cards that have not gone back, in the
+    adders' order; they stay in hand until the step is settled."""
 
     @property
     def cards(self) -> int:
@@ -188,6 +191,10 @@ class State:
     discard: int = 0
     table: Table = field(default_factory=Table)
     out: list[bool] = field(default_factory=list)
+    known: list[int] = field(default_factory=list)
+    """The cards each seat is publicly known to hold (``mc``'s view, see ``policies.MonteCarloPolicy``):
+    picked up from the table, taken back after an over-play, the turned card taken by the trump-two
+    swap, the stock's last card drawn; a card leaves with the hand."""
     finish_order: list[int] = field(default_factory=list)
     turns: int = 0
     rounds: int = 0
@@ -202,6 +209,7 @@ class State:
 
     def __post_init__(self) -> None:
         self.out = self.out or [False] * len(self.hands)
+        self.known = self.known or [0] * len(self.hands)
 
     @property
     def players(self) -> int:
@@ -290,6 +298,12 @@ def self_attack_killers(s: State, card: int) -> int:
     return killers(card, hand & ~(1 << card), s.trump)
 
 
+def leave_hand(s: State, seat: int, cards: int) -> None:
+    """``cards`` leave the hand of ``seat`` (to the table, or under the stock by the swap of M-6)."""
+    s.hands[seat] &= ~cards
+    s.known[seat] &= ~cards
+
+
 def next_active(s: State, seat: int) -> int:
     """The next seat clockwise after ``seat`` that is not out (M-7, M-16)."""
     for step in range(1, s.players + 1):
@@ -331,6 +345,8 @@ def refill(s: State, seat: int) -> None:
     while s.stock and count(s.hands[seat]) < s.rules.hand_size:
         card = s.stock.pop(0)
         s.hands[seat] |= 1 << card
+        if not s.stock:
+            s.known[seat] |= 1 << card  # the card under the stock was face up
         drawn += 1
         if card == two and can_swap(s, seat):
             swap_trump_two(s, seat)
@@ -363,7 +379,9 @@ def swap_after_deal(s: State) -> None:
 def swap_trump_two(s: State, seat: int) -> None:
     """M-6: the holder's trump 2 goes under the stock, the turned card to their hand."""
     two = trump_two(s)
-    s.hands[seat] ^= (1 << two) | (1 << s.turned)
+    leave_hand(s, seat, 1 << two)
+    s.hands[seat] |= 1 << s.turned
+    s.known[seat] |= 1 << s.turned
     s.stock[-1] = two
     s.swaps += 1
     s.say(f"  seat {seat} swaps {FRENCH52.name(two)} for the turned {FRENCH52.name(s.turned)}")
@@ -382,7 +400,7 @@ def decide(s: State, seat: int) -> int:
 
 
 def view(s: State, seat: int, turn: int, room_: int) -> View:
-    return View(s.key, turn, seat, s.hands[seat], s.trump, len(s.stock), room_)
+    return View(s.key, turn, seat, s.hands[seat], s.trump, len(s.stock), room_, game=s)
 
 
 def holds_cards(s: State, seat: int) -> bool:
@@ -408,7 +426,7 @@ def opening_step(s: State, policy) -> None:
     cards = policy.open(view(s, a, turn, room(s)))
     if not is_legal_opening(cards, s.hands[a], room(s)):
         raise IllegalMove(f"seat {a} opened {FRENCH52.names(cards)} from {FRENCH52.names(s.hands[a])}")
-    s.hands[a] &= ~cards
+    leave_hand(s, a, cards)
     s.table.attack |= cards
     s.table.unkilled |= cards
     s.say(f"  seat {a} opens {FRENCH52.names(cards)}")
@@ -422,7 +440,7 @@ def kill(s: State, attack: int, killer: int) -> None:
     if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)
             and may_kill(s)):
         raise IllegalMove(f"seat {d} cannot kill {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
-    s.hands[d] &= ~(1 << killer)
+    leave_hand(s, d, 1 << killer)
     s.table.unkilled &= ~(1 << attack)
     s.table.kills |= 1 << killer
     s.table.gone += 1
@@ -434,7 +452,7 @@ def self_attack(s: State, card: int, killer: int) -> None:
     d = s.defender
     if not self_attack_killers(s, card) >> killer & 1:
         raise IllegalMove(f"seat {d} cannot self-attack {FRENCH52.name(card)} with {FRENCH52.name(killer)}")
-    s.hands[d] &= ~((1 << card) | (1 << killer))
+    leave_hand(s, d, (1 << card) | (1 << killer))
     s.table.attack |= 1 << card
     s.table.kills |= 1 << killer
     s.table.gone += 2
@@ -467,13 +485,14 @@ def defence_step(s: State, policy) -> None:
                 self_attack(s, c, k)
 
 
-def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -> dict[int, int]:
-    """M-12: the cards over the room go back to their owners (``excess_return``); what stays."""
+def give_back(s: State, room_: int, policies: Sequence) -> None:
+    """M-12: the cards over the room go back to their owners (``excess_return``); ``s.table.added`` keeps
+    what stays."""
+    added = s.table.added
     excess = sum(count(m) for m in added.values()) - room_
     if excess <= 0:
-        return added
+        return
     s.overplays += 1
-    stays = dict(added)
     if s.rules.excess_return in ("defender", "attacker"):
         judge = s.defender if s.rules.excess_return == "defender" else s.attacker  # the attacker even when out
         turn = decide(s, judge)
@@ -483,23 +502,26 @@ def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -
         back = policies[judge].give_back(view(s, judge, turn, room_), pool, excess)
         if count(back) != excess or back & ~pool:
             raise IllegalMove(f"seat {judge} sent back {FRENCH52.names(back)}, not {excess} added cards")
-        stays = {p: m & ~back for p, m in added.items()}
-    else:
-        for p in reversed(list(added)):  # the last over-players take theirs back first
-            if excess == 0:
-                break
-            back = added[p]
-            if count(back) > excess:
-                turn = decide(s, p)
-                back = policies[p].give_back(view(s, p, turn, room_), added[p], excess)
-                if count(back) != excess or back & ~added[p]:
-                    raise IllegalMove(f"seat {p} took back {FRENCH52.names(back)}, not {excess} own cards")
-            stays[p] = added[p] & ~back
-            excess -= count(back)
-    for p in added:
-        if added[p] != stays[p]:
-            s.say(f"  seat {p} takes back {FRENCH52.names(added[p] & ~stays[p])} (M-12)")
-    return stays
+        for p in added:
+            take_back(s, p, added[p] & back)
+        return
+    for p in reversed(list(added)):  # the last over-players take theirs back first
+        if excess == 0:
+            break
+        back = added[p]
+        if count(back) > excess:
+            turn = decide(s, p)
+            back = policies[p].give_back(view(s, p, turn, room_), added[p], excess)
+            if count(back) != excess or back & ~added[p]:
+                raise IllegalMove(f"seat {p} took back {FRENCH52.names(back)}, not {excess} own cards")
+        take_back(s, p, back)
+        excess -= count(back)
+
+
+def take_back(s: State, seat: int, cards: int) -> None:
+    """M-12: over-played ``cards`` of ``seat`` stay in its hand, where everyone has seen them."""
+    s.table.added[seat] &= ~cards
+    s.known[seat] |= cards
 
 
 def addition_step(s: State, policies: Sequence) -> bool:
@@ -510,7 +532,7 @@ def addition_step(s: State, policies: Sequence) -> bool:
     room_, ok = room(s), allowed(s)
     d = s.defender
     order = [p for p in clockwise_from(s, s.attacker) if p != d and not s.out[p]]
-    added: dict[int, int] = {}
+    added = s.table.added = {}
     for p in order:
         if room_ < 1 or not s.hands[p] & ok:
             continue
@@ -520,16 +542,21 @@ def addition_step(s: State, policies: Sequence) -> bool:
             raise IllegalMove(f"seat {p} added {FRENCH52.names(cards)} (allowed {FRENCH52.names(ok & s.hands[p])},"
                               f" room {room_})")
         added[p] = cards
-    stays = give_back(s, added, room_, policies)
+    chosen = dict(added)
+    give_back(s, room_, policies)
+    for p in added:
+        if added[p] != chosen[p]:
+            s.say(f"  seat {p} takes back {FRENCH52.names(chosen[p] & ~added[p])} (M-12)")
+    s.table.added = {}
     stayed = False
-    for p, cards in stays.items():
+    for p, cards in added.items():
         if cards:
-            s.hands[p] &= ~cards
+            leave_hand(s, p, cards)
             s.table.attack |= cards
             s.table.unkilled |= cards
             s.say(f"  seat {p} adds {FRENCH52.names(cards)}")
             stayed = True
-    for p, cards in stays.items():
+    for p, cards in added.items():
         if cards:
             refill(s, p)
     check_end(s)
@@ -542,6 +569,7 @@ def end_round(s: State) -> None:
     s.table = Table()
     s.discard |= t.cards & ~t.unkilled
     s.hands[d] |= t.unkilled
+    s.known[d] |= t.unkilled
     if t.unkilled:
         s.pickups += 1
         s.say(f"  seat {d} picks up {FRENCH52.names(t.unkilled)} (M-17)")
