@@ -930,6 +930,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
     if kind in ("add", "give_back"):
         s["step_room"], s["step_allowed"] = reference.room(game), reference.allowed(game)
         s["adder"] = (seat - game.attacker) % players
+    if kind == "give_back":
         s["excess"] = sum(bin(m).count("1") for m in t.added.values()) - s["step_room"]
     s["out"] = sum(1 << q for q in game.finish_order)
     s["finish"] = sum((q + 1) << 4 * j for j, q in enumerate(game.finish_order))
