@@ -117,7 +117,7 @@ SEARCH_STOCK = 8
 with 32 worlds the play-outs could not tell earlier candidates apart (benchmarks/bench_moska_mc.py)."""
 MAX_CANDIDATES = 1 + DECK_SIZE + RANKS + 1
 """A bound on ``mc``'s candidates: greedy's, then an opening's single cards, rank groups and all non-trump
-groups (the longest list; an addition has at most 4 + 52, a defence 5, a give-back 2)."""
+groups (the longest list; an addition has at most 57, a defence 4, a give-back 2)."""
 
 WORK = np.dtype([
     ("u", np.uint64, (DECK_SIZE,)), ("perm", np.int64, (DECK_SIZE,)), ("count", np.int64, (jit.BUCKETS + 1,)),
