@@ -32,7 +32,7 @@ from numba import njit
 from cardsim.core import jit
 from cardsim.core.jit import ONE, ZERO, bit, lowest, popcount
 from cardsim.games.moska import compiled as C
-from cardsim.games.moska.compiled_policies import codes
+from cardsim.games.moska.compiled_policies import table
 from cardsim.games.moska.rules import MoskaRules
 
 PRESETS = ("moska", "turamoska", "pyhaselka", "taraki")
@@ -203,18 +203,18 @@ def check_result(s: np.void, p: np.void, counts: np.ndarray) -> None:
 
 @njit(cache=True)
 def checked_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray,
-                  counts: np.ndarray) -> None:
-    """Play ``games`` on the state API, checking every state and every decision; records into ``out``."""
+                  counts: np.ndarray, w: np.void) -> None:
+    """Play ``games`` on the state API (``policies``: a policy table, ``w``: a ``WORK`` record), checking every
+    state and every decision; records into ``out``."""
     state, move = np.zeros(1, C.STATE), np.zeros(1, C.MOVE)
-    u, perm = np.zeros(52, np.uint64), np.zeros(52, np.int64)
     s, m = state[0], move[0]
     for i in range(len(games)):
-        C.deal(s, p, jit.game_key(seed, games[i]), u, perm)
+        C.deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
         check_state(s, p, counts)
         while C.to_act(s) >= 0:
             if s.turns >= p.max_turns:
                 counts[TURNS] += 1
-            C.choose(s, p, policies, m)
+            C.choose(s, p, policies, m, w)
             check_move(s, p, m, counts)
             C.apply(s, p, m)
             counts[DECISIONS] += 1
@@ -228,7 +228,7 @@ def check_games(rules: MoskaRules, players: int, seed: int, games: np.ndarray, s
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(C.RECORD_FIELDS)), dtype=np.int64)
     counts = np.zeros(len(VIOLATIONS) + len(OUTCOMES), dtype=np.int64)
-    checked_games(C.make_params(rules, players)[0], codes(seats), np.uint64(seed), games, out, counts)
+    checked_games(C.make_params(rules, players)[0], table(seats), np.uint64(seed), games, out, counts, C.new_work()[0])
     total = Counter(dict(zip(VIOLATIONS + OUTCOMES, counts.tolist())))
     sample = np.arange(0, len(games), max(1, len(games) // 50))
     alone = C.simulate(rules, players, seed, games[sample], seats)

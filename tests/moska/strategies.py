@@ -1,4 +1,4 @@
-"""Hypothesis strategies shared by the Moska tests: every knob, 2–8 players, seat policies."""
+"""Hypothesis strategies shared by the Moska tests: every knob, 2–8 players, seat policies (``mc`` too)."""
 from hypothesis import strategies as st
 
 from cardsim.games.moska.rules import MoskaRules
@@ -27,3 +27,17 @@ def setups(draw):
     policy = draw(st.one_of(POLICY, st.lists(POLICY, min_size=players, max_size=players)))
     seats = (policy,) * players if isinstance(policy, str) else tuple(policy)
     return rules, players, seats, draw(st.integers(0, 2**32)), draw(st.integers(0, 10**6))
+
+
+MC = st.builds("mc(determinizations={}, base={})".format, st.integers(1, 4), st.sampled_from(["random", "greedy"]))
+"""``mc`` with few worlds (tests stay quick) and either base policy."""
+
+
+@st.composite
+def mc_setups(draw):
+    """``setups`` with at least one ``mc`` seat among ``random`` and ``greedy`` seats."""
+    rules, players, seats, seed, game = draw(setups())
+    seats = list(seats)
+    for seat in draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=players, unique=True)):
+        seats[seat] = draw(MC)
+    return rules, players, tuple(seats), seed, game

@@ -9,9 +9,7 @@ a copied mid-game state plays out without touching the original, and playing out
 any decision gives the record of the game played straight through. A cold compile is
 announced and cached where NUMBA_CACHE_DIR says.
 """
-import importlib.util
 import os
-import pathlib
 import re
 import subprocess
 import sys
@@ -23,12 +21,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardsim
-from cardsim.core import jit
 from cardsim.core.records import frame
 from cardsim.games.moska import GAME, compiled, reference
-from cardsim.games.moska.compiled_policies import codes
 from cardsim.games.moska.rules import MoskaRules
 
+from .states import INVARIANTS, Game, hidden_cards_dealt_again
 from .strategies import setups
 
 
@@ -149,17 +146,6 @@ def test_a_cold_compile_is_announced_on_stderr_and_cached_in_NUMBA_CACHE_DIR(tmp
     assert cold.stdout == warm.stdout == f"{want}\n"
 
 
-def _invariants_script():
-    """``benchmarks/invariants_moska.py``: its checked play loop counts violated invariants while it plays."""
-    path = pathlib.Path(__file__).parents[2] / "benchmarks" / "invariants_moska.py"
-    spec = importlib.util.spec_from_file_location("invariants_moska", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["invariants_moska"] = module  # numba's cache looks its functions' module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-INVARIANTS = _invariants_script()
 
 
 @given(setups())
@@ -190,37 +176,6 @@ def test_the_invariant_checks_see_a_duplicated_card_a_false_known_card_and_an_il
 
 
 # --- the state API ------------------------------------------------------------------------
-
-class Game:
-    """One game on the state API: its state, params, seat policies and scratch."""
-
-    def __init__(self, rules, players, seed, game, seats):
-        self.p = compiled.make_params(rules, players)[0]
-        self.policies = codes(seats)
-        self.state = np.zeros(1, compiled.STATE)
-        self.move = np.zeros(1, compiled.MOVE)
-        compiled.deal(self.state[0], self.p, np.uint64(jit.game_key(np.uint64(seed), game)), np.zeros(52, np.uint64),
-                      np.zeros(52, np.int64))
-
-    @property
-    def s(self):
-        return self.state[0]
-
-    def step(self) -> None:
-        compiled.choose(self.s, self.p, self.policies, self.move[0])
-        assert compiled.is_legal(self.s, self.p, self.move[0])
-        compiled.apply(self.s, self.p, self.move[0])
-
-    def play_out(self, state=None) -> np.void:
-        s = self.s if state is None else state[0]
-        compiled.play_out(s, self.p, self.policies, np.zeros(1, compiled.MOVE)[0])
-        return s
-
-    def record(self, s) -> dict:
-        out = np.zeros(len(compiled.RECORD_FIELDS), dtype=np.int64)
-        compiled.write_record(s, out)
-        return dict(zip(compiled.RECORD_FIELDS, out.tolist()))
-
 
 @given(setups(), st.integers(0, 200))
 def test_a_copied_mid_game_state_plays_out_and_leaves_the_original_unchanged(cell, decisions):
@@ -255,24 +210,6 @@ def test_playing_out_from_any_decision_gives_the_record_of_the_game_played_strai
     assert compiled.finish_strings(np.array([rec["finish"]]), players)[0] == straight["finish_order"][0]
 
 
-def hidden_cards_dealt_again(s, seat: int, players: int, gen) -> np.ndarray:
-    """A copy of state ``s`` in which the cards ``seat`` cannot see are dealt again: the other hands keep
-    their sizes and their publicly known cards, the stock its size and the card under it."""
-    other = np.zeros(1, compiled.STATE)
-    compiled.copy_state(other, s)
-    o = other[0]
-    shown = [int(s["known"][q]) | int(s["added"][q]) for q in range(players)]  # added cards wait in the hand (M-12)
-    hidden = [c for q in range(players) if q != seat for c in range(52) if (int(s["hands"][q]) & ~shown[q]) >> c & 1]
-    pool = gen.permutation(hidden + list(s["stock"][s["drawn"]:s["stock_size"] - 1]))
-    for q in range(players):
-        if q != seat:
-            n = bin(int(s["hands"][q]) & ~shown[q]).count("1")
-            o["hands"][q] = int(s["hands"][q]) & shown[q] | sum(1 << int(c) for c in pool[:n])
-            pool = pool[n:]
-    o["stock"][s["drawn"]:s["stock_size"] - 1] = pool
-    return other
-
-
 @given(setups())
 def test_a_decision_depends_only_on_the_deciding_seats_view(cell):
     """``choose`` reads the seat's own hand and public facts: at every decision of a game, dealing the
@@ -285,9 +222,9 @@ def test_a_decision_depends_only_on_the_deciding_seats_view(cell):
         seat = compiled.to_act(g.s)
         if seat < 0:
             break
-        other = hidden_cards_dealt_again(g.s, seat, players, gen)
-        compiled.choose(g.s, g.p, g.policies, a[0])
-        compiled.choose(other[0], g.p, g.policies, b[0])
+        other = hidden_cards_dealt_again(g.s, g.p, seat, players, gen)
+        compiled.choose(g.s, g.p, g.policies, a[0], g.work)
+        compiled.choose(other[0], g.p, g.policies, b[0], g.work)
         assert a["cards"][0] == b["cards"][0]
         if g.s["phase"] == compiled.DEFEND:
             for c in range(52):

@@ -211,7 +211,8 @@ def test_M10_kill_same_suit_higher_or_trump_and_a_trump_only_by_a_higher_trump()
     s = position("♦2", "♦4 ♦9 ♣7", trump="♣", defender=1, turned="♣K")[0]
     on_table(s, "♦5 ♣5")
     m = np.zeros(1, C.MOVE)[0]
-    C.choose(s, p, pol.codes(("greedy", "greedy")), m)  # greedy: the cheapest non-trump killer, the trump by the trump
+    # greedy: the cheapest non-trump killer, the trump by the trump
+    C.choose(s, p, pol.table(("greedy", "greedy")), m, C.new_work()[0])
     assert m["killer"][F.parse("♦5")] == F.parse("♦9") and m["killer"][F.parse("♣5")] == F.parse("♣7")
 
 
@@ -299,7 +300,7 @@ def test_M14_defender_attacks_own_cards_within_the_cap():
     s["start_hand"] = 10
     assert not C.is_legal(s, p, move("♦6", kills={"♦6": "♦9"}))  # 5 left the hand: 5 + 2 > 6 is "virpiminen"
     m = np.zeros(1, C.MOVE)[0]
-    C.choose(s, p, pol.codes(("random", "random")), m)
+    C.choose(s, p, pol.table(("random", "random")), m, C.new_work()[0])
     assert m["cards"] == 0
 
 
@@ -320,7 +321,7 @@ def test_M14_six_cards_a_seventh_kill_is_refused():
     assert not C.is_legal(s, p, move(kills={"♠7": "♠9"}))
     for policy in ("random", "greedy"):
         m = np.zeros(1, C.MOVE)[0]
-        C.choose(s, p, pol.codes((policy,) * 3), m)
+        C.choose(s, p, pol.table((policy,) * 3), m, C.new_work()[0])
         assert m["killer"][F.parse("♠7")] == -1
     s["gone"] = 5
     assert C.is_legal(s, p, move(kills={"♠7": "♠9"}))
@@ -338,7 +339,7 @@ def test_M14_no_virpiminen_self_attack_needs_room_for_two():
     s["start_hand"] = 5  # room 1: one short
     assert C.room(s, p) == 1 and not C.is_legal(s, p, move("♦7", kills={"♦7": "♦9"}))
     m = np.zeros(1, C.MOVE)[0]
-    C.choose(s, p, pol.codes(("greedy",) * 3), m)
+    C.choose(s, p, pol.table(("greedy",) * 3), m, C.new_work()[0])
     assert m["cards"] == 0
     s["start_hand"], s["gone"] = 6, 5  # room 2, but the pair would make seven cards leave
     assert not C.is_legal(s, p, move("♦7", kills={"♦7": "♦9"}))

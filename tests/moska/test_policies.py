@@ -24,8 +24,11 @@ def d(v, k):
 
 
 def test_a_policy_sees_only_its_own_hand_and_the_public_table():
+    """``random`` and ``greedy`` read these fields only; ``game`` is for ``mc``, which hands it to the compiled
+    search (test_mc: that search reads only the seat's view); it takes no part in comparisons."""
     assert [f.name for f in dataclasses.fields(View)] == ["key", "turn", "seat", "hand", "trump", "stock_left",
-                                                          "room"]
+                                                          "room", "game"]
+    assert not {f.name: f for f in dataclasses.fields(View)}["game"].compare
 
 
 @given(st.integers(1, 2**52 - 1), st.integers(0, 10_000), st.integers(1, 8))

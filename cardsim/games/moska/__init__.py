@@ -2,6 +2,7 @@
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, SHEDDING, Column
 from cardsim.games.moska import compiled, reference
+from cardsim.games.moska.policies import POLICIES
 from cardsim.games.moska.rules import MoskaRules
 
 COLUMNS = COMMON + SHEDDING + (
@@ -18,7 +19,7 @@ GAME = GameSpec(
     rules=MoskaRules,
     min_players=2,
     max_players=8,
-    policies=("random", "greedy"),
+    policies=tuple(POLICIES),
     columns=COLUMNS,
     play=reference.play,
     compiled=compiled.simulate,

@@ -16,11 +16,11 @@ of a round, truncation) has been applied. The API:
 
 - ``deal(s, params, key, u, perm)``: game ``key``'s deal, then the first decision;
 - ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
-- ``choose(s, params, policies, move)``: the decision of the seat to act, from its
-  **view** only (own hand, the table, trump, stock size; never another hand);
+- ``choose(s, params, policies, move, work)``: the decision of the seat to act, from its
+  **view** only (own hand, the table, trump, stock size, the cards shown; never another hand);
 - ``apply(s, params, move)``: make the decision, then run the game to the next one;
 - ``is_legal(s, params, move)``: whether a decision is one the rules allow;
-- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, params, policies, move)``
+- ``copy_state(dst, src)`` (into a 1-element array), ``play_out(s, params, policies, move, work)``
   (to the end).
 
 A decision is a ``MOVE`` record: ``cards`` (an opening, an addition, a give-back of
@@ -29,15 +29,18 @@ attack card ``a`` in a defence, -1: left unkilled). The engine's loop (``run_gam
 is ``deal`` then ``choose``/``apply`` until the game is over; nothing else.
 
 Rules and players reach numba as a ``PARAMS`` record ``p`` (``make_params(...)[0]``), seat
-policies as an int64 array of codes (``compiled_policies.codes``). Per-decision functions
-allocate nothing: scratch arrays are passed in, so they could be compiled for a GPU
-with numba's CUDA target (one thread per game, ``STATE`` records in device memory).
+policies as a policy table (``compiled_policies.table``: one int64 row per seat, its code and
+``mc``'s parameters). Per-decision functions allocate nothing: scratch is passed in (a ``WORK``
+record), so they could be compiled for a GPU with numba's CUDA target (one thread per game,
+``STATE`` records in device memory).
 
-For the Monte Carlo policy of the next issue the state also holds what a seat's view
-needs to deal the hidden cards again: ``known[p]``, the cards publicly known to be in
-seat ``p``'s hand (picked up from the table, taken back after an over-play, the turned
-card taken by the trump-two swap, the card under the stock drawn last), the discard
-pile, the table, hand sizes, the stock size and the card under the stock.
+``mc`` (``search``, specified in ``policies.MonteCarloPolicy``) plays its candidates out on
+copies of the state in worlds that deal the cards its seat cannot see again; for that the
+state holds what a seat's view needs: ``known[p]``, the cards publicly known to be in seat
+``p``'s hand (picked up from the table, taken back after an over-play, the turned card taken
+by the trump-two swap, the card under the stock drawn last), the discard pile, the table,
+the addition step's cards, hand sizes, the stock size and the card under the stock. The
+reference engine's ``mc`` decides on ``state_from`` of its position (``decide_from``).
 """
 from __future__ import annotations
 
@@ -48,6 +51,7 @@ from cardsim.core import jit
 from cardsim.core.cards import FRENCH52
 from cardsim.core.records import finish_strings
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, popcount
+from cardsim.core.search import MonteCarlo
 from cardsim.games.moska import compiled_policies as pol
 from cardsim.games.moska import reference
 from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
@@ -107,6 +111,28 @@ plus one, in bits ``4j .. 4j+3``); the rest are the record's counters."""
 
 MOVE = np.dtype([("cards", np.uint64), ("killer", np.int8, (DECK_SIZE,))])
 """One decision (see the module docstring)."""
+
+FULL_DECK = np.uint64((1 << DECK_SIZE) - 1)
+SEARCH_STOCK = 8
+"""``mc`` searches once the stock holds at most this many cards; before, its candidate is greedy's alone:
+with 32 worlds the play-outs could not tell earlier candidates apart (benchmarks/bench_moska_mc.py)."""
+MAX_CANDIDATES = 1 + DECK_SIZE + RANKS + 1
+"""A bound on ``mc``'s candidates: greedy's, then an opening's single cards, rank groups and all non-trump
+groups (the longest list; an addition has at most 57, a defence 4, a give-back 2)."""
+
+WORK = np.dtype([
+    ("u", np.uint64, (DECK_SIZE,)), ("perm", np.int64, (DECK_SIZE,)), ("count", np.int64, (jit.BUCKETS + 1,)),
+    ("hidden", np.int64, (DECK_SIZE,)), ("candidates", MOVE, (MAX_CANDIDATES,)),
+    ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)), ("worlds", STATE, (2,)),
+], align=True)
+"""Scratch of one game loop (``new_work``): the deal's draws and permutation (``u``, ``perm``); for ``mc``
+(``search``) the bucket counts of a world's permutation, the hidden cards, the candidates and their
+scores, a play-out's move, a world and a play-out state."""
+
+
+def new_work() -> np.ndarray:
+    """A ``WORK`` record (a 1-element array)."""
+    return np.zeros(1, WORK)
 
 PARAMS = np.dtype([(name, np.int64) for name in (
     "players", "hand_size", "cap", "cap_to_hand", "cap_unkilled", "kill_ranks", "swap", "self_attack",
@@ -442,6 +468,7 @@ def place_additions(s: np.void, p: np.void) -> int:
     for o in range(p.players):
         q = (s.attacker + o) % p.players
         if s.added[q] != ZERO:
+            s.added[q] = ZERO
             refill(s, p, q)
     if game_over(s, p):
         return WAIT
@@ -583,10 +610,10 @@ def give_back_pool(s: np.void, p: np.void) -> np.uint64:
 
 
 @njit(cache=True)
-def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
-    """Write into ``m`` the decision of the seat to act by its policy (``policies[seat]``), from its view."""
+def respond(s: np.void, p: np.void, code: int, m: np.void) -> None:
+    """Write into ``m`` the decision of the seat to act by the search-free policy ``code`` (random, greedy),
+    from its view."""
     seat = s.seat
-    code = policies[seat]
     head = fold(fold(s.key, jit.POLICY), s.turns) if code == pol.RANDOM else ZERO  # greedy draws nothing
     if s.phase == OPEN:
         m.cards = pol.open_move(code, head, s.hands[seat], s.trump, room(s, p))
@@ -596,6 +623,17 @@ def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
         m.cards = pol.add_move(code, head, s.hands[seat] & s.step_allowed, s.step_room, s.trump, stock_left(s))
     elif s.phase == GIVE_BACK:
         m.cards = pol.give_back_move(code, head, give_back_pool(s, p), s.excess, s.trump)
+
+
+@njit(cache=True)
+def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void) -> None:
+    """Write into ``m`` the decision of the seat to act by its row of the policy table
+    (``compiled_policies.table``), from its view; ``w``: a ``WORK`` record (``mc``'s scratch)."""
+    row = policies[s.seat]
+    if row[pol.CODE] == pol.MC:
+        search(s, p, row, m, w)
+    else:
+        respond(s, p, row[pol.CODE], m)
 
 
 @njit(cache=True)
@@ -662,11 +700,161 @@ def copy_state(dst: np.ndarray, src: np.void) -> None:
 
 
 @njit(cache=True)
-def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
-    """Play the game of ``s`` to its end, seat ``q`` deciding by ``policies[q]`` (``m``: a ``MOVE`` of scratch)."""
+def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void) -> None:
+    """Play the game of ``s`` to its end, seat ``q`` deciding by row ``q`` of the policy table (``m``: a
+    ``MOVE``, ``w``: a ``WORK`` record of scratch)."""
     while s.phase != OVER:
-        choose(s, p, policies, m)
+        choose(s, p, policies, m, w)
         apply(s, p, m)
+
+
+# --- mc: determinized Monte Carlo (MC.md; policies.MonteCarloPolicy specifies it) -----------
+
+@njit(cache=True)
+def same_defence(s: np.void, x: np.void, y: np.void) -> bool:
+    """Whether two defences of the state's defender are the same decision (kills and self-attacks)."""
+    if x.cards != y.cards:
+        return False
+    rest = s.unkilled | x.cards
+    while rest != ZERO:
+        a = lowest(rest)
+        rest &= rest - ONE
+        if x.killer[a] != y.killer[a]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def defence_candidates(s: np.void, p: np.void, w: np.void) -> int:
+    """The defences after greedy's (``w.candidates[0]``): each defence style of ``compiled_policies``
+    (M-10, M-14), duplicates dropped. How many candidates in all."""
+    m = 1
+    for style in (pol.ALL_KILLS, pol.PLAIN_KILLS, pol.GREEDY_KILLS):
+        choose_defence(s, p, style, ZERO, w.candidates[m])
+        new = True
+        for i in range(m):
+            if same_defence(s, w.candidates[i], w.candidates[m]):
+                new = False
+                break
+        if new:
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def candidates(s: np.void, p: np.void, w: np.void) -> int:
+    """``mc``'s candidates for the seat to act into ``w.candidates``: greedy's decision first, then, once the
+    stock holds at most ``SEARCH_STOCK`` cards, those of its decision kind (``policies.MonteCarloPolicy``),
+    duplicates dropped. How many."""
+    respond(s, p, pol.GREEDY, w.candidates[0])
+    if stock_left(s) > SEARCH_STOCK:
+        return 1
+    if s.phase == OPEN:
+        return pol.opening_candidates(w.candidates, 1, s.hands[s.seat], s.trump, room(s, p))
+    if s.phase == DEFEND:
+        return defence_candidates(s, p, w)
+    if s.phase == ADD:
+        return pol.addition_candidates(w.candidates, 1, s.hands[s.seat] & s.step_allowed, s.step_room, s.trump)
+    return pol.give_back_candidates(w.candidates, 1, give_back_pool(s, p), s.excess, s.trump)
+
+
+@njit(cache=True)
+def shown(s: np.void, q: int) -> np.uint64:
+    """The cards of seat ``q``'s hand that everyone has seen: its known cards and its additions of the step
+    under way (M-12: they wait in the hand until the over-play is settled)."""
+    return s.known[q] | s.added[q]
+
+
+@njit(cache=True)
+def trump_two_in_stock(s: np.void, p: np.void) -> bool:
+    """M-6: while the turned card (not the 2) still lies under the stock with the swap on, nobody has held
+    the trump 2 (they would have swapped at once): it is in the stock, above the turned card."""
+    two = s.trump * RANKS + TRUMP_TWO_RANK
+    return p.swap != 0 and stock_left(s) > 1 and s.stock[s.stock_size - 1] == s.turned and s.turned != two
+
+
+@njit(cache=True)
+def hidden_cards(s: np.void, p: np.void, seat: int, w: np.void) -> int:
+    """``w.hidden``: the cards ``seat`` cannot see, in code order, from its view only: the deck less its hand,
+    the discard, the table, the cards shown in the other hands, the card under the stock and the trump 2
+    while ``trump_two_in_stock``. How many."""
+    seen = s.hands[seat] | s.discard | s.attack | s.kills
+    for q in range(p.players):
+        seen |= shown(s, q)
+    if stock_left(s) > 0:
+        seen |= bit(s.stock[s.stock_size - 1])
+    if trump_two_in_stock(s, p):
+        seen |= bit(s.trump * RANKS + TRUMP_TWO_RANK)
+    n = 0
+    rest = ~seen & FULL_DECK
+    while rest != ZERO:
+        w.hidden[n] = lowest(rest)
+        rest &= rest - ONE
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def determinize(world: np.void, p: np.void, seat: int, key: np.uint64, n: int, w: np.void) -> None:
+    """World ``key`` of a copy of the searched state: its ``n`` hidden cards (``hidden_cards``) in keyed order
+    (the ``DEAL`` permutation of ``key``) fill the other hands after their shown cards, to their sizes, seat
+    by seat, then the stock front first (its last card stays); while ``trump_two_in_stock`` the trump 2
+    takes the stock place ``below(draw(key, EXTRA, 0, 0), places)`` from the front. Its game key, for the
+    play-outs' policy draws, is ``key``."""
+    jit.bucket_permutation_into(key, jit.DEAL, 0, n, w.u, w.perm, w.count)
+    two_at = -1
+    if trump_two_in_stock(world, p):
+        two_at = world.drawn + jit.below(jit.draw(key, jit.EXTRA, 0, 0), world.stock_size - 1 - world.drawn)
+    k = 0
+    for q in range(p.players):
+        if q != seat:
+            hand = shown(world, q)
+            for _ in range(popcount(world.hands[q]) - popcount(hand)):
+                hand |= bit(w.hidden[w.perm[k]])
+                k += 1
+            world.hands[q] = hand
+    for i in range(world.drawn, world.stock_size - 1):
+        if i == two_at:
+            world.stock[i] = world.trump * RANKS + TRUMP_TWO_RANK
+        else:
+            world.stock[i] = w.hidden[w.perm[k]]
+            k += 1
+    world.key = key
+
+
+@njit(cache=True)
+def roll_out(s: np.void, p: np.void, code: int, m: np.void) -> None:
+    """An ``mc`` play-out: the search-free policy ``code`` in every seat until the game ends."""
+    while s.phase != OVER:
+        respond(s, p, code, m)
+        apply(s, p, m)
+
+
+@njit(cache=True)
+def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> None:
+    """``mc``'s decision for the seat to act (``row``: its policy table row) into ``m``: every candidate played
+    out in the same ``row[DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns, j)``) with
+    the base policy in every seat; a play-out scores 1 when the seat does not lose; the highest total wins,
+    ties to the first candidate (greedy's). One candidate is taken without a play-out."""
+    seat = s.seat
+    n_candidates = candidates(s, p, w)
+    best = 0
+    if n_candidates > 1:
+        n_hidden = hidden_cards(s, p, seat, w)
+        w.score[:n_candidates] = 0
+        world, trial = w.worlds[0], w.worlds[1]
+        for j in range(row[pol.DETERMINIZATIONS]):
+            w.worlds[0] = s
+            determinize(world, p, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
+            for i in range(n_candidates):
+                w.worlds[1] = world
+                apply(trial, p, w.candidates[i])
+                roll_out(trial, p, row[pol.BASE], w.move[0])
+                if trial.loser != seat:
+                    w.score[i] += 1
+        best = jit.argmax_first(w.score, n_candidates)
+    m.cards = w.candidates[best].cards
+    m.killer[:] = w.candidates[best].killer
 
 
 # --- records --------------------------------------------------------------------------------
@@ -683,17 +871,16 @@ def write_record(s: np.void, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray) -> None:
+def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray,
+              w: np.void) -> None:
     """Play ``games`` (game indices) of a study with ``seed``, one at a time: row ``i`` of ``out`` is the
-    record of ``games[i]``."""
+    record of ``games[i]`` (``policies``: the policy table; ``w``: a ``WORK`` record)."""
     state = np.zeros(1, STATE)
     move = np.zeros(1, MOVE)
-    u = np.zeros(DECK_SIZE, np.uint64)
-    perm = np.zeros(DECK_SIZE, np.int64)
     s, m = state[0], move[0]
     for i in range(len(games)):
-        deal(s, p, jit.game_key(seed, games[i]), u, perm)
-        play_out(s, p, policies, m)
+        deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        play_out(s, p, policies, m, w)
         write_record(s, out[i])
 
 
@@ -702,7 +889,8 @@ def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
     """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD_FIELDS)), dtype=np.int64)
-    jit.first_call(run_games, "moska", make_params(rules, players)[0], pol.codes(policies), np.uint64(seed), games, out)
+    jit.first_call(run_games, "moska", make_params(rules, players)[0], pol.table(policies), np.uint64(seed), games,
+                   out, new_work()[0])
     cols = {f: out[:, j] for j, f in enumerate(RECORD_FIELDS)}
     finish = cols.pop("finish")
     cols["truncated"] = cols["truncated"].astype(bool)
@@ -710,3 +898,48 @@ def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
     cols["first_out"] = finish % 16 - 1
     cols["finish_order"] = finish_strings(finish, players)
     return cols
+
+
+# --- the reference engine's positions -------------------------------------------------------
+
+KINDS = {"open": OPEN, "defend": DEFEND, "add": ADD, "give_back": GIVE_BACK}
+"""The decision kinds of the reference engine's policy calls (``policies.py``) → phases."""
+
+
+def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
+    """The compiled state (a 1-element array) of a reference game at a decision of ``seat`` of ``kind``
+    (``KINDS``) whose turn the reference has counted already (as when it asks a policy). For the reference
+    engine's ``mc`` and for tests."""
+    players = game.players
+    state = np.zeros(1, STATE)
+    s, t = state[0], game.table
+    s["key"], s["trump"], s["turned"] = game.key, game.trump, game.turned
+    for q in range(players):
+        s["hands"][q], s["known"][q], s["added"][q] = game.hands[q], game.known[q], t.added.get(q, 0)
+    s["stock"][:len(game.stock)], s["stock_size"], s["drawn"] = game.stock, len(game.stock), 0
+    s["discard"], s["attack"], s["unkilled"], s["kills"] = game.discard, t.attack, t.unkilled, t.kills
+    s["start_hand"], s["gone"], s["attacker"], s["defender"] = t.start_hand, t.gone, game.attacker, game.defender
+    s["phase"], s["seat"] = KINDS[kind], seat
+    if kind in ("add", "give_back"):
+        s["step_room"], s["step_allowed"] = reference.room(game), reference.allowed(game)
+        s["adder"] = (seat - game.attacker) % players
+    if kind == "give_back":
+        s["excess"] = sum(bin(m).count("1") for m in t.added.values()) - s["step_room"]
+    s["out"] = sum(1 << q for q in game.finish_order)
+    s["finish"] = sum((q + 1) << 4 * j for j, q in enumerate(game.finish_order))
+    s["n_out"], s["turns"], s["rounds"] = len(game.finish_order), game.turns - 1, game.rounds
+    s["swaps"], s["overplays"], s["pickups"], s["self_attacks"] = (game.swaps, game.overplays, game.pickups,
+                                                                   game.self_attacks)
+    s["loser"] = -1
+    return state
+
+
+def decide_from(game: reference.State, kind: str, seat: int, search_: MonteCarlo) -> np.void:
+    """The ``MOVE`` of ``seat``'s ``mc`` decision (``search_``: its parameters) in a reference game, made on
+    ``state_from``: the reference engine's ``mc`` (policies.MonteCarloPolicy)."""
+    state, move = state_from(game, kind, seat), np.zeros(1, MOVE)
+    policies = np.zeros((game.players, 3), dtype=np.int64)
+    policies[seat] = pol.MC, search_.determinizations, pol.CODES[search_.base]
+    jit.first_call(choose, "moska mc", state[0], make_params(game.rules, game.players)[0], policies, move[0],
+                   new_work()[0])
+    return move[0]

@@ -1,4 +1,5 @@
-"""Moska self-play policies compiled with numba: ``random`` and ``greedy``, draw for draw as ``policies.py``.
+"""Moska self-play policies compiled with numba: ``random`` and ``greedy``, draw for draw as ``policies.py``;
+the candidate decisions of ``mc`` (its search is ``compiled.search``).
 
 Each function implements the words of its scalar class's docstring in ``policies.py``
 (that docstring is the specification; it is not repeated here) and draws the same keyed
@@ -7,8 +8,10 @@ hold: the deciding seat's own hand and public facts (trump, stock size, room, th
 to kill), never another hand. ``head`` is ``fold(fold(key, POLICY), turn)``, the prefix
 of every draw of the decision, so ``d(k) = fold(head, k)``. No function allocates.
 
-Policies are codes (``RANDOM``, ``GREEDY``) so that a seat's policy is one int64 of
-the per-seat ``policies`` array the engine receives.
+Policies are codes (``RANDOM``, ``GREEDY``, ``MC``) so that a seat's policy is one row of
+the policy table the engine receives (``table``: code, determinizations, base).
+The defence styles (``ALL_KILLS`` ...) are not seat policies: they are rules that
+``kill_move`` and ``self_attack_move`` also follow, to make ``mc``'s defence candidates.
 """
 from __future__ import annotations
 
@@ -17,12 +20,17 @@ from numba import njit
 
 from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
-from cardsim.core.rules import parse_call
-from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, make_policy
+from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, make_policy, parse_policy
 
-RANDOM, GREEDY = 0, 1
-CODES = {"random": RANDOM, "greedy": GREEDY}
-"""Policy name → code of the per-seat ``policies`` array."""
+RANDOM, GREEDY, MC = 0, 1, 2
+CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC}
+"""Policy name → code of the policy table."""
+CODE, DETERMINIZATIONS, BASE = range(3)
+"""The columns of a policy table row: the code, and for ``mc`` its worlds and its base policy's code."""
+ALL_KILLS, PLAIN_KILLS, GREEDY_KILLS = 10, 11, 12
+"""Defence styles of ``mc``'s candidates (``policies.MonteCarloPolicy``): kill every card with its cheapest
+killer (greedy without keeping high trumps); kill only with non-trumps; greedy's kills without
+self-attacks. The first two self-attack like greedy (M-14)."""
 RANKS = FRENCH52.n_ranks
 RANK_BITS = np.uint64((1 << RANKS) - 1)
 RANK_MASK = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
@@ -202,17 +210,24 @@ def open_move(code: int, head: np.uint64, hand: np.uint64, trump: int, room: int
 
 @njit(cache=True)
 def kill_move(code: int, head: np.uint64, attack: int, killers: np.uint64, trump: int, stock_left: int) -> int:
-    """``kill(view, a, killers)``: a killer of ``attack`` or -1."""
+    """``kill(view, a, killers)``: a killer of ``attack`` or -1 (the seat's policy, or a defence style)."""
     if code == RANDOM:
         return random_kill(head, attack, killers)
+    plain = killers & ~SUIT_MASK[trump]
+    if code == ALL_KILLS:
+        return lowest(plain) if plain != ZERO else lowest(killers)
+    if code == PLAIN_KILLS:
+        return lowest(plain)
     return greedy_kill(attack, killers, trump, stock_left)
 
 
 @njit(cache=True)
 def self_attack_move(code: int, head: np.uint64, card: int, killers: np.uint64, trump: int) -> int:
-    """``self_attack(view, c, killers)``: a killer of the own card ``card`` or -1 (M-14)."""
+    """``self_attack(view, c, killers)``: a killer of the own card ``card`` or -1 (M-14; a policy or a style)."""
     if code == RANDOM:
         return random_self_attack(head, card, killers)
+    if code == GREEDY_KILLS:
+        return -1
     return greedy_self_attack(card, killers, trump)
 
 
@@ -232,8 +247,87 @@ def give_back_move(code: int, head: np.uint64, cards: np.uint64, e: int, trump: 
     return greedy_give_back(cards, e, trump)
 
 
-def codes(policies: tuple[str, ...]) -> np.ndarray:
-    """The per-seat policy codes (int64) of policy strings (validated by ``policies.make_policy``)."""
-    for p in policies:
-        make_policy(p)
-    return np.array([CODES[parse_call(p)[0]] for p in policies], dtype=np.int64)
+# --- mc's candidates (the lists of ``policies.MonteCarloPolicy``) ---------------------------
+
+@njit(cache=True)
+def cheapest(mask: np.uint64, n: int, trump: int) -> np.uint64:
+    """The ``n`` cards of the mask with the lowest ``order`` (non-trumps by rank, then trumps; all if fewer)."""
+    out = ZERO
+    for trumps in (False, True):
+        suits = SUIT_MASK[trump] if trumps else ~SUIT_MASK[trump]
+        for r in range(RANKS):
+            cards = mask & suits & RANK_MASK[r]
+            while cards != ZERO:
+                if popcount(out) == n:
+                    return out
+                out |= cards & (~cards + ONE)
+                cards &= cards - ONE
+    return out
+
+
+@njit(cache=True)
+def add_candidate(out: np.ndarray, m: int, cards: np.uint64) -> int:
+    """Append the decision ``cards`` to ``out[:m]`` unless it is there already; the new count."""
+    for i in range(m):
+        if out[i].cards == cards:
+            return m
+    out[m].cards = cards
+    return m + 1
+
+
+@njit(cache=True)
+def opening_candidates(out: np.ndarray, m: int, hand: np.uint64, trump: int, room: int) -> int:
+    """Openings (M-8, M-9): each single card, each rank's group (``part(hand, r, room)``), and every
+    non-trump group together from the lowest rank (within the room)."""
+    rest = hand
+    while rest != ZERO:
+        m = add_candidate(out, m, rest & (~rest + ONE))
+        rest &= rest - ONE
+    if room < 2:
+        return m
+    groups = pair_ranks(hand)
+    plain = hand & ~SUIT_MASK[trump]
+    together = ZERO
+    for r in range(RANKS):
+        if groups >> U(r) & ONE:
+            m = add_candidate(out, m, part(hand, r, room))
+        if pair_ranks(plain) >> U(r) & ONE:
+            together |= part(plain, r, room - popcount(together))
+    if together != ZERO:
+        m = add_candidate(out, m, together)
+    return m
+
+
+@njit(cache=True)
+def addition_candidates(out: np.ndarray, m: int, cands: np.uint64, room: int, trump: int) -> int:
+    """Additions (M-11) of at most ``room`` cards: none; the cheapest low non-trumps (2..T), non-trumps, or
+    cards (``cheapest``); each single card."""
+    plain = cands & ~SUIT_MASK[trump]
+    m = add_candidate(out, m, ZERO)
+    m = add_candidate(out, m, cheapest(plain & LOW, room, trump))
+    m = add_candidate(out, m, cheapest(plain, room, trump))
+    m = add_candidate(out, m, cheapest(cands, room, trump))
+    rest = cands
+    while rest != ZERO:
+        m = add_candidate(out, m, rest & (~rest + ONE))
+        rest &= rest - ONE
+    return m
+
+
+@njit(cache=True)
+def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trump: int) -> int:
+    """Give-backs (M-12) of ``e`` cards: greedy's mirror, the ``e`` cheapest (greedy's own is ``out[0]``)."""
+    return add_candidate(out, m, cheapest(cards, e, trump))
+
+
+def table(policies: tuple[str, ...]) -> np.ndarray:
+    """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``) of policy strings
+    (validated by ``policies.make_policy``)."""
+    rows = np.zeros((len(policies), 3), dtype=np.int64)
+    for seat, text in enumerate(policies):
+        make_policy(text)
+        name, search = parse_policy(text)
+        rows[seat, CODE] = CODES[name]
+        if search is not None:
+            rows[seat, DETERMINIZATIONS], rows[seat, BASE] = search.determinizations, CODES[search.base]
+    return rows

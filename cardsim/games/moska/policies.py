@@ -1,4 +1,4 @@
-"""Moska self-play policies (scalar twins): ``random`` and ``greedy``.
+"""Moska self-play policies (scalar twins): ``random`` and ``greedy``; ``mc``, the search on the compiled engine.
 
 Each policy is specified in words in its class docstring, precisely enough for the
 compiled twin in ``compiled_policies.py`` to choose the same moves. This file does not
@@ -35,11 +35,14 @@ The engine calls, for the seat that decides (all calls of one decision share its
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of, count, lowest
 from cardsim.core.rules import parse_call
+from cardsim.core.search import MC, MonteCarlo, parse_mc
 
 RANKS = FRENCH52.n_ranks
 LOW_RANKS = 8
@@ -58,6 +61,10 @@ class View:
     trump: int
     stock_left: int
     room: int
+    game: Any = field(default=None, compare=False, repr=False)
+    """The reference engine's whole game (``reference.State``), for ``mc`` only: it hands the position to
+    the compiled search, which reads only this seat's view from it (tested); ``random`` and ``greedy``
+    never look at it."""
 
     def d(self, k: int) -> int:
         return rng.draw(self.key, rng.Stream.POLICY, self.turn, k)
@@ -206,14 +213,94 @@ class GreedyPolicy:
         return sum(1 << c for c in back)
 
 
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
+class MonteCarloPolicy:
+    """``mc(determinizations=D, base=B)``: determinized Monte Carlo (MC.md), run by the compiled engine.
+
+    At each decision of seat ``p`` at decision ``turn``: the candidates below (greedy's decision
+    first, duplicates dropped; one candidate is taken without a play-out); ``D`` worlds, world ``j``
+    keyed ``w = rng.world_key(key, turn, j)``, each dealing the cards ``p`` cannot see at random (the
+    permutation of stream ``DEAL`` of ``w`` over those cards in code order fills the other seats' hands,
+    seat by seat, to their sizes, then the stock front first); for each world and candidate a play-out
+    to the end of the game with ``B`` in every seat, ``w`` as its game key; score 1 when ``p`` does not
+    lose (a truncated play-out counts as not losing); the highest total wins, ties to the first.
+
+    ``p`` sees (``compiled.hidden_cards``): its hand, the discard, the table, every other seat's
+    publicly known cards (picked up from the table, taken back after an over-play, the turned card
+    taken by the trump-two swap, the stock's last card drawn), the cards added in the addition step
+    under way (they lie on the table until the over-play is settled), every hand's size, the stock's
+    size and the face-up card under it; and M-6: while the turned card still lies under the stock
+    with the swap on, the trump 2 is in the stock (its holder would have swapped at once), so a world
+    puts it at a random place of the stock (``below(draw(w, EXTRA, 0, 0), places)``).
+
+    Candidates (``compiled_policies``, ``compiled.candidates``). While the stock holds more than
+    ``compiled.SEARCH_STOCK`` (8) cards the candidate is greedy's alone: measured against greedy, 32
+    worlds cannot tell earlier candidates apart, and searching there lost as often or more (and the
+    decision costs no play-out). From then on, decision kind by decision kind:
+    - open: greedy's; each single card; each rank's group ``part(hand, r, room)`` (ranks with >= 2
+      cards, room >= 2); all non-trump groups together from the lowest rank, within the room;
+    - defence: greedy's; kill every card with its cheapest killer (non-trump killers first, then the
+      lowest trump: greedy without keeping J..A trumps); kill only with non-trumps; these two
+      self-attack like greedy (M-14), and with M-14 also greedy's kills without self-attacks. (Kill
+      nothing, picking everything up, was a candidate too: it made mc lose more often.);
+    - add: greedy's; none; the cheapest (greedy's ``order``) low non-trumps (2..T), non-trumps, or
+      cards, at most ``room``; each single card;
+    - give_back: greedy's (the highest ``order`` back) and its mirror (the lowest ``order`` back).
+
+    The reference engine asks a defence card by card: the whole decision is searched at its first
+    call (on ``compiled.state_from`` of the game) and the later calls of the same turn are answered
+    from it, so both engines decide alike.
+    """
+
+    def __init__(self, search: MonteCarlo) -> None:
+        self.search = search
+        self._turn: tuple[int, int] | None = None
+        self._move: Any = None
+
+    def _decide(self, v: View, kind: str) -> Any:
+        """The compiled ``MOVE`` of this decision of kind ``open``, ``defend``, ``add`` or ``give_back``
+        (searched once per turn)."""
+        if self._turn != (v.key, v.turn):
+            from cardsim.games.moska.compiled import decide_from  # compiled.py imports this module
+
+            self._move, self._turn = decide_from(v.game, kind, v.seat, self.search), (v.key, v.turn)
+        return self._move
+
+    def open(self, v: View) -> int:
+        return int(self._decide(v, "open")["cards"])
+
+    def kill(self, v: View, attack: int, killers: int) -> int:
+        return int(self._decide(v, "defend")["killer"][attack])
+
+    def self_attack(self, v: View, card: int, killers: int) -> int:
+        move = self._decide(v, "defend")
+        return int(move["killer"][card]) if int(move["cards"]) >> card & 1 else -1
+
+    def add(self, v: View, cands: int, room: int) -> int:
+        return int(self._decide(v, "add")["cards"])
+
+    def give_back(self, v: View, cards: int, e: int) -> int:
+        return int(self._decide(v, "give_back")["cards"])
 
 
-def make_policy(text: str) -> RandomPolicy | GreedyPolicy:
-    """A policy object from its string; Moska's policies take no parameters."""
+BASES = ("random", "greedy")
+"""The policies that decide without search: ``mc``'s play-out policies."""
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, MC: MonteCarloPolicy}
+
+
+@lru_cache(maxsize=None)
+def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
+    """The policy of a policy string and, for ``mc``, its parameters (one ``ValueError`` line if bad)."""
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown moska policy {name!r}; known policies: {', '.join(POLICIES)}")
+    if name == MC:
+        return name, parse_mc("moska", params, BASES)
     if params:
         raise ValueError(f"moska policy {name!r} takes no parameters, got {', '.join(params)}")
-    return POLICIES[name]()
+    return name, None
+
+
+def make_policy(text: str) -> RandomPolicy | GreedyPolicy | MonteCarloPolicy:
+    """A policy object from its string."""
+    name, search = parse_policy(text)
+    return MonteCarloPolicy(search) if search is not None else POLICIES[name]()

@@ -168,6 +168,9 @@ class Table:
     kills: int = 0
     gone: int = 0
     """Defender's cards that left their hand this round: kill cards and M-14 pairs (TARAKI's six cards)."""
+    added: dict[int, int] = field(default_factory=dict)
+    """The addition step under way (M-11, M-12): each adder's chosen cards that have not gone back, in the
+    adders' order; they stay in hand until the step is settled."""
 
     @property
     def cards(self) -> int:
@@ -189,6 +192,10 @@ class State:
     discard: int = 0
     table: Table = field(default_factory=Table)
     out: list[bool] = field(default_factory=list)
+    known: list[int] = field(default_factory=list)
+    """The cards each seat is publicly known to hold (``mc``'s view, see ``policies.MonteCarloPolicy``):
+    picked up from the table, taken back after an over-play, the turned card taken by the trump-two
+    swap, the stock's last card drawn; a card leaves with the hand."""
     finish_order: list[int] = field(default_factory=list)
     turns: int = 0
     rounds: int = 0
@@ -204,6 +211,7 @@ class State:
 
     def __post_init__(self) -> None:
         self.out = self.out or [False] * len(self.hands)
+        self.known = self.known or [0] * len(self.hands)
 
     @property
     def players(self) -> int:
@@ -296,6 +304,12 @@ def self_attack_killers(s: State, card: int) -> int:
     return killers(card, hand & ~(1 << card), s.trump)
 
 
+def leave_hand(s: State, seat: int, cards: int) -> None:
+    """``cards`` leave the hand of ``seat`` (to the table, or under the stock by the swap of M-6)."""
+    s.hands[seat] &= ~cards
+    s.known[seat] &= ~cards
+
+
 def next_active(s: State, seat: int) -> int:
     """The next seat clockwise after ``seat`` that is not out (M-7, M-16)."""
     for step in range(1, s.players + 1):
@@ -338,6 +352,8 @@ def refill(s: State, seat: int) -> None:
     while s.stock and count(s.hands[seat]) < s.rules.hand_size:
         card = s.stock.pop(0)
         s.hands[seat] |= 1 << card
+        if not s.stock:
+            s.known[seat] |= 1 << card  # the card under the stock was face up
         drawn.append(card)
         if card == two and can_swap(s, seat):
             s.note("draw", seat, tuple(drawn))
@@ -372,7 +388,9 @@ def swap_after_deal(s: State) -> None:
 def swap_trump_two(s: State, seat: int) -> None:
     """M-6: the holder's trump 2 goes under the stock, the turned card to their hand."""
     two = trump_two(s)
-    s.hands[seat] ^= (1 << two) | (1 << s.turned)
+    leave_hand(s, seat, 1 << two)
+    s.hands[seat] |= 1 << s.turned
+    s.known[seat] |= 1 << s.turned
     s.stock[-1] = two
     s.swaps += 1
     s.note("swap", seat, (two,), on=s.turned)
@@ -392,7 +410,7 @@ def decide(s: State, seat: int) -> int:
 
 
 def view(s: State, seat: int, turn: int, room_: int) -> View:
-    return View(s.key, turn, seat, s.hands[seat], s.trump, len(s.stock), room_)
+    return View(s.key, turn, seat, s.hands[seat], s.trump, len(s.stock), room_, game=s)
 
 
 def holds_cards(s: State, seat: int) -> bool:
@@ -418,7 +436,7 @@ def opening_step(s: State, policy) -> None:
     cards = policy.open(view(s, a, turn, room(s)))
     if not is_legal_opening(cards, s.hands[a], room(s)):
         raise IllegalMove(f"seat {a} opened {FRENCH52.names(cards)} from {FRENCH52.names(s.hands[a])}")
-    s.hands[a] &= ~cards
+    leave_hand(s, a, cards)
     s.table.attack |= cards
     s.table.unkilled |= cards
     s.note("open", a, cards, s.defender, turn)
@@ -432,7 +450,7 @@ def kill(s: State, attack: int, killer: int, turn: int | None = None) -> None:
     if not (s.table.unkilled >> attack & 1 and s.hands[d] >> killer & 1 and kills(attack, killer, s.trump)
             and may_kill(s)):
         raise IllegalMove(f"seat {d} cannot kill {FRENCH52.name(attack)} with {FRENCH52.name(killer)}")
-    s.hands[d] &= ~(1 << killer)
+    leave_hand(s, d, 1 << killer)
     s.table.unkilled &= ~(1 << attack)
     s.table.kills |= 1 << killer
     s.table.gone += 1
@@ -445,7 +463,7 @@ def self_attack(s: State, card: int, killer: int, turn: int | None = None) -> No
     d = s.defender
     if not self_attack_killers(s, card) >> killer & 1:
         raise IllegalMove(f"seat {d} cannot self-attack {FRENCH52.name(card)} with {FRENCH52.name(killer)}")
-    s.hands[d] &= ~((1 << card) | (1 << killer))
+    leave_hand(s, d, (1 << card) | (1 << killer))
     s.table.attack |= 1 << card
     s.table.kills |= 1 << killer
     s.table.gone += 2
@@ -480,13 +498,14 @@ def defence_step(s: State, policy) -> None:
         s.note("kill", d, decision=turn)  # the decision kills nothing
 
 
-def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -> dict[int, int]:
-    """M-12: the cards over the room go back to their owners (``excess_return``); what stays."""
+def give_back(s: State, room_: int, policies: Sequence) -> None:
+    """M-12: the cards over the room go back to their owners (``excess_return``); ``s.table.added`` keeps
+    what stays."""
+    added = s.table.added
     excess = sum(count(m) for m in added.values()) - room_
     if excess <= 0:
-        return added
+        return
     s.overplays += 1
-    stays = dict(added)
     if s.rules.excess_return in ("defender", "attacker"):
         judge = s.defender if s.rules.excess_return == "defender" else s.attacker  # the attacker even when out
         turn = decide(s, judge)
@@ -497,24 +516,27 @@ def give_back(s: State, added: dict[int, int], room_: int, policies: Sequence) -
         if count(back) != excess or back & ~pool:
             raise IllegalMove(f"seat {judge} sent back {FRENCH52.names(back)}, not {excess} added cards")
         s.note("give_back", judge, back, decision=turn)
-        stays = {p: m & ~back for p, m in added.items()}
-    else:
-        for p in reversed(list(added)):  # the last over-players take theirs back first
-            if excess == 0:
-                break
-            back = added[p]
-            if count(back) > excess:
-                turn = decide(s, p)
-                back = policies[p].give_back(view(s, p, turn, room_), added[p], excess)
-                if count(back) != excess or back & ~added[p]:
-                    raise IllegalMove(f"seat {p} took back {FRENCH52.names(back)}, not {excess} own cards")
-                s.note("give_back", p, back, decision=turn)
-            stays[p] = added[p] & ~back
-            excess -= count(back)
-    for p in added:
-        if added[p] != stays[p]:
-            s.note("take_back", p, added[p] & ~stays[p])
-    return stays
+        for p in added:
+            take_back(s, p, added[p] & back)
+        return
+    for p in reversed(list(added)):  # the last over-players take theirs back first
+        if excess == 0:
+            break
+        back = added[p]
+        if count(back) > excess:
+            turn = decide(s, p)
+            back = policies[p].give_back(view(s, p, turn, room_), added[p], excess)
+            if count(back) != excess or back & ~added[p]:
+                raise IllegalMove(f"seat {p} took back {FRENCH52.names(back)}, not {excess} own cards")
+            s.note("give_back", p, back, decision=turn)
+        take_back(s, p, back)
+        excess -= count(back)
+
+
+def take_back(s: State, seat: int, cards: int) -> None:
+    """M-12: over-played ``cards`` of ``seat`` stay in its hand, where everyone has seen them."""
+    s.table.added[seat] &= ~cards
+    s.known[seat] |= cards
 
 
 def addition_step(s: State, policies: Sequence) -> bool:
@@ -525,7 +547,7 @@ def addition_step(s: State, policies: Sequence) -> bool:
     room_, ok = room(s), allowed(s)
     d = s.defender
     order = [p for p in clockwise_from(s, s.attacker) if p != d and not s.out[p]]
-    added: dict[int, int] = {}
+    added = s.table.added = {}
     for p in order:
         if room_ < 1 or not s.hands[p] & ok:
             continue
@@ -536,16 +558,21 @@ def addition_step(s: State, policies: Sequence) -> bool:
                               f" room {room_})")
         s.note("add", p, cards, d, turn)
         added[p] = cards
-    stays = give_back(s, added, room_, policies)
+    chosen = dict(added)
+    give_back(s, room_, policies)
+    for p in added:
+        if added[p] != chosen[p]:
+            s.note("take_back", p, chosen[p] & ~added[p])
+    s.table.added = {}
     stayed = False
-    for p, cards in stays.items():
+    for p, cards in added.items():
         if cards:
-            s.hands[p] &= ~cards
+            leave_hand(s, p, cards)
             s.table.attack |= cards
             s.table.unkilled |= cards
             s.note("lay", p, cards, d)
             stayed = True
-    for p, cards in stays.items():
+    for p, cards in added.items():
         if cards:
             refill(s, p)
     check_end(s)
@@ -561,6 +588,7 @@ def end_round(s: State) -> None:
         s.note("discard", -1, t.cards & ~t.unkilled)
     s.table = Table()
     s.hands[d] |= t.unkilled
+    s.known[d] |= t.unkilled
     if t.unkilled:
         s.pickups += 1
         s.note("pick_up", d, t.unkilled)
