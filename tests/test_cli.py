@@ -36,6 +36,14 @@ def test_list_moska_shows_presets_knobs_and_policies(capsys):
         assert word in out
 
 
+@pytest.mark.parametrize("game", cardsim.GAMES)
+def test_list_game_cites_the_rules_file_of_the_project(capsys, game):
+    """Issue 13: the normative rules are docs/rules/<game>.md, in the repository."""
+    code, out, err = run(capsys, "list", game)
+    assert code == 0 and f"docs/rules/{game}.md" in out.splitlines()[0]
+    assert (Path(__file__).resolve().parents[1] / "docs" / "rules" / f"{game}.md").is_file()
+
+
 def test_replay_prints_the_game_move_by_move(capsys):
     """A header that re-creates the game, every decision with its number, every card drawn."""
     code, out, err = run(capsys, *REPLAY)
