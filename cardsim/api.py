@@ -10,7 +10,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from cardsim.core.game import GameSpec
+from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, GameSpec, integer_expected
 from cardsim.core.records import Replay, frame
 from cardsim.core.rules import Rules
 from cardsim.games import spec
@@ -57,8 +57,10 @@ def simulate(game: str, rules: str | Rules | None = None, /, *, players: int = 4
     the engine, ``n_jobs`` or ``chunk_size``.
     """
     g, r, players, seats = _resolve(game, rules, players, policy)
-    for name, value in (("games", games), ("seed", seed), ("first_game", first_game)):
-        _check_count(name, value)
+    _check_count("seed", seed, limit=SEED_LIMIT)
+    _check_count("games", games, limit=GAME_LIMIT)
+    _check_count("first_game", first_game, limit=GAME_LIMIT - int(games))
+    games, seed, first_game = int(games), int(seed), int(first_game)
     engine = engine_name(engine)
     if not isinstance(n_jobs, int) or n_jobs == 0:
         raise ValueError(f"n_jobs must be a non-zero integer (-1 = all cores), not {n_jobs!r}")
@@ -135,9 +137,9 @@ def replay(name: str, rules: str | Rules | None = None, /, *, game: int, players
     row of ``simulate`` with the same arguments.
     """
     g, r, players, seats = _resolve(name, rules, players, policy)
-    _check_count("seed", seed)
-    _check_count("game", game)
-    return g.play(r, players, seed, int(game), seats)
+    _check_count("seed", seed, limit=SEED_LIMIT)
+    _check_count("game", game, limit=GAME_LIMIT)
+    return g.play(r, players, int(seed), int(game), seats)
 
 
 def _resolve(game: str, rules_: str | Rules | None, players: int, policy: str | Sequence[str]):
@@ -147,6 +149,7 @@ def _resolve(game: str, rules_: str | Rules | None, players: int, policy: str | 
     return g, r, players, g.seat_policies(policy, players)
 
 
-def _check_count(name: str, value: object, minimum: int = 0) -> None:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, not {value!r}")
+def _check_count(name: str, value: object, minimum: int = 0, limit: int | None = None) -> None:
+    expected = integer_expected(value, minimum, limit)
+    if expected:
+        raise ValueError(f"{name} must be {expected}, not {value!r}")

@@ -1,14 +1,20 @@
 """The command line: ``cardsim list | replay | run | verify | report``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
-file, ...) ends with one line on stderr and exit status 2.
+file, ...) and every error of the system (a folder that cannot be written, a full
+disk, an unreachable scheduler, ...) ends with one line on stderr and exit status 2.
+Ctrl-C ends with one line (what was kept, how to go on) and status 130; ``verify``
+exits 1 when the folder differs from what it claims. Output cut short by a closed pipe
+(``cardsim list | head``) ends quietly with status 141, as a program killed by SIGPIPE.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import cardsim
+from cardsim.core.rules import split_calls
 from cardsim.games import spec
 
 
@@ -39,7 +45,8 @@ def cmd_list(args: argparse.Namespace) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> None:
-    policy = args.policy.split(",") if "," in args.policy else args.policy
+    seats = split_calls(args.policy)  # "greedy(bluff=0.1, challenge=0.5)" is one policy
+    policy = seats if len(seats) > 1 else args.policy
     print(cardsim.replay(args.game, args.rules, players=args.players, seed=args.seed, game=args.game_index,
                          policy=policy))
 
@@ -48,7 +55,7 @@ def cmd_run(args: argparse.Namespace) -> None:
     from cardsim.study import run_study
 
     folder = run_study(args.study, games=args.games, jobs=args.jobs, out=args.out, backend=args.backend,
-                       scheduler=args.scheduler, force=args.force, progress=not args.quiet)
+                       scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json")
 
 
@@ -56,11 +63,15 @@ def cmd_verify(args: argparse.Namespace) -> None:
     """Exit status 1 when a re-run row or a records digest differs from the manifest."""
     from cardsim.study import verify_study
 
-    v = verify_study(args.folder, sample=args.sample)
+    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed)
+    for line in v.notes:
+        print(f"note: {line}")
     for line in v.mismatches:
         print(f"MISMATCH {line}")
     verdict = "identical" if v.ok else "DIFFERENT"
-    print(f"{args.folder}: {len(v.games)} game indices x {v.cells} cells re-run against {v.source}: {verdict}")
+    drawn = "" if v.seed is None else f" (--sample-seed {v.seed})"
+    print(f"{args.folder}: {len(v.games)} game indices{drawn} x {v.cells} cells re-run against {v.source}, "
+          f"manifest, files and summary checked: {verdict}")
     if not v.ok:
         raise SystemExit(1)
 
@@ -98,12 +109,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask)")
     p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same study from the "
+                                                         "records it kept")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("verify", help="re-run a sample of a study's games and compare with its records "
                                       "(games.parquet, else sample.csv)")
     p.add_argument("folder", help="a study's output folder")
-    p.add_argument("--sample", type=int, default=20, help="game indices to re-run, in every cell (default 20)")
+    p.add_argument("--sample", type=int, help="game indices to re-run, in every cell, drawn from the whole study "
+                                              "(with games.parquet) or the sampled games (default: every sampled game)")
+    p.add_argument("--sample-seed", type=int, help="the seed that draws the --sample indices (default: a fresh "
+                                                   "one, printed)")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("report", help="re-render summary.csv and the plots from games.parquet")
@@ -113,13 +129,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from cardsim.study.spec import RunStopped
+
     args = build_parser().parse_args(argv)
     try:
         args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        return 141
+    except RunStopped as stop:
+        return _fail(f"{'' if stop.interrupted else 'error: '}{stop}", 130 if stop.interrupted else 2)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
     except ValueError as err:
-        print(f"cardsim: error: {err}", file=sys.stderr)
-        return 2
+        return _fail(f"error: {err}", 2)
+    except OSError as err:
+        where = f"{err.filename}: " if err.filename else ""
+        return _fail(f"error: {where}{err.strerror or err}", 2)
+    except MemoryError:
+        return _fail("error: out of memory", 2)
     return 0
+
+
+def _fail(line: str, status: int) -> int:
+    print(f"cardsim: {' '.join(line.splitlines())}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

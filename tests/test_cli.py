@@ -1,6 +1,8 @@
-"""The command line: `cardsim list [GAME]`, `cardsim replay`, and one stderr line + exit 2 on bad input."""
+"""The command line: `cardsim list [GAME]`, `cardsim replay`, and one stderr line + exit 2 on bad input;
+no traceback when the output pipe closes early."""
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,8 +53,15 @@ def test_replay_prints_the_game_move_by_move(capsys):
     (["replay", "moska", "moska", "--players", "1", "--game", "0"], "moska is played by 2 to 8 players, not 1"),
     (["replay", "moska", "moska", "--players", "9", "--game", "0"], "moska is played by 2 to 8 players, not 9"),
     (["replay", "moska", "moska(hand_size=7)", "--players", "8", "--game", "0"], "8 players x hand_size 7"),
-    (["replay", "moska", "moska", "--game", "-1"], "game must be an integer >= 0, not -1"),
-    (["replay", "moska", "moska", "--seed", "-3", "--game", "0"], "seed must be an integer >= 0, not -3"),
+    (["replay", "moska", "moska", "--game", "-1"], "game must be an integer >= 0 and < 2**63, not -1"),
+    (["replay", "moska", "moska", "--game", str(2**63)], f"game must be an integer >= 0 and < 2**63, not {2**63}"),
+    (["replay", "moska", "moska", "--seed", "-3", "--game", "0"], "seed must be an integer >= 0 and < 2**64, not -3"),
+    (["replay", "moska", "moska", "--seed", str(2**64), "--game", "0"],
+     f"seed must be an integer >= 0 and < 2**64, not {2**64}"),
+    (["replay", "uno", "official", "--game", "0", "--policy", "greedy(bluff=0.1, bluff=0.5)"],
+     "cannot read 'greedy(bluff=0.1, bluff=0.5)': bluff is given twice"),
+    (["replay", "moska", "moska(attack_cap=3, attack_cap=4)", "--game", "0"],
+     "cannot read 'moska(attack_cap=3, attack_cap=4)': attack_cap is given twice"),
     (["replay", "moska", "moska", "--policy", "smart", "--game", "0"], "unknown moska policy 'smart'"),
     (["replay", "moska", "moska", "--players", "two", "--game", "0"], "invalid int value: 'two'"),
     (["replay", "moska", "moska"], "the following arguments are required: --game"),
@@ -87,7 +96,7 @@ preset = "moska"
 
 
 @pytest.mark.parametrize("extra, argv, message", [
-    ("", ["--games", "-1"], "--games: expected an integer >= 1, not -1"),
+    ("", ["--games", "-1"], "--games: expected an integer >= 1 and < 2**63, not -1"),
     ("\n[variants.odd]\npreset = \"moska\"\nattack_capp = 3\n", [], "variants.odd: unknown moska knob 'attack_capp'"),
     ("\n[variants.odd]\npreset = \"taraky\"\n", [], "unknown moska preset 'taraky'"),
 ])
@@ -97,3 +106,36 @@ def test_run_refuses_bad_moska_studies_with_one_line(capsys, tmp_path, extra, ar
     code, out, err = run(capsys, "run", str(study), "--out", str(tmp_path / "out"), *argv)
     assert code == 2 and not out and err.count("\n") == 1 and message in err
     assert not (tmp_path / "out").exists()
+
+
+def test_replay_takes_a_policy_with_parameters_and_one_per_seat(capsys):
+    """The README's Uno policy string holds a comma inside its parentheses: it is one policy."""
+    code, one, err = run(capsys, "replay", "uno", "official", "--players", "2", "--game", "0", "--policy",
+                         "greedy(bluff=0.1, challenge=0.5)")
+    assert code == 0 and not err
+    assert one.strip() == str(cardsim.replay("uno", "official", players=2, game=0,
+                                             policy="greedy(bluff=0.1, challenge=0.5)"))
+    code, seats, err = run(capsys, "replay", "uno", "official", "--players", "2", "--game", "0", "--policy",
+                           "greedy(bluff=0.1, challenge=0.5),random")
+    assert code == 0 and not err
+    assert seats.strip() == str(cardsim.replay("uno", "official", players=2, game=0,
+                                               policy=["greedy(bluff=0.1, challenge=0.5)", "random"]))
+
+
+def test_replay_takes_the_largest_seed_as_simulate_does(capsys):
+    code, out, err = run(capsys, *REPLAY[:-4], "--seed", str(2**64 - 1), "--game", "3")
+    assert code == 0 and not err
+    row = cardsim.simulate("moska", "taraki", players=4, seed=2**64 - 1, first_game=3, games=1, policy="random")
+    assert f"loser={row.loser[0]}," in out
+
+
+def test_a_closed_pipe_ends_the_output_quietly():
+    """`cardsim list molotow | head -5`: no traceback. Here the reader is gone before the first line."""
+    child = subprocess.Popen([sys.executable, "-m", "cardsim.cli", "list", "molotow"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+    child.stdout.close()
+    assert child.wait(timeout=120) == 141
+    assert child.stderr.read() == b""
+    done = subprocess.run(f"{sys.executable} -m cardsim.cli list molotow | head -5", shell=True, capture_output=True,
+                          text=True)
+    assert done.stderr == "" and len(done.stdout.splitlines()) == 5

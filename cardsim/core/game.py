@@ -8,6 +8,9 @@ Engine signatures (``policies`` holds one policy string per seat, validated):
 - ``play(rules, players, seed, game, policies) -> Replay`` — the reference engine;
 - ``compiled(rules, players, seed, games, policies) -> dict[str, np.ndarray]`` — the
   fast engine on an ``int64`` array of game indices, one array per column.
+
+The bounds every entry point shares (API, CLI, study files): a seed is a ``uint64``
+(``SEED_LIMIT``), a game index an ``int64`` record value (``GAME_LIMIT``).
 """
 from __future__ import annotations
 
@@ -17,7 +20,22 @@ from typing import Callable
 import numpy as np
 
 from cardsim.core.records import Column, Replay
-from cardsim.core.rules import Rules, parse_call
+from cardsim.core.rules import Rules, normal_call, parse_call
+
+SEED_LIMIT = 2**64
+"""Seeds are 0 .. 2**64 - 1: the keyed RNG folds them as ``uint64``."""
+GAME_LIMIT = 2**63
+"""Game indices (and numbers of games) are below 2**63: the ``game`` column is ``int64``."""
+_LIMITS = {SEED_LIMIT: "2**64", GAME_LIMIT: "2**63"}
+
+
+def integer_expected(value: object, minimum: int = 0, limit: int | None = None) -> str | None:
+    """None when ``value`` is an integer (Python or numpy, not bool) with ``minimum <= value < limit``;
+    else what was expected, in words (``"an integer >= 0 and < 2**64"``), for the caller's message."""
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if ok and minimum <= value and (limit is None or value < limit):
+        return None
+    return f"an integer >= {minimum}" + ("" if limit is None else f" and < {_LIMITS.get(limit, limit)}")
 
 
 @dataclass(frozen=True)
@@ -41,11 +59,14 @@ class GameSpec:
         return players
 
     def seat_policies(self, policy: str | list[str] | tuple[str, ...], players: int) -> tuple[str, ...]:
-        """One policy string per seat from a name (self-play) or a list (one per seat)."""
+        """One policy string per seat from a name (self-play) or a list (one per seat), each in its
+        one spelling (``normal_call``: ``"greedy()"`` is ``"greedy"``)."""
+        if not isinstance(policy, (str, list, tuple)):
+            raise ValueError(f"{self.name}: policy must be a policy name or a list of one per seat, not {policy!r}")
         seats = (policy,) * players if isinstance(policy, str) else tuple(policy)
         if len(seats) != players:
             raise ValueError(f"{self.name}: {len(seats)} policies given for {players} players")
         for p in seats:
             if not isinstance(p, str) or parse_call(p)[0] not in self.policies:
                 raise ValueError(f"unknown {self.name} policy {p!r}; known policies: {', '.join(self.policies)}")
-        return seats
+        return tuple(normal_call(p) for p in seats)

@@ -3,7 +3,9 @@
 Each game declares ``class <Game>Rules(Rules)`` with one ``knob(...)`` field per knob
 of ``docs/rules/<game>.md`` and a ``PRESETS`` table of overrides. Everything else —
 validation at construction, ``preset``/``replace``/``to_dict``/``from_dict``, the string
-form ``"turamoska(attack_cap=None)"`` — lives here, once.
+form ``"turamoska(attack_cap=None)"`` — lives here, once. So does the call form that
+rules and policies share (``parse_call``, ``format_call``, ``normal_call``, ``split_calls``):
+``"greedy"``, ``"greedy()"`` and ``" greedy"`` are one policy, and one study cell.
 """
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import ast
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,8 @@ class Knob:
     minimum: int | None = None
     maximum: int | None = None
     allow_none: bool = False
+    deck: bool = False
+    """The knob changes the deck (its cards), so game i shuffles other cards: no paired comparison across it."""
 
     def expectation(self) -> str:
         if self.choices is not None:
@@ -56,26 +62,67 @@ class Knob:
 
 
 def knob(default: Any, doc: str, *, choices: tuple | None = None, minimum: int | None = None,
-         maximum: int | None = None, allow_none: bool = False, type: type | None = None) -> Any:
-    """A rules field: its default (the seed's), a one-line doc and what it accepts."""
+         maximum: int | None = None, allow_none: bool = False, type: type | None = None, deck: bool = False) -> Any:
+    """A rules field: its default (the seed's), a one-line doc and what it accepts; ``deck=True``
+    for a knob that changes the cards of the deck (see ``Rules.same_deck``)."""
     kind = type or (default.__class__ if default is not None else int)
-    spec = Knob(kind, doc, choices, minimum, maximum, allow_none)
+    spec = Knob(kind, doc, choices, minimum, maximum, allow_none, deck)
     return field(default=default, metadata={"knob": spec})
 
 
 def parse_call(text: str) -> tuple[str, dict[str, Any]]:
-    """``"name(k=v, ...)"`` → ``("name", {k: v})``; values are Python literals."""
+    """``"name(k=v, ...)"`` → ``("name", {k: v})``; values are Python literals, each name once."""
+    if not isinstance(text, str):
+        raise ValueError(f"expected a string NAME or NAME(knob=value, ...), not {text!r}")
     text = text.strip()
     try:
         node = ast.parse(text if "(" in text else text + "()", mode="eval").body
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.args:
             raise ValueError
-        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
-        if None in kwargs:
+        names = [kw.arg for kw in node.keywords]
+        if None in names:
             raise ValueError
-    except (SyntaxError, ValueError):
+        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         raise ValueError(f"cannot read {text!r}: expected NAME or NAME(knob=value, ...)") from None
+    twice = next((k for i, k in enumerate(names) if k in names[:i]), None)
+    if twice is not None:
+        raise ValueError(f"cannot read {text!r}: {twice} is given twice")
     return node.func.id, kwargs
+
+
+def format_call(name: str, kwargs: dict[str, Any]) -> str:
+    """The string form of ``parse_call``'s result: ``name`` alone, or ``name(k=v, ...)`` in the given order."""
+    return name + (f"({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})" if kwargs else "")
+
+
+def normal_call(text: str) -> str:
+    """The one spelling of a call: no spaces around, no empty ``()``, the parameters sorted by name.
+
+    ``"greedy"``, ``"greedy()"`` and ``" greedy"`` all give ``"greedy"``;
+    ``"greedy(challenge=0.5, bluff=0.1)"`` gives ``"greedy(bluff=0.1, challenge=0.5)"``.
+    """
+    name, kwargs = parse_call(text)
+    return format_call(name, dict(sorted(kwargs.items())))
+
+
+def split_calls(text: str) -> list[str]:
+    """``"greedy(bluff=0.1, challenge=0.5),random"`` → ``["greedy(bluff=0.1, challenge=0.5)", "random"]``:
+    split at the commas outside parentheses, brackets and quotes."""
+    parts, depth, quote, start = [], 0, None, 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
 
 
 @dataclass(frozen=True)
@@ -89,6 +136,9 @@ class Rules:
     def __post_init__(self) -> None:
         for name, spec in self.knobs().items():
             value = getattr(self, name)
+            if isinstance(value, np.generic):  # np.int64(3) is the knob value 3, as players=np.int64(4) is 4
+                value = value.item()
+                object.__setattr__(self, name, value)
             if not spec.accepts(value):
                 raise ValueError(f"{self.GAME} knob {name}={value!r} is invalid: expected {spec.expectation()}")
         self.check()
@@ -142,6 +192,11 @@ class Rules:
         best = min(self.PRESETS, key=lambda p: len(self._diff(self.preset(p))))
         diff = self._diff(self.preset(best))
         return best + (f"({', '.join(f'{k}={v!r}' for k, v in diff.items())})" if diff else "")
+
+    def same_deck(self, other: Rules) -> bool:
+        """Whether game i shuffles the same cards under both rules (the knobs marked ``deck`` agree):
+        then its differences against ``other`` are paired, game by game."""
+        return all(getattr(self, k) == getattr(other, k) for k, spec in self.knobs().items() if spec.deck)
 
     def _diff(self, other: Rules) -> dict[str, Any]:
         return {k: v for k, v in self.to_dict().items() if other.to_dict()[k] != v}

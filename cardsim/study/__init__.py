@@ -1,9 +1,24 @@
 """The study layer: run variant comparisons from a TOML study file, write and re-check results.
 
-``spec`` reads study files, ``runner`` plays the games, ``stats`` summarises them,
-``plots`` draws them, ``storage`` owns the folder, ``commands`` ties them together.
+``spec`` reads study files, ``runner`` plays the games (``execution`` runs the tasks,
+``workers`` sets up each worker process), ``stats`` summarises them, ``plots`` draws
+them, ``storage`` owns the files of a folder, ``pieces`` the records of a run in
+progress, ``folder`` and ``lock`` the folder itself (one writer, replaced all or
+nothing), ``manifest`` what a folder claims, ``report`` its summary and plots,
+``verify`` checks it, ``commands`` ties them together. The names below are imported on
+first use, so that a worker process importing ``cardsim.study.workers`` starts quickly.
 """
-from cardsim.study.commands import report_study, run_study, verify_study
-from cardsim.study.spec import Study, StudyError, load
+from __future__ import annotations
 
-__all__ = ["Study", "StudyError", "load", "report_study", "run_study", "verify_study"]
+from importlib import import_module
+
+_EXPORTS = {"Study": "spec", "StudyError": "spec", "load": "spec", "report_study": "commands",
+            "run_study": "commands", "verify_study": "verify"}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(import_module(f"cardsim.study.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'cardsim.study' has no attribute {name!r}")

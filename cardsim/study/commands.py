@@ -1,206 +1,229 @@
-"""The three study commands as functions: ``run_study``, ``verify_study``, ``report_study``.
+"""``run_study`` and ``report_study``: what ``cardsim run | report`` call (``verify_study`` is in ``verify``).
 
-What ``cardsim run | verify | report`` call, and what a script or notebook may call
-directly. Each one checks everything it can before it writes anything.
+A run checks everything it can before it writes anything: the study file (policies
+included), the job count and the Dask scheduler, the out folder (``folder.out_folder``),
+the free disk space. Then it takes the folder's lock, finishes a swap a killed run left
+half-done, and refuses a folder holding another study (without ``force``) or files that
+are not a study's. It plays the tasks into ``.R.part`` (``pieces``: ``resume`` continues
+a killed run there), assembles ``games.parquet``, writes the sample, summary, plots and
+manifest beside it, and swaps the whole folder in (``folder.swap_in``). Ctrl-C, a full
+disk or any other OS error stops it with one line saying what was kept (``RunStopped``):
+the folder then still holds its earlier study, unchanged.
 """
 from __future__ import annotations
 
 import os
-import platform
+import shutil
+import signal
 import subprocess
+import sys
+import threading
 import time
-from dataclasses import dataclass, replace
+import uuid
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-import numpy as np
-import pandas as pd
+import matplotlib
 
 import cardsim
-from cardsim import games as registry
-from cardsim.study import plots, storage
-from cardsim.study.runner import check_execution, engine_for, simulate, stream
-from cardsim.study.spec import Study, StudyError, load
-from cardsim.study.stats import CELL, length_histograms, measures, summarize
+from cardsim.study import folder as folders, lock, manifest as claims, pieces, report, storage, testhooks
+from cardsim.study.execution import Execution
+from cardsim.study.report import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
+from cardsim.study.runner import CHUNK, Tasks, engine_for, stream
+from cardsim.study.spec import RunStopped, Study, StudyError, load
+
+
+def note_on_stderr(line: str) -> None:
+    print(f"cardsim: note: {line}", file=sys.stderr)
 
 
 def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out: str | Path | None = None,
-              backend: str = "loky", scheduler: str | None = None, force: bool = False,
-              progress: bool = False) -> Path:
-    """Run the study file ``path`` and write its folder (default ``results/<name>``); return the folder."""
+              backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
+              resume: bool = False, note: Callable[[str], None] = note_on_stderr) -> Path:
+    """Run the study file ``path`` into its folder (default ``results/<name>``); return the folder."""
     study = load(path)
     if games is not None:
         study = study.with_games(games)
-    check_execution(jobs, backend, scheduler)
-    folder = Path(out) if out is not None else Path("results") / study.name
-    storage.check_folder(folder, study.to_dict(), force)
-    revision = _git_revision()  # before this run touches a tracked results folder
-    sampled, kept = storage.sample_games(study.games), []
+    with Execution(jobs, backend, scheduler, note=note) as execution:
+        place = folders.out_folder(out, study.name)
+        folders.check_space(place, study.games * len(study.cells()) * len(report.record_dtypes(study)))
+        with lock.hold(place.lock, place.folder, note=note):
+            for line in folders.recover(place):
+                note(line)
+            _check_replaceable(place, study, force)
+            command, swapped = _command(path, games, out), []
+            try:
+                _run(study, place, execution, str(path), resume, note, progress, swapped)
+            except KeyboardInterrupt:
+                raise RunStopped(f"interrupted: {_kept(place, command, swapped)}", interrupted=True) from None
+            except OSError as err:
+                raise RunStopped(f"{_os_error(err)}: {_kept(place, command, swapped)}", interrupted=False) from None
+    return place.folder
 
-    def records() -> Iterator[pd.DataFrame]:
-        for part in stream(study, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress):
-            kept.append(part.loc[part.game.isin(sampled)])
-            yield part
 
+def _run(study: Study, place: folders.Place, execution: Execution, study_file: str, resume: bool,
+         note: Callable[[str], None], progress: bool, swapped: list[bool]) -> None:
+    """Play, assemble, summarise, draw, write the manifest, swap; ``swapped`` gets True once the folder is new."""
+    testhooks.pause("locked")
+    revision = _git_revision()
+    engine, tasks = engine_for(study), Tasks(study)
+    identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine]}
+    if place.part.exists() and not resume:
+        note(f"removed the records kept by an interrupted run in {place.part.name} (--resume continues one)")
+    kept = pieces.start(place.part, identity, resume)
+    if resume and kept:
+        note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
     started = time.perf_counter()
-    digest = storage.stream_games(records(), folder, before_rename=lambda: storage.open_folder(folder))
+    if not pieces.assembled(place.part):
+        for task, records in stream(study, execution, skip=kept, progress=progress):
+            pieces.keep(place.part, task, records)
+            testhooks.pause("piece")
+        testhooks.pause("assemble")
+        pieces.assemble(place.part, len(tasks))
     simulated = time.perf_counter()
+    testhooks.pause("digest")
+    digest = storage.parquet_digest(place.part / storage.GAMES)
+    sample = storage.read_games(place.part, games=storage.sample_games(study.games))
+    testhooks.pause("sample")
+    sample_digest = storage.write_sample(sample, place.part)
+    summary, histograms = report.compute(study, place.part)
+    outputs = report.write(study, place.part, storage.parse_summary(storage.summary_csv(summary)), histograms)
     rows = study.games * len(study.cells())
-    sample = pd.concat(kept, ignore_index=True)
-    sample_digest = storage.write_sample(sample, folder)
-    written = _write_report(study, folder)
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
                "games_per_s": round(rows / max(simulated - started, 1e-9), 1)}
-    storage.write_manifest(_manifest(study, path, written, timings, revision,
-                                     {"jobs": jobs, "backend": backend, "scheduler": scheduler},
-                                     {"file": storage.GAMES, "rows": rows, "digest": digest},
-                                     {"file": storage.SAMPLE, "rows": len(sample), "games": sampled.tolist(),
-                                      "digest": sample_digest}), folder)
-    return folder
+    run = uuid.uuid4().hex
+    testhooks.pause("manifest")
+    storage.write_manifest(claims.build(
+        study, run=run, study_file=study_file, outputs=outputs, files=_digests(place.part, outputs),
+        records={"rows": rows, "digest": digest},
+        sample={"rows": len(sample), "games": storage.sample_games(study.games).tolist(), "digest": sample_digest},
+        execution=execution.describe() | {"resumed_chunks": len(kept)}, timings=timings, git=revision), place.part)
+    pieces.finish(place.part)
+    with _deferred_interrupt(lambda: swapped.append(True)):
+        folders.swap_in(place, run)
 
 
-def report_study(folder: str | Path) -> list[str]:
-    """Re-render ``summary.csv`` and the plots from ``games.parquet``; return the files written."""
-    folder = Path(folder)
-    manifest = storage.read_manifest(folder)
-    study = _study(manifest, folder)
-    if not (folder / storage.GAMES).exists():
-        raise StudyError(str(folder), None, f"no {storage.GAMES} (the full records are not committed); re-create "
-                         f"them with `cardsim run {manifest['study_file']} --games {study.games} --out {folder}`")
-    return _write_report(study, folder)
+def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stderr) -> list[str]:
+    """Re-render ``summary.csv`` and the plots from ``games.parquet``; return the files written.
 
-
-@dataclass(frozen=True)
-class Verification:
-    """What ``verify_study`` re-ran (``games`` in each of ``cells``), against which file
-    (``source``), and every difference found: rows, and digests that differ from the manifest."""
-
-    games: list[int]
-    cells: int
-    source: str
-    mismatches: list[str]
-
-    @property
-    def ok(self) -> bool:
-        return not self.mismatches
-
-
-def verify_study(folder: str | Path, sample: int = 20, seed: int | None = None) -> Verification:
-    """Re-run ``sample`` game indices of every cell and compare them with the stored rows.
-
-    With ``games.parquet`` the indices are drawn afresh from the whole study (``seed``
-    fixes them) and the records' digest is checked against the manifest; without it
-    (a committed folder) they are drawn from the indices of ``sample.csv``. The digest
-    of ``sample.csv``, when present, is checked too.
+    The folder is replaced all or nothing, like a run's: the records and sample are linked
+    (or copied) into a new folder beside it, the summary, plots and manifest written there,
+    and the new folder swapped in.
     """
-    folder = Path(folder)
-    manifest = storage.read_manifest(folder)
-    if not isinstance(sample, int) or isinstance(sample, bool) or sample < 1:
-        raise ValueError(f"--sample must be a positive integer, not {sample!r}")
-    study = _study(manifest, folder)
-    has_sample, problems = (folder / storage.SAMPLE).exists(), []
-    if has_sample:
-        sample_rows = storage.read_sample(folder, record_dtypes(study))
-        problems += _digest_problems(storage.records_digest(sample_rows), manifest["sample"])
-    full = (folder / storage.GAMES).exists()
-    if full:
-        source, pool = storage.GAMES, np.arange(study.games)
-        problems += _digest_problems(storage.parquet_digest(folder / storage.GAMES), manifest["records"])
-    elif has_sample:
-        source, pool = storage.SAMPLE, np.asarray(manifest["sample"]["games"], dtype=np.int64)
-    else:
-        raise StudyError(str(folder), None, f"neither {storage.GAMES} nor {storage.SAMPLE} beside the manifest")
-    chosen = np.sort(np.random.default_rng(seed).choice(pool, min(sample, len(pool)), replace=False))
-    stored = storage.read_games(folder, games=chosen) if full else sample_rows.loc[sample_rows.game.isin(chosen)]
-    stored = stored.reset_index(drop=True)
-    fresh = simulate(study, games=chosen)
-    return Verification(chosen.tolist(), len(study.cells()), source, problems + _row_mismatches(stored, fresh, source))
+    place = folders.Place(Path(folder).absolute())
+    with lock.hold(place.lock, place.folder, note=note):
+        for line in folders.recover(place):
+            note(line)
+        manifest = storage.read_manifest(place.folder)
+        study = claims.study_of(manifest, place.folder / storage.MANIFEST)
+        if not (place.folder / storage.GAMES).exists():
+            raise StudyError(str(folder), None, f"no {storage.GAMES} (the full records are not committed); "
+                             f"re-create them with `cardsim run {manifest.get('study_file', 'STUDY')} --games "
+                             f"{study.games} --out {folder}`")
+        if place.part.exists():
+            raise StudyError(str(place.part), None, "an interrupted run's records are kept there: resume it "
+                             "(cardsim run ... --resume) or remove that folder first")
+        try:
+            return _report(study, manifest, place)
+        except KeyboardInterrupt:
+            shutil.rmtree(place.part, ignore_errors=True)
+            raise RunStopped(f"interrupted: {folder} unchanged", interrupted=True) from None
+        except OSError as err:
+            shutil.rmtree(place.part, ignore_errors=True)
+            raise RunStopped(f"{_os_error(err)}: {folder} unchanged", interrupted=False) from None
 
 
-def _study(manifest: dict[str, Any], folder: Path) -> Study:
-    """The study of a manifest, its variants in the order they were run (its ``cells``): the
-    manifest's JSON keeps its keys sorted, and the cell order is the order of the records."""
-    study = Study.from_dict(manifest["study"], where=str(folder / storage.MANIFEST))
-    ran = dict.fromkeys([*(c["variant"] for c in manifest["cells"]), *study.variants])
-    return replace(study, variants={v: study.variants[v] for v in ran})
+def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> list[str]:
+    place.part.mkdir()
+    for name in (storage.GAMES, storage.SAMPLE):
+        if (place.folder / name).exists():
+            _link(place.folder / name, place.part / name)
+    summary, histograms = report.compute(study, place.folder)  # the same records: errors name the folder's file
+    outputs = report.write(study, place.part, storage.parse_summary(storage.summary_csv(summary)), histograms)
+    run = uuid.uuid4().hex
+    machine = manifest["machine"] if isinstance(manifest.get("machine"), dict) else {}
+    storage.write_manifest(manifest | {
+        "format": storage.MANIFEST_FORMAT, "run": run, "outputs": outputs, "files": _digests(place.part, outputs),
+        "machine": machine | {"matplotlib": matplotlib.__version__},
+        "reported": datetime.now(timezone.utc).isoformat(timespec="seconds")}, place.part)
+    with _deferred_interrupt(lambda: None):
+        folders.swap_in(place, run)
+    return outputs
 
 
-def record_dtypes(study: Study) -> dict[str, str]:
-    """The columns of a study's records and their dtypes, in order: the cell, then the game's record."""
-    return {"variant": "str", "players": "int64", "policy": "str",
-            **{c.name: c.dtype for c in registry.spec(study.game).columns}}
+def _check_replaceable(place: folders.Place, study: Study, force: bool) -> None:
+    """Refuse (unless ``force``) a folder whose manifest holds another study, and always one holding
+    files that are not a study's."""
+    held, listed = None, []
+    if (place.folder / storage.MANIFEST).exists():
+        try:
+            old = storage.read_manifest(place.folder)
+            held = old.get("study")
+            listed = [n for n in old.get("outputs", []) if isinstance(n, str)]
+        except StudyError:
+            held = None
+    folders.check_contents(place, listed)
+    if place.folder.exists() and any(place.folder.iterdir()) and not force:
+        if held != claims.claims(study)["study"]:
+            name = held.get("name", "?") if isinstance(held, dict) else "no readable study"
+            raise StudyError(str(place.folder), None, f"holds results of a different study ({name}); "
+                             "use --force to overwrite or --out to choose another folder")
 
 
-def _digest_problems(digest: str, entry: dict[str, Any]) -> list[str]:
-    """One line when a file's records' ``digest`` is not the one the manifest holds for ``entry['file']``."""
-    if digest == entry["digest"]:
-        return []
-    return [f"{entry['file']}: the records' digest differs from the manifest"]
+def _kept(place: folders.Place, command: str, swapped: list[bool]) -> str:
+    """What a stopped run leaves, in words, and how to go on."""
+    if swapped:
+        return f"after the run had finished: {place.folder} holds the new study"
+    done = (place.folder / storage.MANIFEST).exists()
+    there = f"{place.folder} " + ("still holds its earlier study, unchanged" if done else "was not written")
+    if pieces.assembled(place.part):
+        return f"{there}; all records are kept in {place.part}: finish with `{command} --resume`"
+    n = len(pieces.kept(place.part))
+    if n:
+        return f"{there}; {n} chunks of records are kept in {place.part}: continue with `{command} --resume`"
+    return there
 
 
-def _row_mismatches(stored: pd.DataFrame, fresh: pd.DataFrame, source: str) -> list[str]:
-    """One line per re-run row that differs from (or is missing in) the stored rows."""
-    keys = [*CELL, "game"]
-    both = fresh.merge(stored, on=keys, how="left", suffixes=("", "_stored"), indicator=True)
-    out = []
-    for _, row in both.iterrows():
-        where = ", ".join(f"{k}={row[k]}" for k in keys)
-        if row["_merge"] != "both":
-            out.append(f"{where}: missing from {source}")
-            continue
-        diff = [c for c in fresh.columns if c not in keys and row[c] != row[f"{c}_stored"]]
-        if diff:
-            out.append(f"{where}: " + ", ".join(f"{c} stored {row[f'{c}_stored']} re-run {row[c]}" for c in diff))
-    if len(stored) != len(fresh):
-        out.append(f"{source} holds {len(stored)} rows for the sampled games, the re-run {len(fresh)}")
-    return out
+def _command(path: str | Path, games: int | None, out: str | Path | None) -> str:
+    return (f"cardsim run {path}" + (f" --games {games}" if games is not None else "")
+            + (f" --out {out}" if out is not None else ""))
 
 
-def _write_report(study: Study, folder: Path) -> list[str]:
-    """``summary.csv`` and the plots from ``games.parquet``, read one (players, policy) group at a
-    time: each group holds every variant of its cells, all that the paired differences need."""
-    m = measures(list(record_dtypes(study)))
-    cells = study.cells()
-    summaries, histograms = [], []
-    for players, policy in dict.fromkeys((c.players, c.policy) for c in cells):
-        group = storage.read_games(folder, where={"players": players, "policy": policy},
-                                   columns=[*CELL, "game", "truncated", m.outcome, *m.lengths])
-        summaries.append(summarize(group, study.game, study.baseline, seats=max(study.players)))
-        histograms.append(length_histograms(group, m.lengths))
-    order = {(c.variant, c.players, c.policy): i for i, c in enumerate(cells)}
-    summary = pd.concat(summaries, ignore_index=True)
-    summary = summary.iloc[np.argsort([order[k] for k in zip(summary.variant, summary.players, summary.policy)])]
-    summary = summary.reset_index(drop=True)
-    storage.write_summary(summary, folder)
-    return [storage.SUMMARY, *plots.render(summary, pd.concat(histograms, ignore_index=True), m, study.baseline,
-                                           folder)]
+def _os_error(err: OSError) -> str:
+    where = f"{err.filename}: " if err.filename else ""
+    return f"{where}{err.strerror or err}"
 
 
-def _manifest(study: Study, path: str | Path, written: list[str], timings: dict[str, float],
-              git: dict[str, Any] | None, execution: dict[str, Any], records: dict[str, Any],
-              sample: dict[str, Any]) -> dict[str, Any]:
-    cells = study.cells()
-    return {
-        "format": storage.MANIFEST_FORMAT,
-        "study": study.to_dict(),
-        "study_file": str(path),
-        "seed": study.seed,
-        "rules": {v: {"describe": r.describe(), "knobs": r.to_dict()} for v, r in study.variants.items()},
-        "engine": engine_for(study),
-        "cells": [{"variant": c.variant, "players": c.players, "policy": c.policy, "seats": list(c.seats)}
-                  for c in cells],
-        "records": records,
-        "sample": sample,
-        "digest": storage.DIGEST,
-        "outputs": written,
-        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git},
-        "machine": {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),
-                    "cpus": os.cpu_count(), "numpy": np.__version__, "pandas": pd.__version__},
-        "execution": execution,
-        "timings": timings,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    }
+def _digests(folder: Path, outputs: list[str]) -> dict[str, str]:
+    return {name: storage.file_digest(folder / name) for name in [*outputs, storage.SAMPLE]}
+
+
+def _link(src: Path, dst: Path) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+@contextmanager
+def _deferred_interrupt(done: Callable[[], None]) -> Iterator[None]:
+    """Hold Ctrl-C back while the folder is swapped (a few renames), call ``done`` once the block
+    has finished, then deliver it. (Outside the main thread Python delivers no signal.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        done()
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
+    try:
+        yield
+        done()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _git_revision() -> dict[str, Any] | None:

@@ -1,12 +1,17 @@
 """The study's PNG plots, drawn from ``summary.csv`` rows and the length histograms.
 
-Three figures per policy, one panel per player count: the outcome rate by seat with
-Wilson intervals (variants side by side), the game-length distributions per variant,
-and the paired differences against the baseline with their intervals. Matplotlib
-with the Agg backend; nothing here computes a statistic that ``stats`` does not.
+Three figures per policy, one panel per player count: the outcome rate by seat in %
+with Wilson intervals (variants side by side), the game-length distributions per
+variant, and the differences against the baseline with their intervals (rates in
+percentage points; a variant with another deck is marked unpaired). Matplotlib with
+the Agg backend draws the same bytes from the same rows (``verify`` re-draws and
+compares them); the outcome and difference figures need only ``summary.csv``, the
+length figures the histograms of ``games.parquet``. Nothing here computes a statistic
+that ``stats`` does not.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -17,6 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from cardsim.study import testhooks  # noqa: E402
 from cardsim.study.stats import Measures  # noqa: E402
 from cardsim.study.storage import atomic_write  # noqa: E402
 
@@ -26,27 +32,45 @@ MIN_WIDTH = 8.0
 """Inches: room for the two-line title and the legend beside a single panel."""
 
 
-def render(summary: pd.DataFrame, histograms: pd.DataFrame, m: Measures, baseline: str, folder: Path) -> list[str]:
-    """Write every plot of the study into ``folder`` (``histograms``: ``stats.length_histograms``);
-    return the file names."""
+def render(summary: pd.DataFrame, histograms: pd.DataFrame | None, m: Measures, baseline: str, folder: Path,
+           unpaired: tuple[str, ...] = ()) -> list[str]:
+    """Write every plot of the study into ``folder`` (``histograms``: ``stats.length_histograms``;
+    None draws only the figures of ``summary``; ``unpaired``: the variants with another deck than the
+    baseline's); return the file names, in ``names`` order."""
     colors = {v: f"C{i % 10}" for i, v in enumerate(summary.variant.unique())}  # one colour per variant
+    slugs = _slugs(list(summary.policy.unique()))
     written = []
     for policy, rows in summary.groupby("policy", sort=False):
         tag = f"{rows.game.iloc[0]}, policy {policy}, {int(rows.games.max()):,} games per cell"
-        figures = {f"{m.outcome}_by_seat": _outcome_by_seat(rows, m.outcome, tag, colors),
-                   "length": _lengths(rows, histograms.loc[histograms.policy == policy], m.lengths, tag, colors)}
+        figures = {f"{m.outcome}_by_seat": lambda: _outcome_by_seat(rows, m.outcome, tag, colors)}
+        if histograms is not None:
+            figures["length"] = lambda: _lengths(rows, histograms.loc[histograms.policy == policy], m.lengths, tag,
+                                                 colors)
         if rows.variant.nunique() > 1:
-            figures["paired"] = _paired(rows.loc[rows.variant != baseline], m, baseline, tag, colors)
-        for name, fig in figures.items():
-            file = f"{name}_{_slug(policy)}.png"
+            figures["paired"] = lambda: _paired(rows.loc[rows.variant != baseline], m, baseline, tag, colors,
+                                                unpaired)
+        for name, draw in figures.items():
+            file = f"{name}_{slugs[policy]}.png"
+            testhooks.pause("plot")
+            fig = draw()
             atomic_write(folder / file, lambda p: fig.savefig(p, format="png", dpi=100))
             plt.close(fig)
             written.append(file)
     return written
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")
+def names(policies: list[str], outcome: str, variants: int) -> list[str]:
+    """The plot files of a study with these cell policies (in order) and this many variants."""
+    slugs = _slugs(policies)
+    kinds = [f"{outcome}_by_seat", "length", *(["paired"] if variants > 1 else [])]
+    return [f"{kind}_{slugs[p]}.png" for p in policies for kind in kinds]
+
+
+def _slugs(policies: list[str]) -> dict[str, str]:
+    """A file-name part per policy: its letters and digits, made unique by a short hash where two agree."""
+    plain = {p: re.sub(r"[^A-Za-z0-9]+", "-", p).strip("-") for p in policies}
+    clash = {s for s in plain.values() if list(plain.values()).count(s) > 1}
+    return {p: s if s not in clash else f"{s}-{hashlib.sha256(p.encode()).hexdigest()[:6]}" for p, s in plain.items()}
 
 
 def _panels(rows: int, players: list[int], title: str):
@@ -65,12 +89,13 @@ def _legend(fig, axes) -> None:
     fig.legend(seen.values(), seen.keys(), title="variant", loc="outside right upper", fontsize="small")
 
 
-def _side_by_side(ax, x: np.ndarray, i: int, k: int, mean, lo, hi, label: str, color: str, bars: bool) -> None:
-    """Series ``i`` of ``k`` at positions ``x``: bars or points with interval whiskers."""
+def _side_by_side(ax, x: np.ndarray, i: int, k: int, mean, lo, hi, label: str, color: str, bars: bool,
+                  scale: float = 1) -> None:
+    """Series ``i`` of ``k`` at positions ``x``: bars or points with interval whiskers (values times ``scale``)."""
     width = 0.8 / k
     pos = x - 0.4 + width * (i + 0.5)
-    mean = np.asarray(mean, dtype=float)
-    err = np.clip([mean - np.asarray(lo, dtype=float), np.asarray(hi, dtype=float) - mean], 0, None)  # rounding
+    mean, lo, hi = (scale * np.asarray(v, dtype=float) for v in (mean, lo, hi))
+    err = np.clip([mean - lo, hi - mean], 0, None)  # rounding
     if bars:
         ax.bar(pos, mean, width, yerr=err, capsize=2, label=label, color=color)
     else:
@@ -86,10 +111,11 @@ def _outcome_by_seat(rows: pd.DataFrame, outcome: str, tag: str, colors: dict[st
         for i, v in enumerate(variants):
             r = rows.loc[(rows.variant == v) & (rows.players == n)].iloc[0]
             _side_by_side(ax, seats, i, len(variants), *([r[f"{outcome}_{s}_{j}"] for j in seats]
-                                                         for s in ("rate", "lo", "hi")), v, colors[v], bars=True)
-        ax.axhline(1 / n, color="grey", lw=0.8, ls=":")
+                                                         for s in ("rate", "lo", "hi")), v, colors[v], bars=True,
+                          scale=100)
+        ax.axhline(100 / n, color="grey", lw=0.8, ls=":")
         ax.set(title=f"{n} players", xlabel="seat (0 = dealer)", xticks=seats)
-    axes[0, 0].set_ylabel(f"{outcome} rate")
+    axes[0, 0].set_ylabel(f"{outcome} rate (%)")
     _legend(fig, axes)
     return fig
 
@@ -110,25 +136,29 @@ def _lengths(rows: pd.DataFrame, histograms: pd.DataFrame, lengths: tuple[str, .
     return fig
 
 
-def _paired(rows: pd.DataFrame, m, baseline: str, tag: str, colors: dict[str, str]):
+def _paired(rows: pd.DataFrame, m, baseline: str, tag: str, colors: dict[str, str], unpaired: tuple[str, ...]):
     players = sorted(rows.players.unique())
     variants = list(rows.variant.unique())
-    fig, axes = _panels(2, players, f"paired difference against {baseline} (95% intervals)\n{tag}")
+    unpaired = set(unpaired) & set(variants)
+    label = {v: f"{v} (unpaired: another deck)" if v in unpaired else v for v in variants}
+    kind = "paired difference" if not unpaired else "difference (paired where the deck is the same)"
+    fig, axes = _panels(2, players, f"{kind} against {baseline} (95% intervals)\n{tag}")
     for col, n in enumerate(players):
         seats = np.arange(n)
         top, bottom = axes[0, col], axes[1, col]
         for i, v in enumerate(variants):
             r = rows.loc[(rows.variant == v) & (rows.players == n)].iloc[0]
             _side_by_side(top, seats, i, len(variants), *([r[f"{m.outcome}_diff{s}_{j}"] for j in seats]
-                                                          for s in ("", "_lo", "_hi")), v, colors[v], bars=False)
+                                                          for s in ("", "_lo", "_hi")), label[v], colors[v],
+                          bars=False, scale=100)
             _side_by_side(bottom, np.arange(len(m.lengths)), i, len(variants),
-                          *([r[f"{c}_diff{s}"] for c in m.lengths] for s in ("", "_lo", "_hi")), v, colors[v],
+                          *([r[f"{c}_diff{s}"] for c in m.lengths] for s in ("", "_lo", "_hi")), label[v], colors[v],
                           bars=False)
         for ax in (top, bottom):
             ax.axhline(0, color="grey", lw=0.8)
         top.set(title=f"{n} players", xlabel="seat (0 = dealer)", xticks=seats)
         bottom.set(xlabel="mean game length", xticks=np.arange(len(m.lengths)), xticklabels=m.lengths)
-    axes[0, 0].set_ylabel(f"{m.outcome} rate − {baseline}")
+    axes[0, 0].set_ylabel(f"{m.outcome} rate − {baseline} (pp)")
     axes[1, 0].set_ylabel(f"mean length − {baseline}")
     _legend(fig, axes)
     return fig

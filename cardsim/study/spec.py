@@ -2,18 +2,22 @@
 
 A study names one game, a seed, a number of games, player counts, policies, named
 variants (a preset plus knob overrides) and the baseline variant the others are
-compared with. ``load(path)`` reads and checks a TOML file; ``Study.to_dict`` /
-``Study.from_dict`` round-trip through the manifest. This module runs nothing and
-writes nothing. TOML has no null: the string ``"None"`` spells Python's ``None`` in a
-knob override (``attack_cap = "None"``).
+compared with. ``load(path)`` reads and checks a TOML file (UTF-8, no byte-order
+mark); ``Study.to_dict`` / ``Study.from_dict`` round-trip through the manifest. Every
+problem is one ``StudyError`` line naming the file and the key. Policies are
+checked in full here, parameters included, by playing game 0 of each on the
+reference engine, and kept in their one spelling (``"greedy()"`` is ``"greedy"``), so
+two spellings of a policy can never be two cells. This module writes nothing. TOML
+has no null: the string ``"None"`` spells Python's ``None`` in a knob override
+(``attack_cap = "None"``).
 
 Example (the full format; only ``baseline``, ``engine`` and ``description`` may be left out)::
 
     name = "moska_variants"            # folder name under results/
     description = "Moska house rules"  # free text
     game = "moska"
-    seed = 20261129
-    games = 20000                      # per cell (variant x players x policy)
+    seed = 20261129                    # 0 .. 2**64 - 1
+    games = 20000                      # per cell (variant x players x policy), < 2**63
     players = [2, 3, 4]                # or one integer
     policies = ["random", "greedy", ["greedy", "random", "random"]]  # a list = one per seat
     baseline = "moska"                 # default: the first variant
@@ -36,6 +40,7 @@ from typing import Any, Callable, TypeVar
 
 from cardsim import games as registry
 from cardsim.api import engine_name
+from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
 
 NONE = "None"
@@ -55,6 +60,15 @@ class StudyError(ValueError):
 
     def __init__(self, where: str, key: str | None, message: str) -> None:
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
+
+
+class RunStopped(Exception):
+    """A run or report stopped by Ctrl-C (``interrupted``) or an error of the system (a full disk, ...);
+    the message is one line that says what was kept and how to go on."""
+
+    def __init__(self, message: str, interrupted: bool) -> None:
+        super().__init__(message)
+        self.interrupted = interrupted
 
 
 @dataclass(frozen=True)
@@ -90,7 +104,7 @@ class Study:
                 if (seats := seat_policies(p, n)) is not None]
 
     def with_games(self, games: int) -> Study:
-        _check_int("command line", "--games", games, minimum=1)
+        _check_int("command line", "--games", games, minimum=1, limit=GAME_LIMIT)
         return replace(self, games=games)
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,21 +118,31 @@ class Study:
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
         """The study of ``to_dict`` (full rules per variant), checked like a study file."""
-        return _build(where, data, full_rules=True)
+        return _build(where, _table(where, "study", data), full_rules=True)
 
 
 def load(path: str | Path) -> Study:
     """Read and check a study file; any problem raises ``StudyError`` (one line)."""
     where = str(path)
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise StudyError(where, None, "no such study file") from None
+    except IsADirectoryError:
+        raise StudyError(where, None, "a folder, not a study file") from None
     except OSError as err:
         raise StudyError(where, None, f"cannot read the study file ({err.strerror})") from None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise StudyError(where, None, "starts with a byte-order mark; save it as UTF-8 without BOM (TOML)")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise StudyError(where, None, f"not UTF-8 (byte {err.start}: {raw[err.start:err.start + 1]!r}); "
+                         "TOML files are UTF-8") from None
     except tomllib.TOMLDecodeError as err:
         raise StudyError(where, None, f"not valid TOML ({err})") from None
+    except RecursionError:
+        raise StudyError(where, None, "not valid TOML (nested too deeply)") from None
     return _build(where, data, full_rules=False)
 
 
@@ -149,8 +173,8 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     description = data.get("description", "")
     if not isinstance(description, str):
         raise StudyError(where, "description", f"expected a string, not {description!r}")
-    _check_int(where, "seed", data["seed"], minimum=0)
-    _check_int(where, "games", data["games"], minimum=1)
+    _check_int(where, "seed", data["seed"], minimum=0, limit=SEED_LIMIT)
+    _check_int(where, "games", data["games"], minimum=1, limit=GAME_LIMIT)
     engine = _keyed(where, "engine", engine_name, data.get("engine", "compiled"))
     variants = {v: _variant(where, g.rules, v, _table(where, f"variants.{v}", t), full_rules)
                 for v, t in _table(where, "variants", data["variants"]).items()}
@@ -160,7 +184,7 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if baseline not in variants:
         raise StudyError(where, "baseline", f"{baseline!r} is not a variant; variants: {', '.join(variants)}")
     players = _players(where, g, data["players"], variants)
-    policies = _policies(where, g, data["policies"], players)
+    policies = _policies(where, g, data["policies"], players, variants[baseline])
     return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
                  description)
 
@@ -177,9 +201,10 @@ def _table(where: str, key: str, value: object) -> dict[str, Any]:
     return value
 
 
-def _check_int(where: str, key: str, value: object, minimum: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-        raise StudyError(where, key, f"expected an integer >= {minimum}, not {value!r}")
+def _check_int(where: str, key: str, value: object, minimum: int, limit: int) -> None:
+    expected = integer_expected(value, minimum, limit)
+    if expected:
+        raise StudyError(where, key, f"expected {expected}, not {value!r}")
 
 
 def _variant(where: str, cls: type[Rules], name: str, table: dict[str, Any], full_rules: bool) -> Rules:
@@ -203,7 +228,8 @@ def _keyed(where: str, key: str, make: Callable[..., T], *args: Any, **kwargs: A
 
 def _players(where: str, g, value: object, variants: dict[str, Rules]) -> tuple[int, ...]:
     counts = [value] if isinstance(value, int) and not isinstance(value, bool) else value
-    if not isinstance(counts, list) or not counts:
+    if (not isinstance(counts, list) or not counts
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in counts)):
         raise StudyError(where, "players", f"expected an integer or a list of integers, not {value!r}")
     if len(set(counts)) != len(counts):
         raise StudyError(where, "players", f"expected distinct player counts, not {value!r}")
@@ -216,7 +242,8 @@ def _players(where: str, g, value: object, variants: dict[str, Rules]) -> tuple[
     return tuple(counts)
 
 
-def _policies(where: str, g, value: object, players: tuple[int, ...]) -> tuple[Policy, ...]:
+def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> tuple[Policy, ...]:
+    """The policies in their one spelling, each checked in full by playing game 0 with it."""
     entries = [value] if isinstance(value, str) else value
     if not isinstance(entries, list) or not entries:
         raise StudyError(where, "policies", f"expected a list of policies, not {value!r}")
@@ -227,8 +254,13 @@ def _policies(where: str, g, value: object, players: tuple[int, ...]) -> tuple[P
             raise StudyError(where, key, f"expected a policy name or a list of one per seat, not {p!r}")
         if isinstance(p, list) and len(p) not in players:
             raise StudyError(where, key, f"{len(p)} seat policies match no player count of {list(players)}")
-        seats = _keyed(where, key, g.seat_policies, p, len(p) if isinstance(p, list) else players[0])
-        out.append(p if isinstance(p, str) else seats)
-    if len(set(out)) != len(out):
-        raise StudyError(where, "policies", "expected distinct policies")
+        n = len(p) if isinstance(p, list) else players[0]
+        seats = _keyed(where, key, g.seat_policies, p, n)
+        _keyed(where, key, g.play, rules, n, 0, 0, seats)  # a policy's parameters are the game's to check
+        policy = seats[0] if isinstance(p, str) else seats
+        if policy in out:
+            j = out.index(policy)
+            raise StudyError(where, key, f"{p!r} is policies[{j}] ({policy_label(policy)}) again; "
+                             "expected distinct policies")
+        out.append(policy)
     return tuple(out)

@@ -11,10 +11,12 @@ Definitions (also in the README):
 - game lengths: mean, median and 95th percentile over the games that were not truncated,
   and their histograms (``length_histograms``, the plots' input): one set of integer bins
   per player count, policy and length column, shared by the variants;
-- paired difference against the baseline: game i deals the same cards in every variant,
-  so for each seat the per-game difference of indicators ``[v_i = s] - [b_i = s]`` is
-  averaged with a Student t 95% interval; lengths likewise, over the games finished in
-  both cells.
+- paired difference against the baseline: game i deals the same cards in every variant
+  with the same deck, so for each seat the per-game difference of indicators
+  ``[v_i = s] - [b_i = s]`` is averaged with a Student t 95% interval; lengths likewise,
+  over the games finished in both cells. Under another deck (a knob marked ``deck``,
+  ``Rules.same_deck``) game i deals other cards: the same interval is then that of a
+  difference of independent means, and the plots say "unpaired".
 """
 from __future__ import annotations
 

@@ -1,36 +1,42 @@
-"""A study's folder on disk: atomic writes, ``games.parquet``, ``sample.csv``, ``manifest.json``, digests.
+"""The files of a study folder: ``games.parquet``, ``sample.csv``, ``summary.csv``, ``manifest.json``, digests.
 
-Every file is written to a temporary name in the same folder and renamed into
-place (``os.replace``), so a killed run never leaves a half-written file under its
-real name. ``games.parquet`` is written chunk by chunk as the games are played
-(``stream_games``), so playing a study holds only the chunks in flight; a run killed then
-leaves at most its ``games.parquet.tmp-<pid>``, which the next run into the folder
-removes. ``manifest.json`` is written last: a folder is a complete study exactly
-when it has one. ``games.parquet`` is too large to commit; ``sample.csv`` (the rows of
-a few game indices spread over the study, text that diffs) is what a committed
-folder keeps to be verified. Nothing here simulates or computes statistics.
+Every file is written under a temporary name beside its real one and renamed into
+place (``atomic_write``), so no file is ever half-written under its real name; the
+folder as a whole is replaced all or nothing by ``folder``. ``games.parquet`` is too
+large to commit; ``sample.csv`` (the rows of a few game indices spread over the
+study, text that diffs) is what a committed folder keeps to be verified. The
+manifest holds two digests of record *values* (``records_digest``: the same rows give
+the same digest whatever wrote them) and the sha256 of every other file it lists
+(``file_digest``). Nothing here simulates or computes statistics; every unreadable
+file is a ``StudyError`` naming it.
 """
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from cardsim.study import testhooks
 from cardsim.study.spec import StudyError
 
 GAMES = "games.parquet"
 SAMPLE = "sample.csv"
 SUMMARY = "summary.csv"
 MANIFEST = "manifest.json"
-MANIFEST_FORMAT = 2
-"""2: records and sample checked by ``records_digest`` (1: the sha256 of the parquet file's bytes)."""
+MANIFEST_FORMAT = 3
+"""3: adds the run id, the sha256 of every file, the matplotlib version (2: records and sample checked
+by ``records_digest``; 1: the sha256 of the parquet file's bytes)."""
+READS = (2, 3)
+"""Manifest formats this version reads (a format 2 folder is verified without its file digests)."""
 SAMPLE_GAMES = 25
 """Game indices per cell kept in ``sample.csv``."""
 DIGEST = ("sha256 of 'cardsim-records-v1', the row count, then per column in order: its name, its dtype "
@@ -62,10 +68,34 @@ def records_digest(records: pd.DataFrame) -> str:
 def parquet_digest(path: Path) -> str:
     """``records_digest`` of a parquet file's records, read one column of one row group at a
     time: the digest of a study larger than memory."""
-    f = pq.ParquetFile(path)
-    groups = range(f.num_row_groups)
-    return _digest(f.metadata.num_rows, ((name, (f.read_row_group(i, columns=[name]).column(0).to_pandas()
-                                                 for i in groups)) for name in f.schema_arrow.names))
+    with _readable(path):
+        f = pq.ParquetFile(path)
+        groups = range(f.num_row_groups)
+        return _digest(f.metadata.num_rows, ((name, (f.read_row_group(i, columns=[name]).column(0).to_pandas()
+                                                     for i in groups)) for name in f.schema_arrow.names))
+
+
+def file_digest(path: Path) -> str:
+    """The sha256 of a file's bytes (the manifest's ``files``)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+@contextmanager
+def _readable(path: Path) -> Iterator[None]:
+    """Turn a parquet file that cannot be read into one ``StudyError`` line naming it."""
+    try:
+        yield
+    except FileNotFoundError:
+        raise StudyError(str(path), None, "missing") from None
+    except (OSError, pa.ArrowException, ValueError) as err:
+        if isinstance(err, StudyError):
+            raise
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise StudyError(str(path), None, f"unreadable parquet ({reason})") from None
 
 
 def _digest(rows: int, columns) -> str:
@@ -92,55 +122,43 @@ def sample_games(games: int, k: int = SAMPLE_GAMES) -> np.ndarray:
     """``k`` game indices spread evenly over ``0 .. games - 1``, the first and the last among them:
     ``i * (games - 1) // (k - 1)`` for ``i = 0 .. k - 1`` (integers only: the same on every machine)."""
     k = min(k, games)
-    return np.arange(k, dtype=np.int64) * (games - 1) // max(k - 1, 1)
+    return np.array([i * (games - 1) // max(k - 1, 1) for i in range(k)], dtype=np.int64)
 
 
 def write_games(games: pd.DataFrame, folder: Path) -> str:
     """Write ``games.parquet`` from one table; return the records' digest."""
-    return stream_games([games], folder)
+    write_parquet([pa.Table.from_pandas(games, preserve_index=False)], folder / GAMES)
+    return parquet_digest(folder / GAMES)
 
 
-def stream_games(parts: Iterable[pd.DataFrame], folder: Path, *,
-                 before_rename: Callable[[], None] = lambda: None) -> str:
-    """Write ``games.parquet`` from consecutive tables of records as they come; return the digest.
-
-    The rows go to a temporary file beside it (a killed run's leftover is removed first);
-    ``before_rename()`` is called once they are all there (``run_study`` removes the old
-    manifest at that moment, so old records never sit beside a manifest of new ones).
-    """
-    path = folder / GAMES
-    folder.mkdir(parents=True, exist_ok=True)
-    for stale in folder.glob(f"{GAMES}.tmp-*"):
-        stale.unlink()
-
+def write_parquet(tables: Iterable[pa.Table], path: Path) -> None:
+    """Write consecutive tables of records (one schema) to ``path`` as they come, in row groups of
+    ``ROW_GROUP`` rows (the same file however the rows were split), under a temporary name first."""
     def write(tmp: Path) -> None:
         writer, pending = None, []
         try:
-            for part in parts:
-                table = pa.Table.from_pandas(part, preserve_index=False,
-                                             schema=None if writer is None else writer.schema)
+            for table in tables:
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, table.schema)
                 pending.append(table)
-                if sum(len(t) for t in pending) >= ROW_GROUP:
-                    _write_row_group(writer, pending)
-                    pending = []
+                while sum(len(t) for t in pending) >= ROW_GROUP:
+                    whole = pa.concat_tables(pending)
+                    _write_row_group(writer, whole.slice(0, ROW_GROUP))
+                    pending = [whole.slice(ROW_GROUP)]
             if writer is None:
                 raise ValueError("no records to write")
-            if pending:
-                _write_row_group(writer, pending)
+            if sum(len(t) for t in pending):
+                _write_row_group(writer, pa.concat_tables(pending))
         finally:
             if writer is not None:
                 writer.close()
-        before_rename()
 
     atomic_write(path, write)
-    return parquet_digest(path)
 
 
-def _write_row_group(writer: pq.ParquetWriter, tables: list[pa.Table]) -> None:
-    table = pa.concat_tables(tables)
+def _write_row_group(writer: pq.ParquetWriter, table: pa.Table) -> None:
     writer.write_table(table, row_group_size=len(table))
+    testhooks.pause("row group")
 
 
 def read_games(folder: Path, games: Iterable[int] | None = None, where: dict[str, Any] | None = None,
@@ -154,7 +172,8 @@ def read_games(folder: Path, games: Iterable[int] | None = None, where: dict[str
     filters = [(k, "==", v) for k, v in (where or {}).items()]
     if games is not None:
         filters.append(("game", "in", [int(i) for i in games]))
-    return pd.read_parquet(folder / GAMES, engine="pyarrow", filters=filters or None, columns=columns)
+    with _readable(folder / GAMES):
+        return pd.read_parquet(folder / GAMES, engine="pyarrow", filters=filters or None, columns=columns)
 
 
 def write_sample(sample: pd.DataFrame, folder: Path) -> str:
@@ -169,15 +188,33 @@ def read_sample(folder: Path, dtypes: dict[str, str]) -> pd.DataFrame:
         sample = pd.read_csv(folder / SAMPLE, dtype=dtypes, na_filter=False)
     except FileNotFoundError:
         raise StudyError(str(folder), None, f"no {SAMPLE} beside the manifest") from None
-    except ValueError as err:
-        raise StudyError(str(folder / SAMPLE), None, f"unreadable sample ({err})") from None
+    except (ValueError, OverflowError, pd.errors.ParserError) as err:
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise StudyError(str(folder / SAMPLE), None, f"unreadable sample ({reason})") from None
     if list(sample.columns) != list(dtypes):
         raise StudyError(str(folder / SAMPLE), None, f"expected the columns {', '.join(dtypes)}")
     return sample
 
 
+def summary_csv(summary: pd.DataFrame) -> str:
+    """The text of ``summary.csv``: what a run writes and what ``verify`` compares with it."""
+    return summary.to_csv(index=False, float_format="%.6g", lineterminator="\n")
+
+
+def parse_summary(text: str, where: str = SUMMARY) -> pd.DataFrame:
+    """The summary table of ``summary.csv``'s text: what the plots are drawn from, so that the
+    plots of a folder can be re-drawn from its ``summary.csv`` alone."""
+    try:
+        return pd.read_csv(io.StringIO(text), dtype={"game": "str", "variant": "str", "policy": "str"},
+                           keep_default_na=False, na_values=[""])
+    except (ValueError, pd.errors.ParserError) as err:
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise StudyError(where, None, f"unreadable summary ({reason})") from None
+
+
 def write_summary(summary: pd.DataFrame, folder: Path) -> None:
-    atomic_write(folder / SUMMARY, lambda p: summary.to_csv(p, index=False, float_format="%.6g"))
+    text = summary_csv(summary)
+    atomic_write(folder / SUMMARY, lambda p: p.write_text(text, encoding="utf-8", newline=""))
 
 
 def write_manifest(manifest: dict[str, Any], folder: Path) -> None:
@@ -186,38 +223,21 @@ def write_manifest(manifest: dict[str, Any], folder: Path) -> None:
 
 
 def read_manifest(folder: Path) -> dict[str, Any]:
-    """The manifest of a complete study folder; a ``StudyError`` when there is none."""
+    """The manifest of a complete study folder; a ``StudyError`` when there is none or it is not one
+    this version reads (its contents are checked by ``manifest.check``)."""
     path = folder / MANIFEST
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise StudyError(str(folder), None, f"no {MANIFEST}: not a complete study folder") from None
-    except (OSError, ValueError) as err:
-        raise StudyError(str(path), None, f"unreadable manifest ({err})") from None
+    except NotADirectoryError:
+        raise StudyError(str(folder), None, "a file, not a study folder") from None
+    except (OSError, ValueError, RecursionError) as err:
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise StudyError(str(path), None, f"unreadable manifest ({reason})") from None
     if not isinstance(manifest, dict) or "study" not in manifest:
         raise StudyError(str(path), "study", "missing; not a cardsim manifest")
-    if manifest.get("format") != MANIFEST_FORMAT:
-        raise StudyError(str(path), "format", f"{manifest.get('format')!r}; this cardsim reads format "
-                         f"{MANIFEST_FORMAT}: re-run the study")
+    if manifest.get("format") not in READS:
+        raise StudyError(str(path), "format", f"{manifest.get('format')!r}; this cardsim reads formats "
+                         f"{', '.join(map(str, READS))}: re-run the study")
     return manifest
-
-
-def check_folder(folder: Path, study: dict[str, Any], force: bool) -> None:
-    """Refuse (unless ``force``) a folder whose manifest holds another study; writes nothing."""
-    path = folder / MANIFEST
-    study = json.loads(json.dumps(study))  # as a manifest holds it: lists, not tuples
-    if path.exists() and not force:
-        try:
-            held = json.loads(path.read_text(encoding="utf-8")).get("study")
-        except (OSError, ValueError, AttributeError):
-            held = None
-        if held != study:
-            name = held.get("name", "?") if isinstance(held, dict) else "an unreadable study"
-            raise StudyError(str(folder), None, f"holds results of a different study ({name}); "
-                             "use --force to overwrite or --out to choose another folder")
-
-
-def open_folder(folder: Path) -> None:
-    """Remove the folder's old manifest before any new file lands under its real name,
-    so that new records never sit beside an old manifest if the run is killed."""
-    (folder / MANIFEST).unlink(missing_ok=True)

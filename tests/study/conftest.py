@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 import fakegame
-from fakegame import STUDY
+from fakegame import STUDY, edit
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +40,6 @@ def write_study(tmp_path, fake):
         path.write_text(edit(text, **edits))
         return path
     return write
-
-
-def edit(text: str = STUDY, **edits: str) -> str:
-    """``text`` with the first occurrence of each ``old`` replaced by ``new``; fails when absent."""
-    for old, new in edits.items():
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    return text
 
 
 @pytest.fixture(scope="module")

@@ -44,6 +44,14 @@ max_turns = "None"
 """A study file of the fake game: 3 variants (one with a None override), 2 player counts, 2 policies."""
 
 
+def edit(text: str = STUDY, **edits: str) -> str:
+    """``text`` with the first occurrence of each ``old`` replaced by ``new``; fails when absent."""
+    for old, new in edits.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
 @dataclass(frozen=True)
 class FakeRules(Rules):
     GAME: ClassVar[str] = NAME
@@ -57,6 +65,9 @@ class FakeRules(Rules):
 
 
 def play(rules: FakeRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
+    for p in policies:
+        if parse_call(p)[1]:
+            raise ValueError(f"fakegame policy {p!r} takes no parameters")
     key = rng.game_key(seed, game)
     lives = [rules.lives + (rules.dealer_lives if s == 0 else 0) for s in range(players)]
     turn, actor, first_out, moves = 0, 1 % players, -1, []

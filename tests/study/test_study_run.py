@@ -1,30 +1,26 @@
 """`cardsim run | verify | report` end to end on the fake game: the outputs, byte-identical
 records whatever the jobs or backend, verify catching a changed row (from games.parquet,
 or from sample.csv when the parquet is gone), report reproducing summary.csv, refusals
-with exit status 2 and nothing written, and a run killed half way."""
+with exit status 2 and nothing written, and a run that dies leaving the earlier study intact.
+(Kills at chosen points: test_study_kill.py; the folder and its lock: test_study_folder.py;
+every tampering verify catches: test_study_verify.py.)"""
 import io
 import json
-import shutil
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 import cardsim
 from cardsim.cli import main
 from cardsim.study import report_study, run_study, verify_study
-from cardsim.study import storage
-from cardsim.study.commands import record_dtypes
+from cardsim.study import plots, storage
+from cardsim.study.report import record_dtypes
 from cardsim.study.runner import simulate
-from cardsim.study.spec import Study, load
+from cardsim.study.spec import RunStopped, Study, load
 from cardsim.study.stats import CELL, summarize
-
-HERE = Path(__file__).resolve().parent
 
 
 def _bytes(folder: Path, name: str) -> bytes:
@@ -48,7 +44,9 @@ def test_run_writes_records_summary_plots_and_manifest(finished):
     assert manifest["seed"] == 11 and manifest["engine"] == "reference"
     assert manifest["rules"]["unlimited_short"]["knobs"] == study.variants["unlimited_short"].to_dict()
     assert manifest["records"] == {"file": "games.parquet", "rows": len(games), "digest": storage.records_digest(games)}
-    assert manifest["format"] == 2 and manifest["digest"] == storage.DIGEST
+    assert manifest["format"] == 3 and manifest["digest"] == storage.DIGEST and len(manifest["run"]) == 32
+    assert manifest["files"] == {name: storage.file_digest(out / name) for name in [*manifest["outputs"], "sample.csv"]}
+    assert manifest["execution"] == {"backend": "loky", "jobs": 1, "scheduler": None, "resumed_chunks": 0}
     assert manifest["package"]["version"] == cardsim.__version__ and manifest["package"]["git"]["revision"]
     assert {"simulate_s", "write_s", "games_per_s"} <= set(manifest["timings"]) and manifest["machine"]["cpus"]
     assert {c["policy"] for c in manifest["cells"]} == {"random", "greedy,random,random"}
@@ -56,7 +54,9 @@ def test_run_writes_records_summary_plots_and_manifest(finished):
         assert (out / name).stat().st_size > 0
     assert sorted(p.name for p in out.glob("*.png")) == sorted(n for n in manifest["outputs"] if n.endswith(".png"))
     assert {"loser_by_seat_random.png", "length_random.png", "paired_greedy-random-random.png"} <= set(manifest["outputs"])
-    assert not list(out.glob("*.tmp*"))
+    assert sorted(p.name for p in out.iterdir()) == sorted([*manifest["outputs"], "games.parquet", "sample.csv",
+                                                            "manifest.json"])
+    assert [p.name for p in out.parent.iterdir() if p.name.startswith(".")] == []  # no lock, part or leftover
 
 
 def test_the_progress_bar_counts_games_per_second(write_study, capsys):
@@ -105,9 +105,12 @@ def test_the_summary_read_group_by_group_equals_the_summary_of_all_records_at_on
 def test_records_streamed_in_many_row_groups_read_back_and_digest_as_one_table(finished, tmp_path, monkeypatch):
     games = storage.read_games(finished)
     monkeypatch.setattr(storage, "ROW_GROUP", 50)
-    parts = [games.iloc[i:i + 17] for i in range(0, len(games), 17)]
-    digest = storage.stream_games(parts, tmp_path)
-    assert pq.ParquetFile(tmp_path / "games.parquet").num_row_groups == -(-len(games) // 51)
+    parts = [pa.Table.from_pandas(games.iloc[i:i + 17], preserve_index=False) for i in range(0, len(games), 17)]
+    storage.write_parquet(parts, tmp_path / "games.parquet")
+    groups = pq.ParquetFile(tmp_path / "games.parquet")
+    assert [groups.metadata.row_group(i).num_rows for i in range(groups.num_row_groups)] == (
+        [50] * (len(games) // 50) + [len(games) % 50])  # the same file however the rows came
+    digest = storage.parquet_digest(tmp_path / "games.parquet")
     assert digest == storage.records_digest(games) == storage.parquet_digest(finished / "games.parquet")
     pd.testing.assert_frame_equal(storage.read_games(tmp_path), games)
     some = storage.read_games(tmp_path, games=[3, 5], where={"players": 3, "policy": "random"})
@@ -133,27 +136,28 @@ def test_report_keeps_the_variants_in_study_file_order_though_the_manifest_sorts
     assert pd.read_csv(out / "summary.csv").variant.unique().tolist() == ["plain", "b_sturdy", "unlimited_short"]
     report_study(out)
     assert _bytes(out, "summary.csv") == summary
-    assert verify_study(out, sample=3).ok
+    assert verify_study(out, sample=3, redraw=False).ok
 
 
 def test_verify_passes_on_a_fresh_study_and_catches_a_changed_row(finished_copy, capsys):
     out = finished_copy
-    assert verify_study(out, sample=5).ok
-    assert main(["verify", str(out), "--sample", "40"]) == 0
-    assert "40 game indices x 9 cells re-run against games.parquet: identical" in capsys.readouterr().out
+    assert main(["verify", str(out), "--sample", "40", "--sample-seed", "3"]) == 0
+    assert ("40 game indices (--sample-seed 3) x 9 cells re-run against games.parquet, manifest, files and summary "
+            "checked: identical") in capsys.readouterr().out
 
     games = storage.read_games(out)
-    row = games.index[(games.variant == "sturdy") & (games.players == 3) & (games.game == 21)][0]
+    row = games.index[(games.variant == "sturdy") & (games.players == 3) & (games.game == 20)][0]
     games.loc[row, "loser"] = (games.loc[row, "loser"] + 1) % 3
     digest = storage.write_games(games, out)
-    v = verify_study(out, sample=40)
+    v = verify_study(out, sample=40, redraw=False)
     assert not v.ok and "games.parquet: the records' digest differs from the manifest" in v.mismatches
     manifest = json.loads(_bytes(out, "manifest.json"))
-    manifest["records"]["digest"] = digest  # a consistent forgery: only the re-run can tell
+    manifest["records"]["digest"] = digest  # a consistent forgery: the summary and the re-run tell
     storage.write_manifest(manifest, out)
-    v = verify_study(out, sample=40)
-    assert v.mismatches == [f"variant=sturdy, players=3, policy=random, game=21: loser stored "
-                            f"{games.loc[row, 'loser']} re-run {(games.loc[row, 'loser'] + 2) % 3}"]
+    v = verify_study(out, sample=40, redraw=False)
+    assert v.mismatches[-1] == (f"variant=sturdy, players=3, policy=random, game=20: loser stored "
+                                f"{games.loc[row, 'loser']} re-run {(games.loc[row, 'loser'] + 2) % 3}")
+    assert v.mismatches[0].startswith("summary.csv: variant=sturdy, players=3, policy=random: loser_rate_")
     with pytest.raises(SystemExit) as exit_status:
         main(["verify", str(out), "--sample", "40"])
     assert exit_status.value.code == 1
@@ -189,10 +193,13 @@ def test_the_records_digest_is_of_the_values_not_of_the_file(finished):
 def test_verify_without_games_parquet_re_runs_the_sample_and_catches_a_changed_row(finished_copy, capsys):
     out = finished_copy
     (out / "games.parquet").unlink()
-    v = verify_study(out, sample=100)
-    assert v.ok and v.source == "sample.csv" and v.games == storage.sample_games(40).tolist()
+    v = verify_study(out, redraw=False)
+    assert v.ok and v.source == "sample.csv" and v.games == storage.sample_games(40).tolist() and v.seed is None
+    assert any(n.startswith("no games.parquet (the full records are not committed)") for n in v.notes)
     assert main(["verify", str(out), "--sample", "3"]) == 0
-    assert "3 game indices x 9 cells re-run against sample.csv: identical" in capsys.readouterr().out
+    out_text = capsys.readouterr().out
+    assert "note: no games.parquet" in out_text
+    assert "x 9 cells re-run against sample.csv, manifest, files and summary checked: identical" in out_text
 
     text = _bytes(out, "sample.csv").decode()
     lines = text.splitlines(keepends=True)
@@ -200,12 +207,13 @@ def test_verify_without_games_parquet_re_runs_the_sample_and_catches_a_changed_r
     changed = lines[i].split(",")
     changed[4] = str(int(changed[4]) + 1)  # the turns of the last game
     (out / "sample.csv").write_text("".join(lines[:i] + [",".join(changed)] + lines[i + 1:]))
-    v = verify_study(out, sample=100)
-    assert v.mismatches[0] == "sample.csv: the records' digest differs from the manifest"
-    assert v.mismatches[1].startswith("variant=sturdy, players=3, policy=random, game=39: turns stored ")
-    assert len(v.mismatches) == 2
+    v = verify_study(out, redraw=False)
+    assert v.mismatches == ["sample.csv: changed since the run (its sha256 is not the manifest's)",
+                            "sample.csv: the records' digest differs from the manifest",
+                            f"variant=sturdy, players=3, policy=random, game=39: turns stored "
+                            f"{changed[4]} re-run {int(changed[4]) - 1}"]
     with pytest.raises(SystemExit):
-        main(["verify", str(out), "--sample", "100"])
+        main(["verify", str(out)])
     assert "MISMATCH sample.csv: the records' digest differs" in capsys.readouterr().out
 
 
@@ -218,14 +226,15 @@ def test_report_without_games_parquet_says_so_in_one_line(finished, finished_cop
                                        f"--out {finished_copy}`\n")
 
 
-def test_verify_refuses_a_folder_without_records_or_sample_and_an_old_manifest(finished_copy):
+def test_verify_finds_a_folder_without_records_or_sample_different_and_refuses_an_old_manifest(finished_copy):
     (finished_copy / "games.parquet").unlink()
     (finished_copy / "sample.csv").unlink()
-    with pytest.raises(ValueError, match="neither games.parquet nor sample.csv beside the manifest"):
-        verify_study(finished_copy)
+    v = verify_study(finished_copy, redraw=False)
+    assert v.mismatches == ["sample.csv: missing (the manifest lists it)",
+                            "neither games.parquet nor sample.csv: no stored rows to compare re-run games with"]
     manifest = json.loads(_bytes(finished_copy, "manifest.json"))
     storage.write_manifest(manifest | {"format": 1}, finished_copy)
-    with pytest.raises(ValueError, match="format: 1; this cardsim reads format 2: re-run the study"):
+    with pytest.raises(ValueError, match="format: 1; this cardsim reads formats 2, 3: re-run the study"):
         verify_study(finished_copy)
 
 
@@ -245,7 +254,7 @@ def test_a_folder_holding_another_study_is_refused_without_force(finished_copy, 
 
 
 @pytest.mark.parametrize("edits, args, message", [
-    ({}, ["--games", "0"], "--games: expected an integer >= 1, not 0"),
+    ({}, ["--games", "0"], "--games: expected an integer >= 1 and < 2**63, not 0"),
     ({}, ["--jobs", "0"], "--jobs must be a positive integer or -1 (all cores), not 0"),
     ({}, ["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     ({"seed = 11": "seed = 11\nsed = 3"}, [], "study.toml: sed: unknown key; allowed keys: name,"),
@@ -282,53 +291,39 @@ def test_an_interrupted_write_leaves_no_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("earlier_run", [False, True])
-def test_a_run_killed_half_way_leaves_nothing_that_looks_complete(finished, write_study, tmp_path, earlier_run):
-    out = tmp_path / "out"
-    if earlier_run:
-        shutil.copytree(finished, out)
-    before = {p.name: p.read_bytes() for p in out.iterdir()} if earlier_run else {}
-    big = write_study(name="big.toml", **{"games = 40": "games = 1000000"})
-    proc = subprocess.Popen([sys.executable, str(HERE / "fakegame.py"), "run", str(big), "--out", str(out),
-                             "--force"], stderr=subprocess.PIPE)
-    try:
-        proc.stderr.read(40)  # the progress bar is up: the games are being played
-        time.sleep(0.5)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-    assert proc.returncode == -signal.SIGKILL
-    after = {p.name: p.read_bytes() for p in out.iterdir()} if out.exists() else {}
-    partial = [name for name in after if name.startswith("games.parquet.tmp-")]
-    assert len(partial) <= 1  # the records streamed so far, never under the real name
-    assert {k: v for k, v in after.items() if k not in partial} == before  # the earlier study is intact
-    if earlier_run:
-        assert verify_study(out, sample=3).ok
-    run_study(write_study(), out=out, force=True)
-    assert not list(out.glob("games.parquet.tmp-*"))  # the next run into the folder removes the leftover
-    assert verify_study(out, sample=3).ok
-
-
-def test_a_run_that_dies_while_streaming_records_leaves_the_earlier_study_intact(finished_copy, write_study,
-                                                                               monkeypatch):
+@pytest.mark.parametrize("module, fail_at", [
+    (storage, "_write_row_group"), (storage, "parquet_digest"), (storage, "write_sample"),
+    (storage, "write_summary"), (storage, "write_manifest"), (plots, "_paired"),
+])
+def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy, write_study, monkeypatch,
+                                                                   module, fail_at):
+    """(In process; killed processes: test_study_kill.py.)"""
     before = {p.name: p.read_bytes() for p in finished_copy.iterdir()}
 
     def die(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(storage, "_write_row_group", die)
-    with pytest.raises(KeyboardInterrupt):
+    monkeypatch.setattr(module, fail_at, die)
+    with pytest.raises(RunStopped, match=f"interrupted: {finished_copy} still holds its earlier study, unchanged"):
         run_study(write_study(**{"seed = 11": "seed = 12"}), out=finished_copy, force=True)
+    monkeypatch.undo()
     assert {p.name: p.read_bytes() for p in finished_copy.iterdir()} == before
-    assert verify_study(finished_copy, sample=3).ok
+    assert verify_study(finished_copy, sample=3, redraw=False).ok
+    with pytest.raises(ValueError, match="the interrupted run kept there is of another study"):
+        run_study(write_study(), out=finished_copy, resume=True)
 
 
-@pytest.mark.parametrize("fail_at", ["parquet_digest", "write_sample", "write_summary", "write_manifest"])
-def test_a_run_that_dies_while_writing_leaves_no_manifest(finished_copy, write_study, monkeypatch, fail_at):
-    def die(*args, **kwargs):
-        raise KeyboardInterrupt
-    monkeypatch.setattr(storage, fail_at, die)
-    with pytest.raises(KeyboardInterrupt):
-        run_study(write_study(**{"seed = 11": "seed = 12"}), out=finished_copy, force=True)
-    assert not (finished_copy / "manifest.json").exists()
-    with pytest.raises(ValueError, match="no manifest.json: not a complete study folder"):
-        report_study(finished_copy)
+def test_a_variant_with_another_deck_is_marked_unpaired_in_the_difference_plot(finished):
+    from cardsim.study import report
+    from cardsim.study.plots import _paired
+
+    study = load(finished.parent / "study.toml")
+    summary = storage.parse_summary((finished / "summary.csv").read_text())
+    rows = summary.loc[(summary.policy == "random") & (summary.variant != "plain")]
+    m = report.study_measures(study)
+    paired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ())
+    unpaired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ("sturdy",))
+    labels = [t.get_text() for t in unpaired.legends[0].get_texts()]
+    assert labels == ["sturdy (unpaired: another deck)", "unlimited_short"]
+    assert unpaired._suptitle.get_text().startswith("difference (paired where the deck is the same) against plain")
+    assert paired._suptitle.get_text().startswith("paired difference against plain")
+    assert report.unpaired(study) == ()  # the fake game's knobs keep the deck

@@ -45,14 +45,17 @@ def test_manifest_round_trip_gives_the_same_study(write_study):
 def test_with_games_overrides_only_the_number_of_games(write_study):
     s = load(write_study())
     assert s.with_games(7) == Study(**{**s.__dict__, "games": 7})
-    with pytest.raises(StudyError, match="--games: expected an integer >= 1, not 0"):
+    with pytest.raises(StudyError, match=r"--games: expected an integer >= 1 and < 2\*\*63, not 0"):
         s.with_games(0)
 
 
 @pytest.mark.parametrize("old, new, message", [
     ("seed = 11", "seed = 11\nfrobnicate = 1", "frobnicate: unknown key; allowed keys: name, game"),
-    ("games = 40", 'games = "many"', "games: expected an integer >= 1, not 'many'"),
-    ("seed = 11", "seed = -1", "seed: expected an integer >= 0, not -1"),
+    ("games = 40", 'games = "many"', "games: expected an integer >= 1 and < 2**63, not 'many'"),
+    ("seed = 11", "seed = -1", "seed: expected an integer >= 0 and < 2**64, not -1"),
+    ("seed = 11", "seed = 18446744073709551616", "seed: expected an integer >= 0 and < 2**64, not 18446744073709551616"),
+    ("games = 40", "games = 9223372036854775808", "games: expected an integer >= 1 and < 2**63, not 9223372036854775808"),
+    ("players = [2, 3]", "players = [[2], 3]", "players: expected an integer or a list of integers, not [[2], 3]"),
     ('game = "fakegame"', 'game = "poker"', "game: unknown game 'poker'; known games: moska"),
     ("players = [2, 3]", "players = [2, 9]", "players: variant plain: fakegame is played by 2 to 6 players, not 9"),
     ("players = [2, 3]", "players = [2, 2]", "players: expected distinct player counts"),
@@ -62,7 +65,15 @@ def test_with_games_overrides_only_the_number_of_games(write_study):
      "policies[1]: 4 seat policies match no player count of [2, 3]"),
     ('["greedy", "random", "random"]', '["greedy", "random", "cheat"]',
      "policies[1]: unknown fakegame policy 'cheat'; known policies: random, greedy"),
-    ('policies = ["random",', 'policies = ["random", "random",', "policies: expected distinct policies"),
+    ('policies = ["random",', 'policies = ["random", "random",',
+     "policies[1]: 'random' is policies[0] (random) again; expected distinct policies"),
+    ('policies = ["random",', 'policies = ["random", " random() ",',
+     "policies[1]: ' random() ' is policies[0] (random) again; expected distinct policies"),
+    ('policies = ["random",', 'policies = ["random(depth=3)",',
+     "policies[0]: fakegame policy 'random(depth=3)' takes no parameters"),
+    ('policies = ["random",', 'policies = ["random(",', "policies[0]: cannot read 'random('"),
+    ('preset = "plain"', 'preset = "plain(lives=3, lives=4)"', "variants.plain.preset: cannot read "
+     "'plain(lives=3, lives=4)': lives is given twice"),
     ('baseline = "plain"', 'baseline = "nope"', "baseline: 'nope' is not a variant; variants: plain, sturdy, unlimited"),
     ('engine = "compiled"', 'engine = "quantum"', "engine: unknown engine 'quantum'; known engines: compiled, reference"),
     ('name = "fake_study"', 'name = "a/b"', "name: expected a folder-safe name"),
@@ -94,6 +105,33 @@ def test_missing_malformed_and_incomplete_files(write_study, tmp_path):
         load(write_study(**{"seed = 11\n": ""}))
     with pytest.raises(StudyError, match=r"variants: expected a table, not 3"):
         load(write_study(STUDY.split("[variants.plain]")[0] + "variants = 3\n"))
+
+
+def test_a_seed_up_to_2_64_minus_1_and_equivalent_policy_spellings_are_one_policy(write_study):
+    s = load(write_study(**{"seed = 11": "seed = 18446744073709551615",
+                            'policies = ["random", ["greedy", "random", "random"]]':
+                            'policies = [" random()", ["greedy()", "random", " random "]]'}))
+    assert s.seed == 2**64 - 1 and s.policies == ("random", ("greedy", "random", "random"))
+    assert [c.policy for c in s.cells()][:3] == ["random", "random", "greedy,random,random"]
+
+
+@pytest.mark.parametrize("raw, message", [
+    (b"\xef\xbb\xbf" + STUDY.encode(), "starts with a byte-order mark; save it as UTF-8 without BOM (TOML)"),
+    (STUDY.replace("the fake game", "le jeu d\u00e9mo").encode("latin-1"),
+     "not UTF-8 (byte 43: b'\\xe9'); TOML files are UTF-8"),
+    (b"name = " + b"[" * 100_000, "not valid TOML"),
+])
+def test_a_study_file_that_is_not_utf8_toml_is_one_line(tmp_path, fake, raw, message):
+    path = tmp_path / "study.toml"
+    path.write_bytes(raw)
+    with pytest.raises(StudyError) as err:
+        load(path)
+    assert str(err.value).startswith(f"{path}: {message}") and "\n" not in str(err.value)
+
+
+def test_a_folder_given_as_a_study_file_is_one_line(tmp_path):
+    with pytest.raises(StudyError, match=f"{tmp_path}: a folder, not a study file"):
+        load(tmp_path)
 
 
 def test_the_shipped_moska_experiment_reads():

@@ -1,0 +1,128 @@
+"""What a study folder claims: its ``manifest.json``, made at the end of a run and checked by ``verify``.
+
+The manifest holds the whole study (every variant's rules in full), and much that
+follows from it: the seed, the rules again in readable form (``describe`` and the
+knobs), the engine, the cells, the number of records, the sampled game indices, the
+files written. ``build`` derives all of these from the study; ``check`` derives them
+again from the manifest's own study and lists every claim that disagrees, so an edit
+to any one of them is found. A manifest missing a key or holding a value of the wrong
+kind is one ``StudyError`` line (it cannot be checked at all).
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+import cardsim
+from cardsim.api import ALIASES
+from cardsim.study import report, storage
+from cardsim.study.runner import engine_for
+from cardsim.study.spec import Study, StudyError
+
+_SHAPE = {"study": dict, "seed": int, "rules": dict, "engine": str, "cells": list, "records": dict, "sample": dict,
+          "digest": str, "outputs": list}
+_SHAPE_3 = {"run": str, "files": dict, "machine": dict}
+_KINDS = {dict: "a table", list: "a list", str: "a string", int: "an integer"}
+_RECORDS = {"file": str, "rows": int, "digest": str}
+_SAMPLE = {"file": str, "rows": int, "games": list, "digest": str}
+
+
+def build(study: Study, *, run: str, study_file: str, outputs: list[str], files: dict[str, str],
+          records: dict[str, Any], sample: dict[str, Any], execution: dict[str, Any], timings: dict[str, float],
+          git: dict[str, Any] | None) -> dict[str, Any]:
+    """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest)."""
+    return {
+        "format": storage.MANIFEST_FORMAT,
+        "run": run,
+        **claims(study),
+        "study_file": study_file,
+        "records": {"file": storage.GAMES, **records},
+        "sample": {"file": storage.SAMPLE, **sample},
+        "outputs": outputs,
+        "files": files,
+        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git},
+        "machine": {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),
+                    "cpus": os.cpu_count(), "numpy": np.__version__, "pandas": pd.__version__,
+                    "pyarrow": pa.__version__, "matplotlib": matplotlib.__version__},
+        "execution": execution,
+        "timings": timings,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def claims(study: Study) -> dict[str, Any]:
+    """Everything the manifest says that follows from the study alone (as JSON holds it)."""
+    cells = study.cells()
+    return json.loads(json.dumps({
+        "study": study.to_dict(),
+        "seed": study.seed,
+        "rules": {v: {"describe": r.describe(), "knobs": r.to_dict()} for v, r in study.variants.items()},
+        "engine": engine_for(study),
+        "cells": [{"variant": c.variant, "players": c.players, "policy": c.policy, "seats": list(c.seats)}
+                  for c in cells],
+        "digest": storage.DIGEST,
+    }))
+
+
+def study_of(manifest: dict[str, Any], path: Path) -> Study:
+    """The manifest's study, its variants in the order they were run (the order of its ``cells``: the
+    manifest's JSON keeps its keys sorted, and the cell order is the order of the records).
+    ``StudyError`` (one line) for a manifest that is not one this version can check."""
+    where = str(path)
+    _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if manifest.get("format") == 3 else {}))
+    _shape(where, "records", manifest["records"], _RECORDS)
+    _shape(where, "sample", manifest["sample"], _SAMPLE)
+    names = [*manifest["outputs"], *manifest.get("files", {}), *manifest.get("files", {}).values()]
+    if not all(isinstance(n, str) and n for n in names):
+        raise StudyError(where, "outputs", "expected file names (and their sha256 in files)")
+    study = Study.from_dict(manifest["study"], where=f"{where}: study")
+    ran = [c.get("variant") if isinstance(c, dict) else None for c in manifest["cells"]]
+    order = dict.fromkeys([*(v for v in ran if v in study.variants), *study.variants])
+    return replace(study, variants={v: study.variants[v] for v in order})
+
+
+def check(manifest: dict[str, Any], study: Study) -> list[str]:
+    """One line per claim of the manifest that its own study does not give."""
+    expected = claims(study)
+    rows = study.games * len(study.cells())
+    sampled = storage.sample_games(study.games).tolist()
+    held = manifest | {"engine": ALIASES.get(manifest["engine"], manifest["engine"])}  # "vector" ran "compiled"
+    problems = [f"manifest.json: {key} is not the study's ({_short(held.get(key))}; the study gives "
+                f"{_short(value)})" for key, value in expected.items() if key != "study" and held.get(key) != value]
+    records, sample = manifest["records"], manifest["sample"]
+    for key, have, want in (("records.file", records["file"], storage.GAMES), ("records.rows", records["rows"], rows),
+                            ("sample.file", sample["file"], storage.SAMPLE), ("sample.games", sample["games"], sampled),
+                            ("sample.rows", sample["rows"], len(sampled) * len(study.cells())),
+                            ("outputs", manifest["outputs"], report.outputs(study))):
+        if have != want:
+            problems.append(f"manifest.json: {key} is not the study's ({_short(have)}; the study gives {_short(want)})")
+    if manifest.get("format") == 3 and sorted(manifest["files"]) != sorted([*report.outputs(study), storage.SAMPLE]):
+        problems.append("manifest.json: files does not list the sample, the summary and every plot")
+    return problems
+
+
+def _shape(where: str, key: str | None, data: object, shape: dict[str, type]) -> None:
+    if not isinstance(data, dict):
+        raise StudyError(where, key, f"expected a table, not {_short(data)}")
+    for name, kind in shape.items():
+        full = f"{key}.{name}" if key else name
+        if name not in data:
+            raise StudyError(where, full, "missing; not a complete cardsim manifest")
+        value = data[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise StudyError(where, full, f"expected {_KINDS[kind]}, not {_short(value)}")
+
+
+def _short(value: object, most: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= most else text[:most - 3] + "..."

@@ -1,0 +1,36 @@
+"""What every worker process of a run does first: die with its parent, leave Ctrl-C to it.
+
+Run in each loky worker (its ``initializer``) and in each process of a local Dask
+cluster (a Dask ``preload``: ``dask_setup``). On Linux the worker asks the kernel for
+SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), so a run killed outright (SIGKILL,
+out of memory) leaves no worker behind; elsewhere only an orderly end stops them. It
+ignores SIGINT: Ctrl-C reaches the whole process group, and the parent alone answers it
+(one line) and stops its workers. This module imports nothing of the study layer, so
+that a worker starts quickly.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """Be killed when the parent process dies; ignore SIGINT. ``parent``: the pid expected as parent
+    (a parent that died before this call is noticed: the worker then exits at once)."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread of the worker: Ctrl-C is not delivered to it anyway
+        pass
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
+    """Dask calls this in each worker process of a local cluster (``preload=[__name__]``)."""
+    die_with_parent()
