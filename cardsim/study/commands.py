@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterator
 import matplotlib
 
 import cardsim
-from cardsim.study import folder as folders, lock, manifest as claims, pieces, report, storage, testhooks
+from cardsim.study import folder as folders, ladder_files, lock, manifest as claims, pieces, report, storage, testhooks
 from cardsim.study.execution import Execution
 from cardsim.study.report import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
 from cardsim.study.runner import CHUNK, Tasks, engine_for, stream
@@ -46,6 +46,16 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     study = load(path)
     if games is not None:
         study = study.with_games(games)
+    return run_checked(study, study_file=str(path), command=_command(path, games, out), jobs=jobs, out=out,
+                       backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
+
+
+def run_checked(study: Study, *, study_file: str | None, command: str, jobs: int = 1, out: str | Path | None = None,
+                backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
+                resume: bool = False, note: Callable[[str], None] = note_on_stderr) -> Path:
+    """Run a checked ``study`` (read from ``study_file``, or built by ``cardsim ladder``: None) into its
+    folder; ``command`` is the command line that re-creates it, which the manifest keeps and a stopped
+    run names (with ``--resume``)."""
     with Execution(jobs, backend, scheduler, note=note) as execution:
         place = folders.out_folder(out, study.name)
         folders.check_space(place, study.games * len(study.cells()) * len(report.record_dtypes(study)))
@@ -53,9 +63,9 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
             for line in folders.recover(place):
                 note(line)
             _check_replaceable(place, study, force)
-            command, swapped = _command(path, games, out), []
+            swapped: list[bool] = []
             try:
-                _run(study, place, execution, str(path), resume, note, progress, swapped)
+                _run(study, place, execution, study_file, command, resume, note, progress, swapped)
             except KeyboardInterrupt:
                 raise RunStopped(f"interrupted: {_kept(place, command, swapped)}", interrupted=True) from None
             except OSError as err:
@@ -63,8 +73,8 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     return place.folder
 
 
-def _run(study: Study, place: folders.Place, execution: Execution, study_file: str, resume: bool,
-         note: Callable[[str], None], progress: bool, swapped: list[bool]) -> None:
+def _run(study: Study, place: folders.Place, execution: Execution, study_file: str | None, command: str,
+         resume: bool, note: Callable[[str], None], progress: bool, swapped: list[bool]) -> None:
     """Play, assemble, summarise, draw, write the manifest, swap; ``swapped`` gets True once the folder is new."""
     testhooks.pause("locked")
     revision = _git_revision()
@@ -96,7 +106,7 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
     run = uuid.uuid4().hex
     testhooks.pause("manifest")
     storage.write_manifest(claims.build(
-        study, run=run, study_file=study_file, outputs=outputs, files=_digests(place.part, outputs),
+        study, run=run, study_file=study_file, command=command, outputs=outputs, files=_digests(place.part, outputs),
         records={"rows": rows, "digest": digest},
         sample={"rows": len(sample), "games": storage.sample_games(study.games).tolist(), "digest": sample_digest},
         execution=execution.describe() | {"resumed_chunks": len(kept)}, timings=timings, git=revision), place.part)
@@ -120,8 +130,7 @@ def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stder
         study = claims.study_of(manifest, place.folder / storage.MANIFEST)
         if not (place.folder / storage.GAMES).exists():
             raise StudyError(str(folder), None, f"no {storage.GAMES} (the full records are not committed); "
-                             f"re-create them with `cardsim run {manifest.get('study_file', 'STUDY')} --games "
-                             f"{study.games} --out {folder}`")
+                             f"re-create them with `{_recreate(manifest, study, folder)}`")
         if place.part.exists():
             raise StudyError(str(place.part), None, "an interrupted run's records are kept there: resume it "
                              "(cardsim run ... --resume) or remove that folder first")
@@ -184,6 +193,13 @@ def _kept(place: folders.Place, command: str, swapped: list[bool]) -> str:
     if n:
         return f"{there}; {n} chunks of records are kept in {place.part}: continue with `{command} --resume`"
     return there
+
+
+def _recreate(manifest: dict[str, Any], study: Study, folder: str | Path) -> str:
+    """The command that re-creates a folder's records: ``cardsim ladder ...`` or ``cardsim run STUDY_FILE ...``."""
+    if study.ladder is not None:
+        return ladder_files.command(study, folder)
+    return f"cardsim run {manifest.get('study_file', 'STUDY')} --games {study.games} --out {folder}"
 
 
 def _command(path: str | Path, games: int | None, out: str | Path | None) -> str:

@@ -1,15 +1,11 @@
 """A ladder: how strong each policy is, from games where the policies share a table.
 
 A ladder is a study of one variant at one player count whose cells are **seatings**
-(one policy per seat); every seating plays games ``0 .. n - 1``, so game i deals the
-same cards in every seating and the comparisons are paired. This module holds what a
-ladder adds to a study, all of it pure (it plays and writes nothing):
+(one policy per seat, ``cardsim.study.seatings``); every seating plays games
+``0 .. n - 1``, so game i deals the same cards in every seating and the comparisons are
+paired. This module holds the statistics a ladder adds to a study, all of it pure (it
+plays and writes nothing; ``ladder_run`` runs a ladder and writes its files):
 
-- ``seatings``: ``pairs`` (for every ordered pair A, B of distinct policies, A in one
-  seat and B in all the others, A rotated over the N seats: N k (k - 1) seatings, fewer
-  at 2 players where "A among B" and "B among A" are the same seatings) or ``all``
-  (every assignment of the k policies to the N seats: k^N). In both, every policy sits
-  in every seat equally often.
 - ``measure_of``: how a record says how each seat did, found by column name — the
   seat that lost (``loser``: Moska, Musta-Maija), the seat's score (``score_<seat>``,
   sticks minus potatoes: Molotow), or the seat that won (``winner``: Uno).
@@ -47,35 +43,11 @@ import pandas as pd
 from cardsim.study import rating
 from cardsim.study.stats import paired_mean, wilson
 
-SEATINGS = ("pairs", "all")
 ALL = "(all)"
 """The ``among`` of a policy's row over all its seats."""
 TABLE_COLUMNS = ("policy", "among", "measure", "seat_games", "value", "lo", "hi", "among_value", "among_lo",
                  "among_hi")
 RATING_COLUMNS = ("policy", "rating", "lo", "hi", "wins", "losses")
-
-
-def seatings(policies: Sequence[str], players: int, design: str = "pairs") -> list[tuple[str, ...]]:
-    """The seatings of a ladder of ``policies`` at ``players`` seats, seat 0 first, in a fixed order.
-
-    ``pairs``: for A, then B (in the order given), A in seat 0, 1, ..., N - 1 and B elsewhere
-    (a seating met again is not repeated: at 2 players, B among A is A among B). ``all``:
-    every assignment, in lexicographic order of the policies' positions.
-    """
-    policies = list(policies)
-    if design not in SEATINGS:
-        raise ValueError(f"unknown seatings {design!r}; known seatings: {', '.join(SEATINGS)}")
-    if len(policies) < 2 or len(set(policies)) != len(policies):
-        raise ValueError(f"a ladder needs at least two distinct policies, not {policies!r}")
-    if not isinstance(players, int) or players < 2:
-        raise ValueError(f"a ladder needs at least two players, not {players!r}")
-    if design == "all":
-        return list(itertools.product(policies, repeat=players))
-    out = {}
-    for a, b in itertools.permutations(policies, 2):
-        for seat in range(players):
-            out.setdefault(tuple(a if s == seat else b for s in range(players)), None)
-    return list(out)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ _RECORDS = {"file": str, "rows": int, "digest": str}
 _SAMPLE = {"file": str, "rows": int, "games": list, "digest": str}
 
 
-def build(study: Study, *, run: str, study_file: str, outputs: list[str], files: dict[str, str],
+def build(study: Study, *, run: str, study_file: str | None, command: str, outputs: list[str], files: dict[str, str],
           records: dict[str, Any], sample: dict[str, Any], execution: dict[str, Any], timings: dict[str, float],
           git: dict[str, Any] | None) -> dict[str, Any]:
     """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest)."""
@@ -46,6 +46,7 @@ def build(study: Study, *, run: str, study_file: str, outputs: list[str], files:
         "run": run,
         **claims(study),
         "study_file": study_file,
+        "command": command,
         "records": {"file": storage.GAMES, **records},
         "sample": {"file": storage.SAMPLE, **sample},
         "outputs": outputs,

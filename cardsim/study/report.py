@@ -3,7 +3,8 @@
 ``compute`` reads ``games.parquet`` one (players, policy) group at a time (each group
 holds every variant of its cells, all that the paired differences need) and returns
 the summary, in cell order, and the length histograms; ``write`` writes
-``summary.csv`` and the plots. Nothing here decides where a folder lives.
+``summary.csv`` and the plots (a ladder: its own files instead, ``ladder_files``).
+Nothing here decides where a folder lives.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
-from cardsim.study import plots, storage
+from cardsim.study import ladder_files, plots, storage
 from cardsim.study.spec import Study
 from cardsim.study.stats import CELL, Measures, length_histograms, measures, summarize
 
@@ -51,13 +52,18 @@ def compute(study: Study, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.DataFrame | None) -> list[str]:
-    """Write ``summary.csv`` and the plots into ``folder``; return the files written, summary first."""
+    """Write ``summary.csv`` and the plots into ``folder``; return the files written, summary first.
+    A ladder writes its own files (``ladder_files``, from ``folder/games.parquet``) instead of the plots."""
     storage.write_summary(summary, folder)
+    if study.ladder is not None:
+        return [storage.SUMMARY, *ladder_files.write(ladder_files.compute(study, folder), study, folder)]
     return [storage.SUMMARY, *plots.render(summary, histograms, study_measures(study), study.baseline, folder,
                                            unpaired(study))]
 
 
 def outputs(study: Study) -> list[str]:
     """The files ``write`` writes for ``study``, in its order."""
+    if study.ladder is not None:
+        return [storage.SUMMARY, *ladder_files.FILES]
     policies = list(dict.fromkeys(c.policy for c in study.cells()))
     return [storage.SUMMARY, *plots.names(policies, study_measures(study).outcome, len(study.variants))]
