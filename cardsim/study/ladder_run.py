@@ -7,7 +7,7 @@ says otherwise. The manifest keeps the ``cardsim ladder`` command that re-create
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -50,11 +50,11 @@ def ladder_study(game: str, rules: str | Rules | None = None, *, policies: str |
     if seatings not in SEATINGS:
         raise ValueError(f"--seatings: expected one of {', '.join(SEATINGS)}, not {seatings!r}")
     variant = r.describe()
-    return Study.from_dict({
-        "name": f"ladder_{game}", "description": f"ladder of {', '.join(map(str, names))} at {players} players",
-        "game": game, "seed": seed, "games": games, "players": players, "variants": {variant: r.to_dict()},
-        "baseline": variant, "engine": engine, "ladder": {"policies": list(names), "seatings": seatings}},
-        where="cardsim ladder")
+    study = Study.from_dict({
+        "name": f"ladder_{game}", "game": game, "seed": seed, "games": games, "players": players,
+        "variants": {variant: r.to_dict()}, "baseline": variant, "engine": engine,
+        "ladder": {"policies": list(names), "seatings": seatings}}, where="cardsim ladder")
+    return replace(study, description=f"ladder of {', '.join(study.ladder.policies)} at {players} players")
 
 
 def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
@@ -68,8 +68,8 @@ def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | S
     """
     study = ladder_study(game, rules, policies=policies, players=players, games=games, seed=seed,
                          seatings=seatings, engine=engine)
-    folder = run_checked(study, study_file=None, command=ladder_files.command(study, out), jobs=jobs, out=out, backend=backend,
-                         scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
+    folder = run_checked(study, study_file=None, command=ladder_files.command(study, out), jobs=jobs, out=out,
+                         backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
     return read(folder)
 
 
