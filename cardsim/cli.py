@@ -1,4 +1,4 @@
-"""The command line: ``cardsim list | replay | run | ladder | verify | report``.
+"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
@@ -55,8 +55,43 @@ def cmd_run(args: argparse.Namespace) -> None:
     from cardsim.study import run_study
 
     folder = run_study(args.study, games=args.games, jobs=args.jobs, out=args.out, backend=args.backend,
-                       scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume)
-    print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json")
+                       scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume,
+                       precision=args.precision, max_games=args.max_games)
+    print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
+
+
+def _reached(folder) -> str:
+    """How a run stepped to a precision ended, from its manifest ("" for other runs)."""
+    from cardsim.study import storage
+
+    manifest = storage.read_manifest(folder)
+    stepped = manifest.get("precision")
+    if not stepped:
+        return ""
+    last = stepped["steps"][-1]
+    verdict = "reached" if stepped["reached"] else f"NOT reached (stopped at --max-games {stepped['max_games']:,})"
+    return (f"; precision ±{stepped['pp']:g} pp {verdict} at {last['games']:,} games per cell (widest 95% "
+            f"half-width ±{last['widest_half_width_pp']:.3f} pp, {len(stepped['steps'])} steps)")
+
+
+def cmd_compare(args: argparse.Namespace) -> None:
+    """The paired table of a few rules on the same deals; ``--out`` also writes the study folder."""
+    from cardsim.study import compare, report, storage
+    from cardsim.study.commands import run_loaded
+    from cardsim.study.runner import simulate
+
+    study = compare.study(args.game, args.rules, players=args.players, games=args.games, seed=args.seed,
+                          policies=args.policy, engine=args.engine)
+    if args.out is None:
+        records = simulate(study, jobs=args.jobs, progress=not args.quiet)
+        summary = report.summarize_records(study, records)
+    else:
+        folder = run_loaded(study, None, ["cardsim", *args.argv], jobs=args.jobs, out=args.out,
+                            force=args.force, progress=not args.quiet, resume=args.resume)
+        summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"))
+    print(compare.table(summary, study.baseline))
+    if args.out is not None:
+        print(f"\nwrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json")
 
 
 def cmd_ladder(args: argparse.Namespace) -> None:
@@ -90,6 +125,12 @@ def cmd_verify(args: argparse.Namespace) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> None:
+    """Re-render from games.parquet; with ``--html``, write report.html from the folder's files instead."""
+    if args.html:
+        from cardsim.study.htmlreport import write_report
+
+        print(f"wrote {write_report(args.folder)}")
+        return
     from cardsim.study import report_study
 
     print(f"wrote into {args.folder}: {', '.join(report_study(args.folder))}")
@@ -124,7 +165,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same study from the "
                                                          "records it kept")
+    p.add_argument("--precision", type=float, help="play on, in steps, until every seat rate's 95%% half-width is "
+                                                   "within this many percentage points in every cell (the study's "
+                                                   "games are the first step)")
+    p.add_argument("--max-games", type=int, help="the most games per cell a --precision run plays (default "
+                                                 "1,000,000)")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("compare", help="compare rules on the same deals without a study file: the paired table")
+    p.add_argument("game")
+    p.add_argument("rules", nargs="+", help='two or more presets or string forms, e.g. "moska" '
+                                            '"moska(trump_two_swap=False)"; the first is the baseline')
+    p.add_argument("--players", type=int, nargs="+", default=[4], help="player counts (default 4)")
+    p.add_argument("--games", type=int, default=10_000, help="games per variant (default 10,000)")
+    p.add_argument("--policy", nargs="+", default=["greedy"], help="policies, each a name or one per seat "
+                                                                   "separated by commas (default greedy)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--engine", default="compiled", help="compiled (default) or reference")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
+    p.add_argument("--out", help="also write the study folder here (records, summary, plots, manifest)")
+    p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted --out run")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("ladder", help="how strong each policy is: every seating of the policies on the same deals, "
                                       "rates with intervals and Bradley–Terry ratings")
@@ -156,8 +219,12 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "one, printed)")
     p.set_defaults(func=cmd_verify)
 
-    p = sub.add_parser("report", help="re-render summary.csv and the plots from games.parquet")
+    p = sub.add_parser("report", help="re-render summary.csv and the plots from games.parquet; --html: write "
+                                      "report.html")
     p.add_argument("folder", help="a study's output folder")
+    p.add_argument("--html", action="store_true", help="write report.html (one self-contained page: tables, plots, "
+                                                       "provenance) from the folder's files instead; needs no "
+                                                       "games.parquet")
     p.set_defaults(func=cmd_report)
     return parser
 
@@ -166,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     from cardsim.study.spec import RunStopped
 
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
         args.func(args)
         sys.stdout.flush()

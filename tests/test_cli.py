@@ -1,5 +1,6 @@
 """The command line: `cardsim list [GAME]`, `cardsim replay`, and one stderr line + exit 2 on bad input;
 no traceback when the output pipe closes early."""
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -139,3 +140,53 @@ def test_a_closed_pipe_ends_the_output_quietly():
     done = subprocess.run(f"{sys.executable} -m cardsim.cli list molotow | head -5", shell=True, capture_output=True,
                           text=True)
     assert done.stderr == "" and len(done.stdout.splitlines()) == 5
+
+
+def test_compare_prints_the_paired_table(capsys):
+    code, out, err = run(capsys, "compare", "moska", "moska", "moska(trump_two_swap=False)", "--players", "4",
+                         "--games", "300", "--quiet")
+    assert code == 0 and not err
+    lines = out.splitlines()
+    assert lines[0].startswith("moska, 4 players, policy greedy, 300 games per variant: loser rate by seat in %")
+    assert lines[1].split() == ["variant", "seat", "0", "seat", "1", "seat", "2", "seat", "3", "mean", "turns",
+                                "mean", "rounds", "spread", "TV"]
+    assert lines[2].startswith("moska ") and lines[3].startswith("moska(trump_two_swap=False) ")
+    assert lines[4].startswith("  Δ ") and len(lines) == 5
+    # the numbers are those of the games: seat 0's rate of the baseline
+    games = cardsim.simulate("moska", "moska", players=4, games=300, seed=0, policy="greedy")
+    assert lines[2].split()[1] == f"{100 * (games.loser == 0).mean():.2f}"
+
+
+def test_compare_out_writes_a_study_folder_that_verifies(capsys, tmp_path):
+    from cardsim.study import verify_study
+
+    argv = ["compare", "uno", "official", "stacking", "--players", "3", "--games", "50", "--policy", "random",
+            "greedy", "--out", str(tmp_path / "c"), "--quiet"]
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and out.rstrip().endswith(f"wrote {tmp_path / 'c'}: games.parquet, sample.csv, summary.csv, "
+                                               "plots, manifest.json")
+    assert "uno, 3 players, policy random" in out and "uno, 3 players, policy greedy" in out
+    manifest = json.loads((tmp_path / "c" / "manifest.json").read_text())
+    assert manifest["command"] == ["cardsim", *argv] and manifest["study_file"] is None
+    assert manifest["study"]["baseline"] == "official" and verify_study(tmp_path / "c").ok
+
+
+@pytest.mark.parametrize("rules, message", [
+    (["moska", "moska(attack_cap=0)"], "compare: rules 'moska(attack_cap=0)': moska knob attack_cap=0 is invalid"),
+    (["moska", "moska(attack_cap="], "compare: rules 'moska(attack_cap=': cannot read 'moska(attack_cap='"),
+    (["moska", "tarakii"], "compare: rules 'tarakii': unknown moska preset 'tarakii'"),
+    (["moska", "moska(attack_capp=3)"], "compare: rules 'moska(attack_capp=3)': unknown moska knob 'attack_capp'"),
+    (["moska"], "compare: RULES: expected at least two rules to compare"),
+    (["moska", "moska"], "compare: RULES: 'moska' is given twice"),
+])
+def test_compare_refuses_bad_rules_with_one_line_and_exit_2(capsys, tmp_path, rules, message):
+    code, out, err = run(capsys, "compare", "moska", *rules, "--games", "10", "--out", str(tmp_path / "o"))
+    assert code == 2 and not out and err.count("\n") == 1 and message in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_installed_compare_exits_2_with_one_line_on_a_bad_rules_string():
+    done = subprocess.run([sys.executable, "-m", "cardsim.cli", "compare", "moska", "moska",
+                           "moska(trump_two_swap=Flase)"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("cardsim: error: compare: rules 'moska(trump_two_swap=Flase)': ")

@@ -1,8 +1,11 @@
 """The study layer: run variant comparisons from a TOML study file, write and re-check results.
 
-``spec`` reads study files, ``runner`` plays the games (``execution`` runs the tasks,
-``workers`` sets up each worker process), ``stats`` summarises them, ``plots`` draws
-them, ``storage`` owns the files of a folder, ``pieces`` the records of a run in
+``spec`` reads study files (``design`` expands a sweep or factorial into variants),
+``runner`` plays the games (``execution`` runs the tasks, ``workers`` sets up each worker
+process; ``stepping`` plays on to a precision, by ``precision``'s rule), ``stats``
+summarises them (with each cell's fairness), ``effects`` measures a design's knobs,
+``plots`` draws them, ``htmlreport`` writes ``report.html``, ``compare`` serves
+``cardsim compare``, ``storage`` owns the files of a folder, ``pieces`` the records of a run in
 progress, ``folder`` and ``lock`` the folder itself (one writer, replaced all or
 nothing), ``manifest`` what a folder claims, ``report`` its summary and plots,
 ``verify`` checks it, ``commands`` ties them together. The names below are imported on

@@ -12,7 +12,9 @@ the folder then still holds its earlier study, unchanged.
 """
 from __future__ import annotations
 
+import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -28,11 +30,16 @@ from typing import Any, Callable, Iterator
 import matplotlib
 
 import cardsim
-from cardsim.study import folder as folders, ladder_files, lock, manifest as claims, pieces, report, storage, testhooks
+from cardsim.study import folder as folders, ladder_files, lock, manifest as claims, pieces, precision as rule
+from cardsim.study import report, stepping, storage, testhooks
 from cardsim.study.execution import Execution
 from cardsim.study.report import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
 from cardsim.study.runner import CHUNK, Tasks, engine_for, stream
 from cardsim.study.spec import RunStopped, Study, StudyError, load
+
+
+STEPS = "steps.json"
+"""In ``.R.part``: the steps a run stepped to a precision took (a resume after assembling reads them)."""
 
 
 def note_on_stderr(line: str) -> None:
@@ -41,31 +48,48 @@ def note_on_stderr(line: str) -> None:
 
 def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out: str | Path | None = None,
               backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
-              resume: bool = False, note: Callable[[str], None] = note_on_stderr) -> Path:
-    """Run the study file ``path`` into its folder (default ``results/<name>``); return the folder."""
+              resume: bool = False, precision: float | None = None, max_games: int | None = None,
+              note: Callable[[str], None] = note_on_stderr) -> Path:
+    """Run the study file ``path`` into its folder (default ``results/<name>``); return the folder.
+
+    With ``precision`` (percentage points) the study's games are the first step of a run that
+    plays on until every seat rate's 95% half-width is within it, or ``max_games`` games per cell
+    (``precision``'s rule; default ``precision.MAX_GAMES``)."""
     study = load(path)
     if games is not None:
         study = study.with_games(games)
-    return run_checked(study, study_file=str(path), command=_command(path, games, out), jobs=jobs, out=out,
-                       backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
+    if precision is not None and max_games is None:
+        max_games = rule.MAX_GAMES
+    return run_loaded(study, str(path), _command(path, games, out, precision, max_games), jobs=jobs, out=out,
+                      backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume,
+                      precision=precision, max_games=max_games, note=note)
 
 
-def run_checked(study: Study, *, study_file: str | None, command: str, jobs: int = 1, out: str | Path | None = None,
-                backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
-                resume: bool = False, note: Callable[[str], None] = note_on_stderr) -> Path:
-    """Run a checked ``study`` (read from ``study_file``, or built by ``cardsim ladder``: None) into its
-    folder; ``command`` is the command line that re-creates it, which the manifest keeps and a stopped
-    run names (with ``--resume``)."""
+def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: int = 1,
+               out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
+               force: bool = False, progress: bool = False, resume: bool = False, precision: float | None = None,
+               max_games: int | None = None, note: Callable[[str], None] = note_on_stderr) -> Path:
+    """Run a study already read (from ``study_file``, or made by ``cardsim compare``: None) as
+    ``run_study`` does; ``argv``: the command line that re-creates it, kept in the manifest."""
+    if precision is not None:
+        max_games = rule.MAX_GAMES if max_games is None else max_games
+        rule.check(precision, max_games, study.games)
+    elif max_games is not None:
+        raise ValueError("--max-games bounds a --precision run: give --precision too")
+    stepped = None if precision is None else {"pp": precision, "max_games": max_games, "first": study.games}
+    if study.design is not None and study.design.skipped:
+        note(f"left out {len(study.design.skipped)} combinations that cannot be played (skip_unplayable): "
+             + "; ".join(study.design.skipped))
     with Execution(jobs, backend, scheduler, note=note) as execution:
         place = folders.out_folder(out, study.name)
         folders.check_space(place, study.games * len(study.cells()) * len(report.record_dtypes(study)))
         with lock.hold(place.lock, place.folder, note=note):
             for line in folders.recover(place):
                 note(line)
-            _check_replaceable(place, study, force)
-            swapped: list[bool] = []
+            _check_replaceable(place, study, force, stepped)
+            command, swapped = shlex.join(argv), []
             try:
-                _run(study, place, execution, study_file, command, resume, note, progress, swapped)
+                _run(study, place, execution, study_file, resume, note, progress, swapped, argv, stepped)
             except KeyboardInterrupt:
                 raise RunStopped(f"interrupted: {_kept(place, command, swapped)}", interrupted=True) from None
             except OSError as err:
@@ -73,44 +97,60 @@ def run_checked(study: Study, *, study_file: str | None, command: str, jobs: int
     return place.folder
 
 
-def _run(study: Study, place: folders.Place, execution: Execution, study_file: str | None, command: str,
-         resume: bool, note: Callable[[str], None], progress: bool, swapped: list[bool]) -> None:
-    """Play, assemble, summarise, draw, write the manifest, swap; ``swapped`` gets True once the folder is new."""
+def _run(study: Study, place: folders.Place, execution: Execution, study_file: str | None, resume: bool,
+         note: Callable[[str], None], progress: bool, swapped: list[bool], argv: list[str],
+         stepped: dict[str, Any] | None) -> None:
+    """Play, assemble, summarise, draw, write the manifest, swap; ``swapped`` gets True once the folder is new.
+    ``stepped``: the precision (``pp``), ``max_games`` and first step of a run stepped to a precision."""
     testhooks.pause("locked")
     revision = _git_revision()
     engine, tasks = engine_for(study), Tasks(study)
-    identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine]}
+    identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine], **({"stepped": stepped}
+                                                                                        if stepped else {})}
     if place.part.exists() and not resume:
         note(f"removed the records kept by an interrupted run in {place.part.name} (--resume continues one)")
     kept = pieces.start(place.part, identity, resume)
     if resume and kept:
         note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
     started = time.perf_counter()
+    reached = None
     if not pieces.assembled(place.part):
-        for task, records in stream(study, execution, skip=kept, progress=progress):
-            pieces.keep(place.part, task, records)
-            testhooks.pause("piece")
+        if stepped is None:
+            for task, records in stream(study, execution, skip=kept, progress=progress):
+                pieces.keep(place.part, task, records)
+                testhooks.pause("piece")
+        else:
+            reached = stepping.play(study, place.part, execution, stepped["pp"], stepped["max_games"],
+                                    progress=progress, kept=kept, after_piece=lambda: testhooks.pause("piece"))
+            storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
         testhooks.pause("assemble")
-        pieces.assemble(place.part, len(tasks))
+        pieces.assemble(place.part, len(tasks) if reached is None else reached.order)
+    if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
+        steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
+        study = study.with_games(steps[-1]["games"])
+        stepped = stepped | {"rule": rule.RULE, "steps": steps,
+                             "reached": steps[-1]["widest_half_width_pp"] <= stepped["pp"]}
     simulated = time.perf_counter()
     testhooks.pause("digest")
     digest = storage.parquet_digest(place.part / storage.GAMES)
     sample = storage.read_games(place.part, games=storage.sample_games(study.games))
     testhooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
-    summary, histograms = report.compute(study, place.part)
-    outputs = report.write(study, place.part, storage.parse_summary(storage.summary_csv(summary)), histograms)
+    summary, histograms, effects = report.as_read(*report.compute(study, place.part))
+    outputs = report.write(study, place.part, summary, histograms, effects)
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
                "games_per_s": round(rows / max(simulated - started, 1e-9), 1)}
     run = uuid.uuid4().hex
     testhooks.pause("manifest")
     storage.write_manifest(claims.build(
-        study, run=run, study_file=study_file, command=command, outputs=outputs, files=_digests(place.part, outputs),
+        study, run=run, study_file=study_file, outputs=outputs, files=_digests(place.part, outputs),
         records={"rows": rows, "digest": digest},
         sample={"rows": len(sample), "games": storage.sample_games(study.games).tolist(), "digest": sample_digest},
-        execution=execution.describe() | {"resumed_chunks": len(kept)}, timings=timings, git=revision), place.part)
+        execution=execution.describe() | {"resumed_chunks": len(kept)}, timings=timings, git=revision, command=argv,
+        precision=stepped), place.part)
     pieces.finish(place.part)
+    (place.part / STEPS).unlink(missing_ok=True)
     with _deferred_interrupt(lambda: swapped.append(True)):
         folders.swap_in(place, run)
 
@@ -149,8 +189,9 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> lis
     for name in (storage.GAMES, storage.SAMPLE):
         if (place.folder / name).exists():
             _link(place.folder / name, place.part / name)
-    summary, histograms = report.compute(study, place.folder)  # the same records: errors name the folder's file
-    outputs = report.write(study, place.part, storage.parse_summary(storage.summary_csv(summary)), histograms)
+    # the same records: errors name the folder's file
+    summary, histograms, effects = report.as_read(*report.compute(study, place.folder))
+    outputs = report.write(study, place.part, summary, histograms, effects)
     run = uuid.uuid4().hex
     machine = manifest["machine"] if isinstance(manifest.get("machine"), dict) else {}
     storage.write_manifest(manifest | {
@@ -162,10 +203,11 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> lis
     return outputs
 
 
-def _check_replaceable(place: folders.Place, study: Study, force: bool) -> None:
+def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped: dict[str, Any] | None) -> None:
     """Refuse (unless ``force``) a folder whose manifest holds another study, and always one holding
-    files that are not a study's."""
-    held, listed = None, []
+    files that are not a study's. A run stepped to a precision is the same study as a folder's
+    that the same precision, bound and first step reached, whatever its number of games."""
+    held, listed, old = None, [], {}
     if (place.folder / storage.MANIFEST).exists():
         try:
             old = storage.read_manifest(place.folder)
@@ -175,7 +217,13 @@ def _check_replaceable(place: folders.Place, study: Study, force: bool) -> None:
             held = None
     folders.check_contents(place, listed)
     if place.folder.exists() and any(place.folder.iterdir()) and not force:
-        if held != claims.claims(study)["study"]:
+        same = held == claims.claims(study)["study"]
+        if stepped is not None:
+            reached = held.get("games") if isinstance(held, dict) else None
+            same = (isinstance(reached, int) and not isinstance(reached, bool) and reached >= study.games
+                    and held == claims.claims(study.with_games(reached))["study"]
+                    and {k: (old.get("precision") or {}).get(k) for k in stepped} == stepped)
+        if not same:
             name = held.get("name", "?") if isinstance(held, dict) else "no readable study"
             raise StudyError(str(place.folder), None, f"holds results of a different study ({name}); "
                              "use --force to overwrite or --out to choose another folder")
@@ -198,13 +246,16 @@ def _kept(place: folders.Place, command: str, swapped: list[bool]) -> str:
 def _recreate(manifest: dict[str, Any], study: Study, folder: str | Path) -> str:
     """The command that re-creates a folder's records: ``cardsim ladder ...`` or ``cardsim run STUDY_FILE ...``."""
     if study.ladder is not None:
-        return ladder_files.command(study, folder)
+        return shlex.join(ladder_files.command(study, folder))
     return f"cardsim run {manifest.get('study_file', 'STUDY')} --games {study.games} --out {folder}"
 
 
-def _command(path: str | Path, games: int | None, out: str | Path | None) -> str:
-    return (f"cardsim run {path}" + (f" --games {games}" if games is not None else "")
-            + (f" --out {out}" if out is not None else ""))
+def _command(path: str | Path, games: int | None, out: str | Path | None, precision: float | None = None,
+             max_games: int | None = None) -> list[str]:
+    """The command line of this run (what re-creates its study)."""
+    return ["cardsim", "run", str(path), *(["--games", str(games)] if games is not None else []),
+            *(["--precision", f"{precision:g}", "--max-games", str(max_games)] if precision is not None else []),
+            *(["--out", str(out)] if out is not None else [])]
 
 
 def _os_error(err: OSError) -> str:

@@ -12,7 +12,6 @@ The manifest lists the four files with their sha256, like every output of a stud
 from __future__ import annotations
 
 import io
-import shlex
 import tempfile
 from pathlib import Path
 
@@ -49,14 +48,14 @@ def title(study: Study) -> str:
             f"{len(study.cells())} seatings ({study.ladder.seatings}), seed {study.seed}")
 
 
-def command(study: Study, out: str | Path | None) -> str:
-    """The ``cardsim ladder`` command line that re-creates the study's folder."""
+def command(study: Study, out: str | Path | None) -> list[str]:
+    """The ``cardsim ladder`` command line that re-creates the study's folder, word by word."""
     (variant,) = study.variants
     words = ["cardsim", "ladder", study.game, variant, "--policies", ",".join(study.ladder.policies),
              "--players", str(study.players[0]), "--games", str(study.games), "--seed", str(study.seed),
              "--seatings", study.ladder.seatings, *(["--engine", study.engine] if study.engine != "compiled" else []),
              *(["--out", str(out)] if out is not None else [])]
-    return shlex.join(words)
+    return words
 
 
 def texts(report: Report, study: Study) -> dict[str, str]:

@@ -17,7 +17,7 @@ from cardsim import api
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules, split_calls
 from cardsim.study import ladder_files
-from cardsim.study.commands import note_on_stderr, run_checked
+from cardsim.study.commands import note_on_stderr, run_loaded
 from cardsim.study.seatings import SEATINGS
 from cardsim.study.spec import Study
 
@@ -68,8 +68,8 @@ def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | S
     """
     study = ladder_study(game, rules, policies=policies, players=players, games=games, seed=seed,
                          seatings=seatings, engine=engine)
-    folder = run_checked(study, study_file=None, command=ladder_files.command(study, out), jobs=jobs, out=out,
-                         backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
+    folder = run_loaded(study, None, ladder_files.command(study, out), jobs=jobs, out=out, backend=backend,
+                        scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
     return read(folder)
 
 

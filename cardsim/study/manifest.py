@@ -37,16 +37,18 @@ _RECORDS = {"file": str, "rows": int, "digest": str}
 _SAMPLE = {"file": str, "rows": int, "games": list, "digest": str}
 
 
-def build(study: Study, *, run: str, study_file: str | None, command: str, outputs: list[str], files: dict[str, str],
+def build(study: Study, *, run: str, study_file: str, outputs: list[str], files: dict[str, str],
           records: dict[str, Any], sample: dict[str, Any], execution: dict[str, Any], timings: dict[str, float],
-          git: dict[str, Any] | None) -> dict[str, Any]:
-    """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest)."""
+          git: dict[str, Any] | None, command: list[str] | None = None,
+          precision: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest;
+    ``command``: the command line that re-creates it; ``precision``: the stopping rule of a run
+    stepped to a precision and the steps it took)."""
     return {
         "format": storage.MANIFEST_FORMAT,
         "run": run,
         **claims(study),
         "study_file": study_file,
-        "command": command,
         "records": {"file": storage.GAMES, **records},
         "sample": {"file": storage.SAMPLE, **sample},
         "outputs": outputs,
@@ -58,6 +60,8 @@ def build(study: Study, *, run: str, study_file: str | None, command: str, outpu
         "execution": execution,
         "timings": timings,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **({"command": command} if command else {}),
+        **({"precision": precision} if precision else {}),
     }
 
 
@@ -104,7 +108,7 @@ def check(manifest: dict[str, Any], study: Study) -> list[str]:
     for key, have, want in (("records.file", records["file"], storage.GAMES), ("records.rows", records["rows"], rows),
                             ("sample.file", sample["file"], storage.SAMPLE), ("sample.games", sample["games"], sampled),
                             ("sample.rows", sample["rows"], len(sampled) * len(study.cells())),
-                            ("outputs", manifest["outputs"], report.outputs(study))):
+                            ("outputs", manifest["outputs"], report.outputs(study, manifest["format"]))):
         if have != want:
             problems.append(f"manifest.json: {key} is not the study's ({_short(have)}; the study gives {_short(want)})")
     if manifest.get("format") == 3 and sorted(manifest["files"]) != sorted([*report.outputs(study), storage.SAMPLE]):

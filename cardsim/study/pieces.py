@@ -63,19 +63,26 @@ def assembled(part: Path) -> bool:
     return (part / storage.GAMES).exists()
 
 
+def name(task: int) -> str:
+    """The file name of task ``task``'s piece."""
+    return f"{task:09d}.parquet"
+
+
 def keep(part: Path, task: int, records: pd.DataFrame) -> None:
-    """Keep the records of task ``task``."""
+    """Keep the records of task ``task`` (replacing a piece of it kept before)."""
     table = pa.Table.from_pandas(records, preserve_index=False)
-    storage.atomic_write(part / PIECES / f"{task:09d}.parquet", lambda p: pq.write_table(table, p))
+    storage.atomic_write(part / PIECES / name(task), lambda p: pq.write_table(table, p))
 
 
-def assemble(part: Path, tasks: int) -> None:
-    """Write ``<part>/games.parquet`` from the pieces of tasks ``0 .. tasks - 1``, then remove them."""
+def assemble(part: Path, tasks: int | list[int]) -> None:
+    """Write ``<part>/games.parquet`` from the pieces of tasks ``0 .. tasks - 1`` (or of the tasks
+    listed, in that order: a run stepped to a precision, ``stepping``), then remove the pieces."""
     folder = part / PIECES
-    missing = sorted(set(range(tasks)) - kept(part))
+    order = list(range(tasks)) if isinstance(tasks, int) else tasks
+    missing = sorted(set(order) - kept(part))
     if missing:
         raise StudyError(str(folder), None, f"{len(missing)} pieces missing (first: task {missing[0]})")
-    storage.write_parquet((_read(folder / f"{t:09d}.parquet") for t in range(tasks)), part / storage.GAMES)
+    storage.write_parquet((_read(folder / name(t)) for t in order), part / storage.GAMES)
     shutil.rmtree(folder)
 
 

@@ -1,13 +1,15 @@
 """A study's summary and plots from its records: what a run writes, ``report`` rewrites and ``verify`` re-draws.
 
 ``compute`` reads ``games.parquet`` one (players, policy) group at a time (each group
-holds every variant of its cells, all that the paired differences need) and returns
-the summary, in cell order, and the length histograms; ``write`` writes
-``summary.csv`` and the plots (a ladder: its own files instead, ``ladder_files``).
-Nothing here decides where a folder lives.
+holds every variant of its cells, all that the paired differences and the effects
+need) and returns the summary, in cell order, the length histograms and, for a sweep
+or factorial, the effects; ``write`` writes ``summary.csv``, ``effects.csv`` and the
+plots (a ladder: its own files instead of the plots, ``ladder_files``). Nothing here
+decides where a folder lives.
 """
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -15,8 +17,14 @@ import pandas as pd
 
 from cardsim import games as registry
 from cardsim.study import ladder_files, plots, storage
-from cardsim.study.spec import Study
+from cardsim.study.effects import COLUMNS as EFFECT_COLUMNS, effects as effects_of
+from cardsim.study.spec import Study, StudyError
 from cardsim.study.stats import CELL, Measures, length_histograms, measures, summarize
+
+EFFECTS = "effects.csv"
+LEGACY_FORMAT = 2
+"""Folders of this manifest format were written before fairness and effects: no fairness columns in
+``summary.csv``, no fairness, knob or effects plot, no ``effects.csv``."""
 
 
 def record_dtypes(study: Study) -> dict[str, str]:
@@ -35,35 +43,81 @@ def unpaired(study: Study) -> tuple[str, ...]:
     return tuple(v for v, r in study.variants.items() if not r.same_deck(base))
 
 
-def compute(study: Study, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The summary (one row per cell, in cell order) and the length histograms of ``folder/games.parquet``."""
+def compute(study: Study, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
+    """The summary (one row per cell, in cell order), the length histograms and the effects (None
+    unless the study is a sweep or factorial) of ``folder/games.parquet``."""
     m = study_measures(study)
     cells = study.cells()
-    summaries, histograms = [], []
+    summaries, histograms, effects = [], [], []
     for players, policy in dict.fromkeys((c.players, c.policy) for c in cells):
         group = storage.read_games(folder, where={"players": players, "policy": policy},
                                    columns=[*CELL, "game", "truncated", m.outcome, *m.lengths])
         summaries.append(summarize(group, study.game, study.baseline, seats=max(study.players)))
         histograms.append(length_histograms(group, m.lengths))
+        if study.design is not None:
+            effects.append(effects_of(group, study.design, m, study.game, study.variants))
     order = {(c.variant, c.players, c.policy): i for i, c in enumerate(cells)}
     summary = pd.concat(summaries, ignore_index=True)
     summary = summary.iloc[np.argsort([order[k] for k in zip(summary.variant, summary.players, summary.policy)])]
-    return summary.reset_index(drop=True), pd.concat(histograms, ignore_index=True)
+    return (summary.reset_index(drop=True), pd.concat(histograms, ignore_index=True),
+            pd.concat(effects, ignore_index=True) if effects else None)
 
 
-def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.DataFrame | None) -> list[str]:
-    """Write ``summary.csv`` and the plots into ``folder``; return the files written, summary first.
-    A ladder writes its own files (``ladder_files``, from ``folder/games.parquet``) instead of the plots."""
+def summarize_records(study: Study, records: pd.DataFrame) -> pd.DataFrame:
+    """The summary of records held in memory (``cardsim compare`` without a folder), as its file reads back."""
+    return storage.parse_summary(storage.summary_csv(summarize(records, study.game, study.baseline,
+                                                               seats=max(study.players))))
+
+
+def as_read(summary: pd.DataFrame, histograms: pd.DataFrame, effects: pd.DataFrame | None
+            ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
+    """The tables of ``compute`` as their files read back (what the plots are drawn from, as ``verify``
+    re-draws them from the files)."""
+    return (storage.parse_summary(storage.summary_csv(summary)), histograms,
+            None if effects is None else parse_effects(effects_csv(effects)))
+
+
+def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.DataFrame | None,
+          effects: pd.DataFrame | None = None) -> list[str]:
+    """Write ``summary.csv``, ``effects.csv`` (a sweep or factorial) and the plots into ``folder``;
+    return the files written, in ``outputs`` order. A ladder writes its own files (``ladder_files``,
+    from ``folder/games.parquet``) instead of the plots."""
     storage.write_summary(summary, folder)
     if study.ladder is not None:
         return [storage.SUMMARY, *ladder_files.write(ladder_files.compute(study, folder), study, folder)]
-    return [storage.SUMMARY, *plots.render(summary, histograms, study_measures(study), study.baseline, folder,
-                                           unpaired(study))]
+    written = [storage.SUMMARY]
+    if effects is not None:
+        storage.atomic_write(folder / EFFECTS, lambda p: p.write_text(effects_csv(effects), encoding="utf-8"))
+        written.append(EFFECTS)
+    return [*written, *plots.render(summary, histograms, study_measures(study), study.baseline, folder,
+                                    unpaired(study), study.design, effects)]
 
 
-def outputs(study: Study) -> list[str]:
-    """The files ``write`` writes for ``study``, in its order."""
+def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> list[str]:
+    """The files ``write`` writes for ``study``, in its order (as a folder of ``manifest_format`` holds them)."""
     if study.ladder is not None:
         return [storage.SUMMARY, *ladder_files.FILES]
     policies = list(dict.fromkeys(c.policy for c in study.cells()))
-    return [storage.SUMMARY, *plots.names(policies, study_measures(study).outcome, len(study.variants))]
+    legacy = manifest_format <= LEGACY_FORMAT
+    kind = None if legacy or study.design is None else study.design.kind
+    return [storage.SUMMARY, *([EFFECTS] if kind else []),
+            *plots.names(policies, study_measures(study).outcome, len(study.variants), kind, fairness=not legacy)]
+
+
+def effects_csv(effects: pd.DataFrame) -> str:
+    """The text of ``effects.csv``: what a run writes and what ``verify`` compares with it."""
+    return effects.to_csv(index=False, float_format="%.6g", lineterminator="\n")
+
+
+def parse_effects(text: str, where: str = EFFECTS) -> pd.DataFrame:
+    """The table of ``effects.csv``'s text (labels as text, ``None`` and empty ones included)."""
+    numbers = ("estimate", "lo", "hi")
+    try:
+        table = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values={c: [""] for c in numbers},
+                            dtype={c: "str" for c in ("game", "policy", "effect", "knob", "level", "reference",
+                                                      "knob_b", "level_b", "reference_b", "measure")})
+    except (ValueError, pd.errors.ParserError) as err:
+        raise StudyError(where, None, f"unreadable effects table ({err})") from None
+    if list(table.columns) != list(EFFECT_COLUMNS):
+        raise StudyError(where, None, f"expected the columns {', '.join(EFFECT_COLUMNS)}")
+    return table

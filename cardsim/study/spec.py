@@ -30,9 +30,24 @@ Example (the full format; only ``baseline``, ``engine`` and ``description`` may 
     preset = "turamoska"
     attack_cap = "None"                # knob overrides sit beside the preset
 
-A **ladder** (``cardsim ladder``; ``cardsim.study.ladder``, ``cardsim.study.seatings``) is a study of one variant at one
-player count whose policies are the seatings of a few policies, given instead of
-``policies`` (a manifest holds both, and they must agree)::
+Instead of ``[variants.*]`` a study may hold one ``[sweep]`` (one knob over listed values)
+or one ``[factorial]`` (every combination of several knobs' values): its variants are
+generated and named from the knob values, and its base is the baseline (``design``;
+no ``baseline`` key then)::
+
+    [factorial]
+    base = "moska"
+    skip_unplayable = false            # true: leave out combinations that cannot be played
+    [factorial.knobs]
+    attack_cap = [1, 2, 3, 4, 5, 6, "None"]
+    continuation = ["attack", "attack_and_kill"]
+
+The manifest keeps the generated variants' rules in full and the design table
+(``design``), which ``from_dict`` expands again and checks against them.
+
+A **ladder** (``cardsim ladder``; ``cardsim.study.ladder``, ``cardsim.study.seatings``) is a
+study of one variant at one player count whose policies are the seatings of a few
+policies, given instead of ``policies`` (a manifest holds both, and they must agree)::
 
     [ladder]
     policies = ["random", "greedy"]    # two or more; the first is the ratings' anchor
@@ -50,12 +65,15 @@ from cardsim import games as registry
 from cardsim.api import engine_name
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
+from cardsim.study.design import KINDS, Design, DesignError, expand, from_manifest
 from cardsim.study.seatings import SEATINGS, seatings
 
 NONE = "None"
 """How a study file spells ``None`` (TOML has no null)."""
 
-REQUIRED = ("name", "game", "seed", "games", "players", "policies", "variants")
+REQUIRED = ("name", "game", "seed", "games", "players", "policies")
+DESIGNS = ("variants", *KINDS)
+"""A study holds exactly one of these: named variants, a sweep or a factorial."""
 OPTIONAL = ("description", "baseline", "engine", "ladder")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
@@ -93,7 +111,7 @@ class Cell:
 @dataclass(frozen=True)
 class Ladder:
     """A ladder's design: its policies, in their one spelling (the first is the ratings' anchor),
-    and how they are seated (``pairs`` or ``all``: ``ladder.seatings``)."""
+    and how they are seated (``pairs`` or ``all``: ``seatings``)."""
 
     policies: tuple[str, ...]
     seatings: str = "pairs"
@@ -111,6 +129,8 @@ class Study:
     baseline: str
     engine: str = "compiled"
     description: str = ""
+    design: Design | None = None
+    """The sweep or factorial that generated the variants (None: variants named in the file)."""
     ladder: Ladder | None = None
     """Set for a ladder: then ``policies`` are its seatings."""
 
@@ -129,13 +149,14 @@ class Study:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (JSON-ready): every variant's rules in full, not just its overrides."""
-        ladder = {} if self.ladder is None else {"ladder": {"policies": list(self.ladder.policies),
-                                                            "seatings": self.ladder.seatings}}
         return {"name": self.name, "description": self.description, "game": self.game, "seed": self.seed,
                 "games": self.games, "players": list(self.players),
                 "policies": [p if isinstance(p, str) else list(p) for p in self.policies],
                 "variants": {v: r.to_dict() for v, r in self.variants.items()},
-                "baseline": self.baseline, "engine": self.engine, **ladder}
+                "baseline": self.baseline, "engine": self.engine,
+                **({"design": {"kind": self.design.kind, **self.design.table}} if self.design else {}),
+                **({"ladder": {"policies": list(self.ladder.policies), "seatings": self.ladder.seatings}}
+                   if self.ladder else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
@@ -183,12 +204,18 @@ def seat_policies(policy: Policy, players: int) -> tuple[str, ...] | None:
 def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     """The checked study; variants hold full rules (a manifest) or a preset plus overrides (a file)."""
     g = _game(where, data.get("game"))
-    unknown = [k for k in data if k not in REQUIRED + OPTIONAL]
+    allowed = REQUIRED + DESIGNS + OPTIONAL if not full_rules else (*REQUIRED, "variants", *OPTIONAL, "design")
+    unknown = [k for k in data if k not in allowed]
     if unknown:
-        raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(REQUIRED + OPTIONAL)}")
+        raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(allowed)}")
     for key in REQUIRED:
         if key not in data and not (key == "policies" and "ladder" in data):
-            raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED))
+            raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED)
+                             + f" and one of {', '.join(DESIGNS)}")
+    designs = [k for k in DESIGNS if k in data]
+    if len(designs) != 1 or (full_rules and designs != ["variants"]):
+        raise StudyError(where, designs[1] if len(designs) > 1 else "variants",
+                         f"expected exactly one of {', '.join(DESIGNS)}" if not full_rules else "missing")
     name = data["name"]
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise StudyError(where, "name", f"expected a folder-safe name (letters, digits, _ . -), not {name!r}")
@@ -198,11 +225,21 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     _check_int(where, "seed", data["seed"], minimum=0, limit=SEED_LIMIT)
     _check_int(where, "games", data["games"], minimum=1, limit=GAME_LIMIT)
     engine = _keyed(where, "engine", engine_name, data.get("engine", "compiled"))
-    variants = {v: _variant(where, g.rules, v, _table(where, f"variants.{v}", t), full_rules)
-                for v, t in _table(where, "variants", data["variants"]).items()}
-    if not variants:
-        raise StudyError(where, "variants", "expected at least one variant")
-    baseline = data.get("baseline", next(iter(variants)))
+    design = None
+    if designs == ["variants"]:
+        variants = {v: _variant(where, g.rules, v, _table(where, f"variants.{v}", t), full_rules)
+                    for v, t in _table(where, "variants", data["variants"]).items()}
+        if not variants:
+            raise StudyError(where, "variants", "expected at least one variant")
+        if full_rules and "design" in data:
+            design = _design_of(where, g, data, variants)
+            variants = {v: variants[v] for v in design.cells}  # the order of the combinations
+        baseline = data.get("baseline", design.baseline if design else next(iter(variants)))
+    else:
+        if "baseline" in data:
+            raise StudyError(where, "baseline", f"a {designs[0]}'s baseline is its base; leave baseline out")
+        variants, design = _expand(where, g, designs[0], data[designs[0]], _player_counts(where, g, data["players"]))
+        baseline = design.baseline
     if baseline not in variants:
         raise StudyError(where, "baseline", f"{baseline!r} is not a variant; variants: {', '.join(variants)}")
     players = _players(where, g, data["players"], variants)
@@ -215,7 +252,33 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     else:
         ladder, policies = None, _policies(where, g, data["policies"], players, variants[baseline])
     return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
-                 description, ladder)
+                 description, design, ladder)
+
+
+def _expand(where: str, g, kind: str, table: object, players: tuple[int, ...]) -> tuple[dict[str, Rules], Design]:
+    try:
+        return expand(kind, table, g, players)
+    except DesignError as err:
+        raise StudyError(where, err.key, err.message) from None
+
+
+def _design_of(where: str, g, data: dict[str, Any], variants: dict[str, Rules]) -> Design:
+    """A manifest's design, expanded again: its variants must be the manifest's, rule for rule."""
+    kind, table = from_manifest(_table(where, "design", data["design"]))
+    expanded, design = _expand(f"{where}: design", g, kind, table, _player_counts(where, g, data["players"]))
+    if expanded != variants:
+        raise StudyError(where, "design", "its variants are not the study's variants")
+    return design
+
+
+def _player_counts(where: str, g, value: object) -> tuple[int, ...]:
+    """The player counts, checked against the game's range (the variants are checked later)."""
+    counts = _players(where, g, value, {})
+    for n in counts:
+        if not g.min_players <= n <= g.max_players:
+            raise StudyError(where, "players", f"{g.name} is played by {g.min_players} to {g.max_players} players, "
+                             f"not {n}")
+    return counts
 
 
 def _game(where: str, name: object):
@@ -293,6 +356,7 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
                              "expected distinct policies")
         out.append(policy)
     return tuple(out)
+
 
 def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: dict[str, Rules]) -> Ladder:
     """The ladder's design, each distinct policy checked once (by playing game 0 with it in every seat)."""

@@ -16,7 +16,10 @@ Definitions (also in the README):
   ``[v_i = s] - [b_i = s]`` is averaged with a Student t 95% interval; lengths likewise,
   over the games finished in both cells. Under another deck (a knob marked ``deck``,
   ``Rules.same_deck``) game i deals other cards: the same interval is then that of a
-  difference of independent means, and the plots say "unpaired".
+  difference of independent means, and the plots say "unpaired";
+- fairness of a cell (``fairness``): the spread ``max - min`` of its seat rates and the
+  total-variation distance of its outcome seat from the uniform, with exact 95% intervals
+  (simultaneous Clopper-Pearson intervals of the rates, projected).
 """
 from __future__ import annotations
 
@@ -75,6 +78,75 @@ def paired_mean(d: np.ndarray, level: float = LEVEL) -> tuple[float, float, floa
     return mean, mean - half, mean + half
 
 
+def fairness(counts: Sequence[int], games: int, level: float = LEVEL) -> dict[str, float]:
+    """How far a cell's seats are from equal: ``spread``, ``tv`` and their intervals (``_lo``, ``_hi``).
+
+    ``counts[s]`` games of the cell's ``games`` have seat s as outcome (one count per seat;
+    the other games have none or are truncated).
+
+    - ``spread = (max_s k_s - min_s k_s) / games``: the widest gap between two seat rates;
+    - ``tv = 1/2 sum_s |k_s / K - 1/players|``, ``K = sum_s k_s``: the total-variation distance
+      between the distribution of the outcome seat (over the games that have one) and the
+      uniform one: the share of outcomes that would have to change seat to make seats equal.
+
+    Intervals, exact: Clopper-Pearson intervals of every seat's rate ``k_s / games`` (for
+    ``tv``: of every share ``k_s / K``), simultaneous by Bonferroni (each at level
+    ``1 - (1 - level) / players``), so with probability >= ``level`` every true rate lies in
+    its interval; the interval of ``spread`` (``tv``) is the least and the most it can be for
+    rates inside them (for ``tv``, shares inside them that sum to 1: ``_tv_range``). Coverage is >= ``level`` at any
+    number of games, including a perfectly fair game, where a bootstrap percentile interval
+    fails: max, min and |.| of noisy rates are biased upward, so the resampled spreads of
+    equal seats all lie above 0 and the interval excludes the truth. The price is width:
+    about 1.7 times a bootstrap interval's at 4 seats. The estimates keep that upward bias
+    (noise never cancels in a max - min or a |.|): compare cells of the same size, and read a
+    lower bound of 0 as "no detectable unfairness".
+    """
+    k = np.asarray(counts, dtype=np.int64)
+    players, decided = len(k), int(k.sum())
+    if games < 1 or players < 2 or k.min() < 0 or decided > games:
+        raise ValueError(f"fairness needs >= 2 seat counts summing to at most games >= 1, not {list(k)} of {games}")
+    each = 1 - (1 - level) / players
+    lo, hi = clopper_pearson(k, games, each)
+    out = {"spread": float((k.max() - k.min()) / games), "spread_lo": float(max(0.0, lo.max() - hi.min())),
+           "spread_hi": float(hi.max() - lo.min())}
+    if decided == 0:
+        return out | {"tv": np.nan, "tv_lo": np.nan, "tv_hi": np.nan}
+    tv = 0.5 * np.abs(k / decided - 1 / players).sum()
+    least, most = _tv_range(*clopper_pearson(k, decided, each))
+    return out | {"tv": float(tv), "tv_lo": float(min(tv, least)), "tv_hi": float(max(tv, most))}
+
+
+def _tv_range(lo: np.ndarray, hi: np.ndarray) -> tuple[float, float]:
+    """The least and the most total-variation distance from the uniform of shares ``q`` with
+    ``lo <= q <= hi`` and ``sum q = 1``.
+
+    On the simplex the distance is the total excess ``E = sum over seats above 1/n of (q - 1/n)``,
+    which equals the total shortfall of the seats below. For each split of the seats into
+    above and below, the excess the seats above can make spans an interval, the shortfall
+    of those below another, and E is any value in both; the range is over every split
+    (2**players of them, at most 1,024).
+    """
+    n = len(lo)
+    u = 1 / n
+    above = (np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1 == 1
+    fits = ~(above & (hi < u)).any(axis=1) & ~(~above & (lo > u)).any(axis=1)
+    up = np.where(above, np.maximum(lo, u) - u, 0).sum(axis=1), np.where(above, hi - u, 0).sum(axis=1)
+    down = np.where(above, 0, u - np.minimum(hi, u)).sum(axis=1), np.where(above, 0, u - lo).sum(axis=1)
+    least, most = np.maximum(up[0], down[0]), np.minimum(up[1], down[1])
+    fits &= least <= most + 1e-12  # rounding: a box of one point still holds its point
+    return float(least[fits].min()), float(most[fits].max())
+
+
+def clopper_pearson(k: np.ndarray | int, n: np.ndarray | int, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper-Pearson (exact binomial) interval of a proportion ``k / n``: (low, high)."""
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    tail = (1 - level) / 2
+    with np.errstate(invalid="ignore"):
+        lo = np.where(k > 0, sps.beta.ppf(tail, k, n - k + 1), 0.0)
+        hi = np.where(k < n, sps.beta.ppf(1 - tail, k + 1, n - k), 1.0)
+    return lo, hi
+
+
 def summarize(games: pd.DataFrame, game: str, baseline: str, seats: int | None = None) -> pd.DataFrame:
     """``summary.csv``: one row per cell, in the order of ``games``, with the columns of
     ``seats`` seats (default: the most players in ``games``; NaN where a cell has fewer)."""
@@ -97,6 +169,8 @@ def _cell_stats(cell: pd.DataFrame, m: Measures, seats: range, players: int) -> 
         k = int((outcome == s).sum()) if s < players else np.nan
         lo, hi = wilson(k, n)
         out |= {f"{m.outcome}_rate_{s}": k / n, f"{m.outcome}_lo_{s}": float(lo), f"{m.outcome}_hi_{s}": float(hi)}
+    counts = [int((outcome == s).sum()) for s in range(players)]
+    out |= {f"{m.outcome}_{k}": v for k, v in fairness(counts, n).items()}
     finished = cell.loc[~cell.truncated]
     for c in m.lengths:
         x = finished[c].to_numpy(dtype=float)

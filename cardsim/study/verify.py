@@ -38,10 +38,12 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from cardsim.study import folder as place_of, ladder_files, lock, manifest as claims, plots, report, storage
+from cardsim.study import folder as place_of, ladder_files, lock, manifest as claims, plots, precision as rule
+from cardsim.study import report, storage
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, StudyError
-from cardsim.study.stats import CELL, wilson
+from cardsim.study.effects import contrasts, paired
+from cardsim.study.stats import CELL, fairness, wilson
 
 SHOWN = 5
 """Differences shown one by one per check; the rest are counted."""
@@ -89,7 +91,8 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
     problems += _files(folder, manifest, notes)
     sample_rows = _sample(folder, manifest, study, problems)
     records = _records(folder, manifest, study, sample_rows, problems, notes)
-    summary = _summary(folder, study, records, problems)
+    summary = _summary(folder, manifest, study, records, problems, notes)
+    problems += _precision(folder, manifest, study, records, summary)
     if study.ladder is not None:
         drawn_here = redraw and _drawn_here(manifest, notes)
         problems += ladder_files.check(folder, study, records is not None, drawn_here, notes)
@@ -164,8 +167,10 @@ def _records(folder: Path, manifest: dict[str, Any], study: Study, sample_rows: 
     return path
 
 
-def _summary(folder: Path, study: Study, records: Path | None, problems: list[str]) -> dict[str, Any] | None:
-    """``summary.csv`` recomputed from the records, or checked in itself; what the plots are re-drawn from."""
+def _summary(folder: Path, manifest: dict[str, Any], study: Study, records: Path | None, problems: list[str],
+             notes: list[str]) -> dict[str, Any] | None:
+    """``summary.csv`` (and a sweep's or factorial's ``effects.csv``) recomputed from the records, or
+    checked in themselves; what the plots are re-drawn from."""
     path = folder / storage.SUMMARY
     if not path.is_file():
         return None
@@ -175,14 +180,148 @@ def _summary(folder: Path, study: Study, records: Path | None, problems: list[st
     except StudyError as err:
         problems.append(str(err))
         return None
+    legacy = manifest["format"] <= report.LEGACY_FORMAT
+    stored_effects = None if legacy or study.design is None else _stored_effects(folder, problems)
     if records is not None:
-        summary, histograms = report.compute(study, folder)
+        summary, histograms, effects = report.compute(study, folder)
+        if legacy:  # written before the fairness columns
+            summary = summary[[c for c in summary.columns if c not in _fairness_columns(study)]]
         fresh = storage.summary_csv(summary)
         if fresh != text:
             problems += _summary_differences(stored, storage.parse_summary(fresh), study)
-        return {"summary": storage.parse_summary(fresh), "histograms": histograms}
-    problems += _summary_in_itself(stored, study)
-    return {"summary": stored, "histograms": None}
+        if stored_effects is not None and report.effects_csv(effects) != stored_effects[1]:
+            problems += _effects_differences(stored_effects[0], report.parse_effects(report.effects_csv(effects)))
+        _, _, effects = report.as_read(summary, histograms, effects)
+        return {"summary": storage.parse_summary(fresh), "histograms": histograms, "effects": effects}
+    problems += _summary_in_itself(stored, study, legacy)
+    if stored_effects is not None:
+        problems += _effects_in_itself(stored_effects[0], stored, study)
+        notes.append(f"{report.EFFECTS}: its intervals are not recomputed (they need games.parquet); its rows and "
+                     "its estimates of seat rates are checked against summary.csv")
+    return {"summary": stored, "histograms": None, "effects": None if stored_effects is None else stored_effects[0]}
+
+
+def _precision(folder: Path, manifest: dict[str, Any], study: Study, records: Path | None,
+               summary: dict[str, Any] | None) -> list[str]:
+    """A run stepped to a precision (``precision`` in the manifest): its steps follow the rule from
+    its first step to the study's games, each step's widest half-width is the records' (without
+    them, the last one is ``summary.csv``'s), and ``reached`` says whether the last is within it."""
+    stepped = manifest.get("precision")
+    if stepped is None:
+        return []
+    shape = {"pp": (int, float), "max_games": int, "first": int, "rule": str, "steps": list, "reached": bool}
+    if (not isinstance(stepped, dict) or any(not isinstance(stepped.get(k), t) for k, t in shape.items())
+            or not stepped["steps"] or any(not isinstance(x, dict) or not isinstance(x.get("games"), int)
+                                           or not isinstance(x.get("widest_half_width_pp"), (int, float))
+                                           for x in stepped["steps"])):
+        return ["manifest.json: precision is not a precision run's record (pp, max_games, first, rule, steps, "
+                "reached)"]
+    pp, top, first = stepped["pp"], stepped["max_games"], stepped["first"]
+    games = [x["games"] for x in stepped["steps"]]
+    widths = [x["widest_half_width_pp"] for x in stepped["steps"]]
+    out = [] if stepped["rule"] == rule.RULE else ["manifest.json: precision.rule is not this cardsim's rule"]
+    walked = [first]
+    for n, h in zip(games, widths):
+        following = rule.next_games(n, h, pp, first, top)
+        if following is None:
+            break
+        walked.append(following)
+    if games != walked or games[-1] != study.games:
+        out.append(f"manifest.json: precision.steps {games} are not the rule's steps from {first} to the study's "
+                   f"{study.games} games")
+    if stepped["reached"] != (widths[-1] <= pp):
+        out.append(f"manifest.json: precision.reached is {stepped['reached']} with a widest half-width of "
+                   f"{widths[-1]} pp for ±{pp} pp")
+    if records is not None:
+        fresh = _step_widths(folder, study, games)
+        out += [f"manifest.json: precision: after {n:,} games the widest half-width is {h} pp, not {w} "
+                f"(from {storage.GAMES})" for n, w, h in zip(games, widths, fresh) if not _close(w, h, 1e-9)]
+    elif summary is not None:
+        m = report.study_measures(study)
+        rows = summary["summary"]
+        counts = [[round(rows[f"{m.outcome}_rate_{s}"].iloc[i] * study.games) for s in range(c.players)]
+                  for i, c in enumerate(study.cells())]
+        h = rule.widest_half_width(counts, study.games)
+        if not _close(widths[-1], h, 1e-5):
+            out.append(f"manifest.json: precision: the last widest half-width {widths[-1]} pp is not summary.csv's "
+                       f"({h:.6g} pp)")
+    return out
+
+
+def _step_widths(folder: Path, study: Study, steps: list[int]) -> list[float]:
+    """The widest half-width after each step, from ``games.parquet`` (one (players, policy) group at a time)."""
+    m = report.study_measures(study)
+    counts: dict[int, list] = {n: [] for n in steps}
+    for players, policy in dict.fromkeys((c.players, c.policy) for c in study.cells()):
+        group = storage.read_games(folder, where={"players": players, "policy": policy},
+                                   columns=["variant", "game", m.outcome])
+        for _, cell in group.groupby("variant", sort=False):
+            for n in steps:
+                x = cell[m.outcome].to_numpy()[cell.game.to_numpy() < n]
+                counts[n].append(np.bincount(x[x >= 0], minlength=players))
+    return [rule.widest_half_width(counts[n], n) for n in steps]
+
+
+def _fairness_columns(study: Study) -> list[str]:
+    o = report.study_measures(study).outcome
+    return [f"{o}_{k}{e}" for k in ("spread", "tv") for e in ("", "_lo", "_hi")]
+
+
+def _stored_effects(folder: Path, problems: list[str]) -> tuple[pd.DataFrame, str] | None:
+    """``effects.csv`` as a table and as text (None when missing or unreadable: that is a problem)."""
+    path = folder / report.EFFECTS
+    if not path.is_file():
+        return None  # _files reports the missing file
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        return report.parse_effects(text, str(path)), text
+    except StudyError as err:
+        problems.append(str(err))
+        return None
+
+
+def _effects_differences(stored: pd.DataFrame, fresh: pd.DataFrame) -> list[str]:
+    if list(stored.columns) != list(fresh.columns) or len(stored) != len(fresh):
+        return [f"{report.EFFECTS}: not the effects of {storage.GAMES} (other columns or rows)"]
+    out = []
+    for i in range(len(fresh)):
+        diff = [c for c in fresh.columns if not _same(stored[c].iloc[i], fresh[c].iloc[i])]
+        if diff:
+            out.append(f"{report.EFFECTS}: row {i + 2} ({_effect_name(fresh.iloc[i])}): " + ", ".join(
+                f"{c} {stored[c].iloc[i]} (from {storage.GAMES}: {fresh[c].iloc[i]})" for c in diff[:3]))
+    return _capped(out, report.EFFECTS)
+
+
+def _effect_name(row: pd.Series) -> str:
+    name = f"{row.players} players, {row.policy}, {row.knob}={row.level}"
+    return (name if row.effect == "main" else f"{name} x {row.knob_b}={row.level_b}") + f", {row.measure}"
+
+
+def _effects_in_itself(stored: pd.DataFrame, summary: pd.DataFrame, study: Study) -> list[str]:
+    """Without the records: the rows are the design's contrasts of every group and measure, in
+    order, and each seat rate's estimate is its contrast of ``summary.csv``'s rates (the mean of
+    per-game contrasts is the contrast of the means); every interval holds its estimate."""
+    m = report.study_measures(study)
+    labels = ["effect", "knob", "level", "reference", "knob_b", "level_b", "reference_b", "combinations"]
+    want, estimates = [], []
+    rates = summary.set_index([*CELL])
+    for n, p in dict.fromkeys((c.players, c.policy) for c in study.cells()):
+        for c in contrasts(study.design):
+            for measure in [*(f"{m.outcome}_rate_{s}" for s in range(n)), *(f"{x}_mean" for x in m.lengths)]:
+                want.append((n, p, *(c[k] for k in labels), measure, paired(c, study.variants)))
+                rate = measure.startswith(f"{m.outcome}_rate_")
+                estimates.append(sum(w * rates.loc[(v, n, p), measure] for v, w in c["weights"].items())
+                                 if rate else np.nan)
+    have = list(zip(stored.players, stored.policy, *(stored[k] for k in labels), stored.measure, stored.paired))
+    if have != want:
+        return [f"{report.EFFECTS}: its rows are not the design's effects of every group and measure"]
+    out = [f"{report.EFFECTS}: row {i + 2} ({_effect_name(stored.iloc[i])}): estimate {stored.estimate.iloc[i]} is "
+           f"not the contrast of summary.csv's rates ({e:.6g})"
+           for i, e in enumerate(estimates) if not pd.isna(e) and not abs(stored.estimate.iloc[i] - e) <= 1e-5]
+    inside = (stored.lo <= stored.estimate + 1e-9) & (stored.estimate <= stored.hi + 1e-9)
+    out += [f"{report.EFFECTS}: row {i + 2} ({_effect_name(stored.iloc[i])}): the interval does not hold the estimate"
+            for i in np.flatnonzero(~inside & stored.lo.notna())]
+    return _capped(out, report.EFFECTS)
 
 
 def _summary_differences(stored: pd.DataFrame, fresh: pd.DataFrame, study: Study) -> list[str]:
@@ -198,11 +337,13 @@ def _summary_differences(stored: pd.DataFrame, fresh: pd.DataFrame, study: Study
     return _capped(out, "summary.csv")
 
 
-def _summary_in_itself(summary: pd.DataFrame, study: Study) -> list[str]:
-    """What a summary without its records can still be checked for: its cells, sizes and intervals."""
+def _summary_in_itself(summary: pd.DataFrame, study: Study, legacy: bool) -> list[str]:
+    """What a summary without its records can still be checked for: its cells, sizes and intervals,
+    and each cell's fairness (a function of its seat counts; an earlier cardsim's ``legacy``
+    summary has none)."""
     m = report.study_measures(study)
     cells = [(c.variant, c.players, c.policy) for c in study.cells()]
-    need = [*CELL, "game", "games", "truncated", f"{m.outcome}_none"]
+    need = [*CELL, "game", "games", "truncated", f"{m.outcome}_none", *([] if legacy else _fairness_columns(study))]
     if any(c not in summary.columns for c in need):
         return ["summary.csv: not a study summary (columns missing)"]
     if list(zip(summary.variant, summary.players, summary.policy)) != cells:
@@ -213,14 +354,20 @@ def _summary_in_itself(summary: pd.DataFrame, study: Study) -> list[str]:
     n = float(study.games)
     for i, (_, row) in enumerate(summary.iterrows()):
         total = (row.truncated + row[f"{m.outcome}_none"]) / n
+        counts = []
         for s in range(cells[i][1]):
             rate, lo, hi = (row.get(f"{m.outcome}_{k}_{s}") for k in ("rate", "lo", "hi"))
             k = round(rate * n)
+            counts.append(k)
             w_lo, w_hi = wilson(k, n)
             if not (_close(k / n, rate) and _close(float(w_lo), lo) and _close(float(w_hi), hi)):
                 out.append(f"summary.csv: {cells[i]}: seat {s}: rate {rate} [{lo}, {hi}] is no Wilson interval "
                            f"of {study.games} games")
             total += rate
+        if not legacy and min(counts) >= 0 and sum(counts) <= study.games:  # else the sum below is off
+            fair = fairness(counts, study.games)
+            if not all(_close(v, row[f"{m.outcome}_{k}"]) for k, v in fair.items()):
+                out.append(f"summary.csv: {cells[i]}: the fairness columns are not those of its seat rates")
         if not _close(total, 1.0, 1e-4):
             out.append(f"summary.csv: {cells[i]}: the outcome rates, no-outcome and truncated games sum to {total:.6f}")
     return _capped(out, "summary.csv")
@@ -243,7 +390,7 @@ def _plots(folder: Path, study: Study, records: Path | None, summary: dict[str, 
         return
     with tempfile.TemporaryDirectory() as tmp:
         drawn = plots.render(summary["summary"], summary["histograms"], report.study_measures(study),
-                             study.baseline, Path(tmp), report.unpaired(study))
+                             study.baseline, Path(tmp), report.unpaired(study), study.design, summary["effects"])
         differ = [f for f in drawn
                   if (folder / f).is_file() and (folder / f).read_bytes() != (Path(tmp) / f).read_bytes()]
     problems += [f"{f}: not the plot its {'records' if records else 'summary.csv'} draw" for f in differ]

@@ -50,8 +50,9 @@ def test_the_command_prints_the_tables_and_writes_the_folder(moska, tmp_path, ca
     assert set(manifest["files"]) == {*manifest["outputs"], "sample.csv"}
     assert manifest["study"]["ladder"] == {"policies": ["random", "greedy"], "seatings": "pairs"}
     assert manifest["study_file"] is None
-    assert manifest["command"] == (f"cardsim ladder moska moska --policies random,greedy --players 4 --games {GAMES} "
-                                   f"--seed 5 --seatings pairs --out {moska.folder}")
+    assert manifest["command"] == ["cardsim", "ladder", "moska", "moska", "--policies", "random,greedy", "--players",
+                                   "4", "--games", str(GAMES), "--seed", "5", "--seatings", "pairs", "--out",
+                                   str(moska.folder)]
 
 
 def test_the_table_is_the_games_of_each_seating_counted_by_hand(moska):
@@ -252,3 +253,12 @@ def test_the_api_builds_the_same_study_as_a_list_or_a_string():
     b = ladder_study("uno", policies=["random", "greedy(bluff=0.1, challenge=0.5)"], players=3, games=10)
     assert a == b and a.ladder.policies[1] == "greedy(bluff=0.1, challenge=0.5)"
     assert a.name == "ladder_uno" and list(a.variants) == ["official"]
+
+
+def test_report_without_records_names_the_ladder_command_that_re_creates_them(moska_copy, capsys):
+    (moska_copy / "games.parquet").unlink()
+    assert main(["report", str(moska_copy)]) == 2
+    assert capsys.readouterr().err == (
+        f"cardsim: error: {moska_copy}: no games.parquet (the full records are not committed); re-create them with "
+        f"`cardsim ladder moska moska --policies random,greedy --players 4 --games {GAMES} --seed 5 --seatings pairs "
+        f"--out {moska_copy}`\n")
