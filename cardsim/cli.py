@@ -1,4 +1,4 @@
-"""The command line: ``cardsim list | replay | run | compare | verify | report``.
+"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
@@ -94,6 +94,19 @@ def cmd_compare(args: argparse.Namespace) -> None:
         print(f"\nwrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json")
 
 
+def cmd_ladder(args: argparse.Namespace) -> None:
+    """Print the ladder's tables and ratings (``ladder.txt``) and where its folder is."""
+    from cardsim.study.ladder_run import run_ladder
+
+    result = run_ladder(args.game, args.rules, policies=args.policies, players=args.players, games=args.games,
+                        seed=args.seed, seatings=args.seatings, engine=args.engine, jobs=args.jobs, out=args.out,
+                        backend=args.backend, scheduler=args.scheduler, force=args.force, progress=not args.quiet,
+                        resume=args.resume)
+    print(result.text, end="")
+    print(f"wrote {result.folder}: ladder.csv, ratings.csv, ladder.txt, ladder.png, summary.csv, games.parquet, "
+          "sample.csv, manifest.json")
+
+
 def cmd_verify(args: argparse.Namespace) -> None:
     """Exit status 1 when a re-run row or a records digest differs from the manifest."""
     from cardsim.study import verify_study
@@ -178,6 +191,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue an interrupted --out run")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("ladder", help="how strong each policy is: every seating of the policies on the same deals, "
+                                      "rates with intervals and Bradley–Terry ratings")
+    p.add_argument("game")
+    p.add_argument("rules", nargs="?", help='a preset or string form (default: the game\'s default preset)')
+    p.add_argument("--policies", required=True, help='two or more policies separated by commas, e.g. '
+                                                     '"random,greedy(bluff=0.1, challenge=0.5)"; the first rates 0')
+    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p.add_argument("--games", type=int, default=10_000, help="games per seating (default 10,000)")
+    p.add_argument("--seed", type=int, default=0, help="the study seed (default 0)")
+    p.add_argument("--seatings", choices=("pairs", "all"), default="pairs",
+                   help="pairs: A in one seat, B in the others, rotated (default); all: every assignment")
+    p.add_argument("--engine", choices=("compiled", "reference"), default="compiled", help="default compiled")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
+    p.add_argument("--out", help="output folder (default: results/ladder_<game>)")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend (default loky)")
+    p.add_argument("--scheduler", help="a Dask scheduler address (with --backend dask)")
+    p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same ladder")
+    p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("verify", help="re-run a sample of a study's games and compare with its records "
                                       "(games.parquet, else sample.csv)")

@@ -30,8 +30,8 @@ from typing import Any, Callable, Iterator
 import matplotlib
 
 import cardsim
-from cardsim.study import folder as folders, lock, manifest as claims, pieces, precision as rule, report, stepping
-from cardsim.study import storage, testhooks
+from cardsim.study import folder as folders, ladder_files, lock, manifest as claims, pieces, precision as rule
+from cardsim.study import report, stepping, storage, testhooks
 from cardsim.study.execution import Execution
 from cardsim.study.report import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
 from cardsim.study.runner import CHUNK, Tasks, engine_for, stream
@@ -170,8 +170,7 @@ def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stder
         study = claims.study_of(manifest, place.folder / storage.MANIFEST)
         if not (place.folder / storage.GAMES).exists():
             raise StudyError(str(folder), None, f"no {storage.GAMES} (the full records are not committed); "
-                             f"re-create them with `cardsim run {manifest.get('study_file', 'STUDY')} --games "
-                             f"{study.games} --out {folder}`")
+                             f"re-create them with `{_recreate(manifest, study, folder)}`")
         if place.part.exists():
             raise StudyError(str(place.part), None, "an interrupted run's records are kept there: resume it "
                              "(cardsim run ... --resume) or remove that folder first")
@@ -242,6 +241,13 @@ def _kept(place: folders.Place, command: str, swapped: list[bool]) -> str:
     if n:
         return f"{there}; {n} chunks of records are kept in {place.part}: continue with `{command} --resume`"
     return there
+
+
+def _recreate(manifest: dict[str, Any], study: Study, folder: str | Path) -> str:
+    """The command that re-creates a folder's records: ``cardsim ladder ...`` or ``cardsim run STUDY_FILE ...``."""
+    if study.ladder is not None:
+        return shlex.join(ladder_files.command(study, folder))
+    return f"cardsim run {manifest.get('study_file', 'STUDY')} --games {study.games} --out {folder}"
 
 
 def _command(path: str | Path, games: int | None, out: str | Path | None, precision: float | None = None,

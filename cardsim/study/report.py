@@ -4,7 +4,8 @@
 holds every variant of its cells, all that the paired differences and the effects
 need) and returns the summary, in cell order, the length histograms and, for a sweep
 or factorial, the effects; ``write`` writes ``summary.csv``, ``effects.csv`` and the
-plots. Nothing here decides where a folder lives.
+plots (a ladder: its own files instead of the plots, ``ladder_files``). Nothing here
+decides where a folder lives.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
-from cardsim.study import plots, storage
+from cardsim.study import ladder_files, plots, storage
 from cardsim.study.effects import COLUMNS as EFFECT_COLUMNS, effects as effects_of
 from cardsim.study.spec import Study, StudyError
 from cardsim.study.stats import CELL, Measures, length_histograms, measures, summarize
@@ -79,8 +80,11 @@ def as_read(summary: pd.DataFrame, histograms: pd.DataFrame, effects: pd.DataFra
 def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.DataFrame | None,
           effects: pd.DataFrame | None = None) -> list[str]:
     """Write ``summary.csv``, ``effects.csv`` (a sweep or factorial) and the plots into ``folder``;
-    return the files written, in ``outputs`` order."""
+    return the files written, in ``outputs`` order. A ladder writes its own files (``ladder_files``,
+    from ``folder/games.parquet``) instead of the plots."""
     storage.write_summary(summary, folder)
+    if study.ladder is not None:
+        return [storage.SUMMARY, *ladder_files.write(ladder_files.compute(study, folder), study, folder)]
     written = [storage.SUMMARY]
     if effects is not None:
         storage.atomic_write(folder / EFFECTS, lambda p: p.write_text(effects_csv(effects), encoding="utf-8"))
@@ -91,6 +95,8 @@ def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.Data
 
 def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> list[str]:
     """The files ``write`` writes for ``study``, in its order (as a folder of ``manifest_format`` holds them)."""
+    if study.ladder is not None:
+        return [storage.SUMMARY, *ladder_files.FILES]
     policies = list(dict.fromkeys(c.policy for c in study.cells()))
     legacy = manifest_format <= LEGACY_FORMAT
     kind = None if legacy or study.design is None else study.design.kind

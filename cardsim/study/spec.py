@@ -44,6 +44,14 @@ no ``baseline`` key then)::
 
 The manifest keeps the generated variants' rules in full and the design table
 (``design``), which ``from_dict`` expands again and checks against them.
+
+A **ladder** (``cardsim ladder``; ``cardsim.study.ladder``, ``cardsim.study.seatings``) is a
+study of one variant at one player count whose policies are the seatings of a few
+policies, given instead of ``policies`` (a manifest holds both, and they must agree)::
+
+    [ladder]
+    policies = ["random", "greedy"]    # two or more; the first is the ratings' anchor
+    seatings = "pairs"                 # or "all"
 """
 from __future__ import annotations
 
@@ -58,6 +66,7 @@ from cardsim.api import engine_name
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
 from cardsim.study.design import KINDS, Design, DesignError, expand, from_manifest
+from cardsim.study.seatings import SEATINGS, seatings
 
 NONE = "None"
 """How a study file spells ``None`` (TOML has no null)."""
@@ -65,7 +74,7 @@ NONE = "None"
 REQUIRED = ("name", "game", "seed", "games", "players", "policies")
 DESIGNS = ("variants", *KINDS)
 """A study holds exactly one of these: named variants, a sweep or a factorial."""
-OPTIONAL = ("description", "baseline", "engine")
+OPTIONAL = ("description", "baseline", "engine", "ladder")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 T = TypeVar("T")
@@ -100,6 +109,15 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class Ladder:
+    """A ladder's design: its policies, in their one spelling (the first is the ratings' anchor),
+    and how they are seated (``pairs`` or ``all``: ``seatings``)."""
+
+    policies: tuple[str, ...]
+    seatings: str = "pairs"
+
+
+@dataclass(frozen=True)
 class Study:
     name: str
     game: str
@@ -113,6 +131,8 @@ class Study:
     description: str = ""
     design: Design | None = None
     """The sweep or factorial that generated the variants (None: variants named in the file)."""
+    ladder: Ladder | None = None
+    """Set for a ladder: then ``policies`` are its seatings."""
 
     def cells(self) -> list[Cell]:
         """Every cell in file order: variant, then player count, then policy.
@@ -134,7 +154,9 @@ class Study:
                 "policies": [p if isinstance(p, str) else list(p) for p in self.policies],
                 "variants": {v: r.to_dict() for v, r in self.variants.items()},
                 "baseline": self.baseline, "engine": self.engine,
-                **({"design": {"kind": self.design.kind, **self.design.table}} if self.design else {})}
+                **({"design": {"kind": self.design.kind, **self.design.table}} if self.design else {}),
+                **({"ladder": {"policies": list(self.ladder.policies), "seatings": self.ladder.seatings}}
+                   if self.ladder else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
@@ -187,7 +209,7 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if unknown:
         raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(allowed)}")
     for key in REQUIRED:
-        if key not in data:
+        if key not in data and not (key == "policies" and "ladder" in data):
             raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED)
                              + f" and one of {', '.join(DESIGNS)}")
     designs = [k for k in DESIGNS if k in data]
@@ -221,9 +243,16 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if baseline not in variants:
         raise StudyError(where, "baseline", f"{baseline!r} is not a variant; variants: {', '.join(variants)}")
     players = _players(where, g, data["players"], variants)
-    policies = _policies(where, g, data["policies"], players, variants[baseline])
+    if "ladder" in data:
+        ladder = _ladder(where, g, data["ladder"], players, variants)
+        policies = tuple(seatings(ladder.policies, players[0], ladder.seatings))
+        if "policies" in data and _seatings_given(where, g, data["policies"], players[0]) != policies:
+            raise StudyError(where, "policies", f"not the {ladder.seatings} seatings of the ladder's policies "
+                             f"{list(ladder.policies)} at {players[0]} players")
+    else:
+        ladder, policies = None, _policies(where, g, data["policies"], players, variants[baseline])
     return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
-                 description, design)
+                 description, design, ladder)
 
 
 def _expand(where: str, g, kind: str, table: object, players: tuple[int, ...]) -> tuple[dict[str, Rules], Design]:
@@ -327,3 +356,40 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
                              "expected distinct policies")
         out.append(policy)
     return tuple(out)
+
+
+def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: dict[str, Rules]) -> Ladder:
+    """The ladder's design, each distinct policy checked once (by playing game 0 with it in every seat)."""
+    table = _table(where, "ladder", value)
+    unknown = [k for k in table if k not in ("policies", "seatings")]
+    if unknown:
+        raise StudyError(where, f"ladder.{unknown[0]}", "unknown key; a ladder has policies and seatings")
+    if len(players) != 1:
+        raise StudyError(where, "players", f"a ladder is played at one player count, not {list(players)}")
+    if len(variants) != 1:
+        raise StudyError(where, "variants", f"a ladder plays one variant, not {len(variants)}")
+    design = table.get("seatings", "pairs")
+    if design not in SEATINGS:
+        raise StudyError(where, "ladder.seatings", f"expected one of {', '.join(SEATINGS)}, not {design!r}")
+    given = table.get("policies")
+    if not isinstance(given, list) or len(given) < 2 or not all(isinstance(p, str) for p in given):
+        raise StudyError(where, "ladder.policies", f"expected a list of two or more policies, not {given!r}")
+    (rules,) = variants.values()
+    out: list[str] = []
+    for i, p in enumerate(given):
+        key = f"ladder.policies[{i}]"
+        seats = _keyed(where, key, g.seat_policies, p, players[0])
+        _keyed(where, key, g.play, rules, players[0], 0, 0, seats)  # a policy's parameters are the game's to check
+        if seats[0] in out:
+            raise StudyError(where, key, f"{p!r} is ladder.policies[{out.index(seats[0])}] ({seats[0]}) again; "
+                             "expected distinct policies")
+        out.append(seats[0])
+    return Ladder(tuple(out), design)
+
+
+def _seatings_given(where: str, g, value: object, players: int) -> tuple[tuple[str, ...], ...]:
+    """A manifest's ``policies`` beside its ladder: lists of one policy per seat, in their one spelling."""
+    if not isinstance(value, list) or not all(isinstance(p, list) for p in value):
+        raise StudyError(where, "policies", f"expected the ladder's seatings (lists of one policy per seat), "
+                         f"not {value!r}")
+    return tuple(_keyed(where, f"policies[{i}]", g.seat_policies, p, players) for i, p in enumerate(value))

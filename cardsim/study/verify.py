@@ -16,7 +16,9 @@
    rate, each cell's rates summing to one.
 6. **The plots**, re-drawn and compared byte for byte when this matplotlib is the one
    that drew them (else a note says so): all of them from ``games.parquet``, or the ones
-   ``summary.csv`` alone determines.
+   ``summary.csv`` alone determines. A ladder's own files instead (``ladder_files.check``):
+   ``ladder.csv``, ``ratings.csv``, ``ladder.txt`` and ``ladder.png`` recomputed from
+   ``games.parquet``, or without it ``ladder.csv``'s intervals checked in themselves.
 7. **Games re-run**: by default every sampled game of every cell (committed folders are
    small); with ``sample=N``, N indices drawn with ``seed`` from the whole study (with
    ``games.parquet``) or from the sampled ones. Each re-run row must equal the stored one.
@@ -36,7 +38,8 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from cardsim.study import folder as place_of, lock, manifest as claims, plots, precision as rule, report, storage
+from cardsim.study import folder as place_of, ladder_files, lock, manifest as claims, plots, precision as rule
+from cardsim.study import report, storage
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, StudyError
 from cardsim.study.effects import contrasts, paired
@@ -90,8 +93,11 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
     records = _records(folder, manifest, study, sample_rows, problems, notes)
     summary = _summary(folder, manifest, study, records, problems, notes)
     problems += _precision(folder, manifest, study, records, summary)
-    if redraw:
-        _plots(folder, manifest, study, records, summary, problems, notes)
+    if study.ladder is not None:
+        drawn_here = redraw and _drawn_here(manifest, notes)
+        problems += ladder_files.check(folder, study, records is not None, drawn_here, notes)
+    elif redraw and _drawn_here(manifest, notes):
+        _plots(folder, study, records, summary, problems, notes)
     games, chosen_seed, source = _chosen(manifest, study, records is not None, sample, seed)
     if records is not None:
         stored = storage.read_games(folder, games=games)
@@ -367,14 +373,19 @@ def _summary_in_itself(summary: pd.DataFrame, study: Study, legacy: bool) -> lis
     return _capped(out, "summary.csv")
 
 
-def _plots(folder: Path, manifest: dict[str, Any], study: Study, records: Path | None,
-           summary: dict[str, Any] | None, problems: list[str], notes: list[str]) -> None:
-    """Re-draw the plots and compare them with the folder's, byte for byte, where this matplotlib drew them."""
+def _drawn_here(manifest: dict[str, Any], notes: list[str]) -> bool:
+    """Whether this matplotlib drew the folder's plots (then they can be re-drawn byte for byte); else a note."""
     drew = manifest.get("machine", {}).get("matplotlib") if isinstance(manifest.get("machine"), dict) else None
     if drew != matplotlib.__version__:
         notes.append(f"plots not re-drawn: drawn by matplotlib {drew or '(not recorded)'}, this is "
                      f"{matplotlib.__version__}" + (" (their sha256 is checked)" if "files" in manifest else ""))
-        return
+        return False
+    return True
+
+
+def _plots(folder: Path, study: Study, records: Path | None, summary: dict[str, Any] | None, problems: list[str],
+           notes: list[str]) -> None:
+    """Re-draw the plots and compare them with the folder's, byte for byte."""
     if summary is None:
         return
     with tempfile.TemporaryDirectory() as tmp:

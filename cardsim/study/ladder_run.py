@@ -1,0 +1,81 @@
+"""``run_ladder``: what ``cardsim ladder`` calls — build the ladder's study, run it, read back its tables.
+
+The ladder's study is checked like a study file (``Study.from_dict``: rules, player
+count, each policy with its parameters) and then run by the study layer (lock, resume,
+all-or-nothing folder, manifest); its folder is ``results/ladder_<game>`` unless ``out``
+says otherwise. The manifest keeps the ``cardsim ladder`` command that re-creates it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+import pandas as pd
+
+from cardsim import api
+from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
+from cardsim.core.rules import Rules, split_calls
+from cardsim.study import ladder_files
+from cardsim.study.commands import note_on_stderr, run_loaded
+from cardsim.study.seatings import SEATINGS
+from cardsim.study.spec import Study
+
+GAMES = 10_000
+"""Games per seating when none is given."""
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """A finished ladder: its folder, ``ladder.csv`` and ``ratings.csv`` as tables, and ``ladder.txt``."""
+
+    folder: Path
+    table: pd.DataFrame
+    ratings: pd.DataFrame
+    text: str
+
+
+def ladder_study(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
+                 games: int = GAMES, seed: int = 0, seatings: str = "pairs", engine: str = "compiled") -> Study:
+    """The study of a ladder of ``policies`` (a list, or one string separated by commas outside
+    parentheses) at ``players`` seats; ``ValueError`` (one line) for anything that cannot run."""
+    r = api.rules(game, rules)
+    names = split_calls(policies) if isinstance(policies, str) else policies
+    if not isinstance(names, (list, tuple)) or len(names) < 2:
+        raise ValueError(f"--policies: expected two or more policies separated by commas, not {policies!r}")
+    for option, value, limit in (("--games", games, GAME_LIMIT), ("--seed", seed, SEED_LIMIT)):
+        expected = integer_expected(value, 1 if option == "--games" else 0, limit)
+        if expected:
+            raise ValueError(f"{option}: expected {expected}, not {value!r}")
+    if seatings not in SEATINGS:
+        raise ValueError(f"--seatings: expected one of {', '.join(SEATINGS)}, not {seatings!r}")
+    variant = r.describe()
+    study = Study.from_dict({
+        "name": f"ladder_{game}", "game": game, "seed": seed, "games": games, "players": players,
+        "variants": {variant: r.to_dict()}, "baseline": variant, "engine": engine,
+        "ladder": {"policies": list(names), "seatings": seatings}}, where="cardsim ladder")
+    return replace(study, description=f"ladder of {', '.join(study.ladder.policies)} at {players} players")
+
+
+def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
+               games: int = GAMES, seed: int = 0, seatings: str = "pairs", engine: str = "compiled", jobs: int = 1,
+               out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
+               force: bool = False, progress: bool = False, resume: bool = False,
+               note: Callable[[str], None] = note_on_stderr) -> LadderResult:
+    """Play the ladder and write its folder (default ``results/ladder_<game>``); return its tables.
+
+    ``LadderResult.text`` is what ``cardsim ladder`` prints (the folder's ``ladder.txt``).
+    """
+    study = ladder_study(game, rules, policies=policies, players=players, games=games, seed=seed,
+                         seatings=seatings, engine=engine)
+    folder = run_loaded(study, None, ladder_files.command(study, out), jobs=jobs, out=out, backend=backend,
+                        scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
+    return read(folder)
+
+
+def read(folder: str | Path) -> LadderResult:
+    """The tables of a ladder's folder."""
+    folder = Path(folder)
+    return LadderResult(folder, pd.read_csv(folder / ladder_files.TABLE, keep_default_na=False, na_values=[""]),
+                        pd.read_csv(folder / ladder_files.RATINGS, keep_default_na=False, na_values=[""]),
+                        (folder / ladder_files.TEXT).read_text(encoding="utf-8"))

@@ -1,0 +1,264 @@
+"""`cardsim ladder` end to end: Moska random vs greedy at 4 players, a few hundred games per
+seating; its tables against the games played one seating at a time, the same deals in
+every seating, verify on the folder (and tampering caught), report, other games' measures,
+the [ladder] table of a study file, and bad input as one line."""
+import json
+import re
+import shutil
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardsim
+from cardsim.cli import main
+from cardsim.study import ladder_files, storage, verify_study
+from cardsim.study.ladder_run import ladder_study, read, run_ladder
+from cardsim.study.seatings import seatings
+from cardsim.study.spec import load
+from cardsim.study.stats import wilson
+from fakegame import edit
+
+GAMES = 300
+ARGS = ["ladder", "moska", "--policies", "random,greedy", "--players", "4", "--games", str(GAMES), "--seed", "5",
+        "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def moska(tmp_path_factory):
+    """The Moska ladder of ``ARGS`` (its folder and tables), shared by the module: copy it before changing it."""
+    return run_ladder("moska", policies="random,greedy", players=4, games=GAMES, seed=5,
+                      out=tmp_path_factory.mktemp("ladder") / "moska")
+
+
+@pytest.fixture
+def moska_copy(moska, tmp_path):
+    return shutil.copytree(moska.folder, tmp_path / "copy")
+
+
+def test_the_command_prints_the_tables_and_writes_the_folder(moska, tmp_path, capsys):
+    assert main([*ARGS, "--out", str(tmp_path / "again")]) == 0
+    out = capsys.readouterr().out
+    assert out == moska.text + f"wrote {tmp_path / 'again'}: ladder.csv, ratings.csv, ladder.txt, ladder.png, " \
+                               "summary.csv, games.parquet, sample.csv, manifest.json\n"
+    assert out.startswith(f"moska moska, 4 players, {GAMES} games per seating, 8 seatings (pairs), seed 5\n")
+    for name in ("ladder.csv", "ratings.csv", "ladder.txt", "ladder.png", "summary.csv", "sample.csv"):
+        assert (tmp_path / "again" / name).read_bytes() == (moska.folder / name).read_bytes(), name
+    manifest = json.loads((moska.folder / "manifest.json").read_text())
+    assert manifest["outputs"] == ["summary.csv", "ladder.csv", "ratings.csv", "ladder.txt", "ladder.png"]
+    assert set(manifest["files"]) == {*manifest["outputs"], "sample.csv"}
+    assert manifest["study"]["ladder"] == {"policies": ["random", "greedy"], "seatings": "pairs"}
+    assert manifest["study_file"] is None
+    assert manifest["command"] == ["cardsim", "ladder", "moska", "moska", "--policies", "random,greedy", "--players",
+                                   "4", "--games", str(GAMES), "--seed", "5", "--seatings", "pairs", "--out",
+                                   str(moska.folder)]
+
+
+def test_the_table_is_the_games_of_each_seating_counted_by_hand(moska):
+    losses = Counter()  # (policy, among or "(all)") -> [seats lost, seat-games]
+    seat_games = Counter()
+    for seats in seatings(["random", "greedy"], 4):
+        loser = cardsim.simulate("moska", players=4, games=GAMES, seed=5, policy=list(seats)).loser.to_numpy()
+        (alone,) = [p for p in set(seats) if seats.count(p) == 1]
+        (among,) = set(seats) - {alone}
+        for s, p in enumerate(seats):
+            lost = int((loser == s).sum())
+            losses[p, "(all)"] += lost
+            seat_games[p, "(all)"] += GAMES
+            key = (alone, among) if p == alone else (alone, among, "among")
+            losses[key] += lost
+            seat_games[key] += GAMES
+    t = moska.table.set_index(["policy", "among"])
+    for (a, b) in (("random", "greedy"), ("greedy", "random")):
+        row = t.loc[a, b]
+        k, n = losses[a, b], seat_games[a, b]
+        assert n == 4 * GAMES and row.seat_games == n
+        assert (row.value, row.lo, row.hi) == pytest.approx((k / n, *wilson(k, n)), abs=1e-6)
+        k, n = losses[a, b, "among"], seat_games[a, b, "among"]
+        assert row.among_value == pytest.approx(k / n, abs=1e-6) and n == 12 * GAMES
+    for p in ("random", "greedy"):
+        assert t.loc[p, "(all)"].value == pytest.approx(losses[p, "(all)"] / seat_games[p, "(all)"], abs=1e-6)
+    # greedy is far stronger than random: it loses much less than a quarter of its games among three random
+    assert t.loc["greedy", "random"].hi < 0.15
+    r = moska.ratings.set_index("policy")
+    assert r.loc["random"].tolist()[:3] == [0, 0, 0] and r.loc["greedy", "lo"] > 200
+
+
+def test_every_policy_sits_in_every_seat_equally_often_on_the_same_deals(moska):
+    manifest = json.loads((moska.folder / "manifest.json").read_text())
+    seats = [tuple(c["seats"]) for c in manifest["cells"]]
+    assert seats == seatings(["random", "greedy"], 4) and len(seats) == 4 * 2 * 1
+    assert set(Counter((p, s) for row in seats for s, p in enumerate(row)).values()) == {4}
+    for game in (0, 7, GAMES - 1):  # the reference engine's first line is the deal: the same in every seating
+        deals = {cardsim.replay("moska", players=4, seed=5, game=game, policy=list(s)).moves[0] for s in seats}
+        assert len(deals) == 1
+
+
+def test_verify_passes_with_the_records_and_as_committed(moska, moska_copy, capsys):
+    assert main(["verify", str(moska.folder)]) == 0
+    (moska_copy / "games.parquet").unlink()
+    v = verify_study(moska_copy)
+    assert v.ok, v.mismatches
+    assert any("ladder.csv, ratings.csv, ladder.txt and ladder.png not recomputed" in n for n in v.notes)
+
+
+@pytest.mark.parametrize("with_records", [True, False], ids=["with games.parquet", "committed"])
+@pytest.mark.parametrize("name", ["ladder.csv", "ratings.csv", "ladder.txt"])
+def test_an_edited_ladder_file_is_caught(moska_copy, name, with_records):
+    text = (moska_copy / name).read_text()
+    (moska_copy / name).write_text(text.replace("0.0", "0.1", 1) if "0.0" in text else text + " ")
+    if not with_records:
+        (moska_copy / "games.parquet").unlink()
+    v = verify_study(moska_copy)
+    assert f"{name}: changed since the run (its sha256 is not the manifest's)" in v.mismatches
+    if with_records:
+        assert f"{name}: not the ladder its games.parquet gives" in v.mismatches
+
+
+def test_a_ladder_file_edited_with_its_digest_is_caught_by_recomputing_or_by_its_own_intervals(moska_copy):
+    table = pd.read_csv(moska_copy / "ladder.csv")
+    table.loc[0, "value"] += 0.01
+    (moska_copy / "ladder.csv").write_text(table.to_csv(index=False, float_format="%.6g", lineterminator="\n"))
+    manifest = json.loads((moska_copy / "manifest.json").read_text())
+    manifest["files"]["ladder.csv"] = storage.file_digest(moska_copy / "ladder.csv")
+    (moska_copy / "manifest.json").write_text(json.dumps(manifest))
+    assert "ladder.csv: not the ladder its games.parquet gives" in verify_study(moska_copy).mismatches
+    (moska_copy / "games.parquet").unlink()
+    assert any(line.startswith("ladder.csv: random among greedy: ") and "is no Wilson interval of 1200 seat-games"
+               in line for line in verify_study(moska_copy).mismatches)
+
+
+def test_a_ladder_figure_replaced_with_its_digest_is_caught_by_drawing_it_again(moska_copy):
+    png = bytearray((moska_copy / "ladder.png").read_bytes())
+    png[-20] ^= 1
+    (moska_copy / "ladder.png").write_bytes(bytes(png))
+    manifest = json.loads((moska_copy / "manifest.json").read_text())
+    manifest["files"]["ladder.png"] = storage.file_digest(moska_copy / "ladder.png")
+    (moska_copy / "manifest.json").write_text(json.dumps(manifest))
+    assert verify_study(moska_copy).mismatches == ["ladder.png: not the figure its games.parquet draws"]
+
+
+def test_report_writes_the_same_ladder_files(moska_copy, capsys):
+    before = {n: (moska_copy / n).read_bytes() for n in ladder_files.FILES}
+    assert main(["report", str(moska_copy)]) == 0
+    assert {n: (moska_copy / n).read_bytes() for n in ladder_files.FILES} == before
+    assert read(moska_copy).text == (moska_copy / "ladder.txt").read_text()
+
+
+def test_another_ladder_into_the_folder_needs_force(moska_copy, capsys):
+    argv = ["ladder", "moska", "--policies", "greedy,random", "--games", "20", "--quiet", "--out", str(moska_copy)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"cardsim: error: {moska_copy}: holds results of a different study")
+    assert main([*argv, "--force"]) == 0
+
+
+def test_uno_policies_with_commas_inside_and_all_seatings(tmp_path, capsys):
+    bluffer = "greedy(bluff=0.5, challenge=0.1)"
+    assert main(["ladder", "uno", "--policies", f"random, {bluffer}", "--players", "3", "--games", "40",
+                 "--seatings", "all", "--quiet", "--out", str(tmp_path / "uno")]) == 0
+    result = read(tmp_path / "uno")
+    assert list(result.ratings.policy) == ["random", bluffer]
+    assert set(result.table.measure) == {"win rate"}
+    manifest = json.loads((tmp_path / "uno" / "manifest.json").read_text())
+    assert len(manifest["cells"]) == 2 ** 3 and manifest["cells"][1]["seats"] == ["random", "random", bluffer]
+    assert main(["verify", str(tmp_path / "uno")]) == 0
+
+
+def test_molotow_ranks_by_score(tmp_path):
+    result = run_ladder("molotow", policies=["random", "greedy"], players=4, games=30, out=tmp_path / "m")
+    t = result.table.set_index(["policy", "among"])
+    assert set(result.table.measure) == {"mean score"}
+    # each deal's mean over its 4 rotations: A's score alone among B, by hand from the records
+    scores = np.zeros(30)
+    for seat in range(4):
+        seats = ["random"] * 4
+        seats[seat] = "greedy"
+        df = cardsim.simulate("molotow", players=4, games=30, policy=seats)
+        scores += df[f"score_{seat}"].to_numpy() / 4
+    assert t.loc["greedy", "random"].value == pytest.approx(scores.mean(), abs=1e-5)
+    assert "mean score of A in one seat" in result.text
+
+
+LADDER_FILE = """\
+name = "fake_ladder"
+game = "fakegame"
+seed = 3
+games = 10
+players = 3
+baseline = "plain"
+
+[ladder]
+policies = ["random", "greedy()"]
+
+[variants.plain]
+preset = "plain"
+"""
+
+
+def test_a_study_file_can_hold_a_ladder(write_study, tmp_path):
+    study = load(write_study(LADDER_FILE))
+    assert study.ladder.policies == ("random", "greedy") and study.ladder.seatings == "pairs"
+    assert [c.seats for c in study.cells()] == seatings(["random", "greedy"], 3)
+    assert type(study).from_dict(json.loads(json.dumps(study.to_dict()))) == study
+    assert main(["run", str(write_study(LADDER_FILE)), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert read(tmp_path / "out").ratings.policy.tolist() == ["random", "greedy"]
+    assert verify_study(tmp_path / "out").ok
+
+
+@pytest.mark.parametrize("edits, message", [
+    ({"players = 3": "players = [2, 3]"}, "players: a ladder is played at one player count, not [2, 3]"),
+    ({'[variants.plain]': '[variants.short]\npreset = "short"\n[variants.plain]'}, "variants: a ladder plays one "
+                                                                                   "variant, not 2"),
+    ({'policies = ["random", "greedy()"]': 'policies = ["random"]'}, "ladder.policies: expected a list of two or "
+                                                                      "more policies, not ['random']"),
+    ({"[ladder]": '[ladder]\nseatings = "some"'}, "ladder.seatings: expected one of pairs, all, not 'some'"),
+    ({"[ladder]": "[ladder]\nanchor = 1"}, "ladder.anchor: unknown key; a ladder has policies and seatings"),
+    ({"[ladder]": 'policies = [["random", "greedy", "greedy"]]\n[ladder]'},
+     "policies: not the pairs seatings of the ladder's policies ['random', 'greedy'] at 3 players"),
+])
+def test_a_bad_ladder_table_is_one_line(write_study, edits, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        load(write_study(edit(LADDER_FILE, **edits)))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--policies", "random"], "--policies: expected two or more policies separated by commas, not 'random'"),
+    (["--policies", "random,greedy()  ,greedy"], "cardsim ladder: ladder.policies[2]: 'greedy' is "
+                                                 "ladder.policies[1] (greedy) again; expected distinct policies"),
+    (["--policies", "random,gredy"], "cardsim ladder: ladder.policies[1]: unknown moska policy 'gredy'; "
+                                     "known policies: random, greedy"),
+    (["--policies", "random,greedy", "--players", "1"], "cardsim ladder: players: variant moska: moska is played "
+                                                        "by 2 to "),
+    (["--policies", "random,greedy", "--games", "0"], "--games: expected an integer >= 1 and < 2**63, not 0"),
+    (["--policies", "random,greedy", "--seed", "-1"], "--seed: expected an integer >= 0 and < 2**64, not -1"),
+    (["--policies", "random,greedy", "--seatings", "some"], "argument --seatings: invalid choice: 'some'"),
+    (["turamoska(attack_cap=0)", "--policies", "random,greedy"], "moska knob attack_cap=0 is invalid"),
+    (["--games", "10"], "the following arguments are required: --policies"),
+])
+def test_bad_input_is_one_line_and_exit_2_and_writes_nothing(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main(["ladder", "moska", *argv, "--out", "x", "--quiet"])
+    except SystemExit as stop:  # what argparse refuses
+        code = stop.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_api_builds_the_same_study_as_a_list_or_a_string():
+    a = ladder_study("uno", policies="random,greedy(challenge=0.5, bluff=0.1)", players=3, games=10)
+    b = ladder_study("uno", policies=["random", "greedy(bluff=0.1, challenge=0.5)"], players=3, games=10)
+    assert a == b and a.ladder.policies[1] == "greedy(bluff=0.1, challenge=0.5)"
+    assert a.name == "ladder_uno" and list(a.variants) == ["official"]
+
+
+def test_report_without_records_names_the_ladder_command_that_re_creates_them(moska_copy, capsys):
+    (moska_copy / "games.parquet").unlink()
+    assert main(["report", str(moska_copy)]) == 2
+    assert capsys.readouterr().err == (
+        f"cardsim: error: {moska_copy}: no games.parquet (the full records are not committed); re-create them with "
+        f"`cardsim ladder moska moska --policies random,greedy --players 4 --games {GAMES} --seed 5 --seatings pairs "
+        f"--out {moska_copy}`\n")
