@@ -1,7 +1,7 @@
 """Card codes and bitmask helpers shared by every game.
 
 A hand is a set of distinct cards, stored as one integer (Python ``int`` in the
-reference engines, ``uint64`` in the vector engines) with bit ``c`` set when card
+reference engines, ``uint64`` in the compiled engines) with bit ``c`` set when card
 ``c`` is held. A card code is ``suit * n_ranks + rank``; ranks count up from the
 lowest. The two decks::
 

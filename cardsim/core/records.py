@@ -4,7 +4,7 @@ Record columns and event columns are documented here, once; each game adds its o
 
 Every game's record has the common columns; shedding games (Moska, Musta-Maija) add
 the shedding columns; each game adds its own in its ``GameSpec.columns``. Engines
-return plain dicts (reference) or dicts of arrays (vector); ``frame`` turns either
+return plain dicts (reference) or dicts of arrays (compiled); ``frame`` turns either
 into a DataFrame with the same dtypes, so the two engines compare equal.
 
 Seats are dealer-relative: seat 0 is the dealer of the (first) hand, seat 1 the

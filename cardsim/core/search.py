@@ -1,6 +1,6 @@
 """What every game's ``mc`` policy shares: its name, its parameters and their validation.
 
-``mc(determinizations=D, base=B)`` is determinized Monte Carlo (MC.md): at each decision it
+``mc(determinizations=D, base=B)`` is determinized Monte Carlo (docs/design.md): at each decision it
 deals ``D`` worlds of the cards hidden from the decider (``rng.world_key``), plays every
 candidate out in each with policy ``B`` in every seat, and takes the candidate with the best
 total score (``jit.argmax_first``: ties to the first candidate, ``greedy``'s choice). The

@@ -30,7 +30,7 @@ hand's size and what each seat's plays showed it does not hold.
        cheapest legal card.
 
 ``mc(determinizations=32, base=greedy)``
-    Determinized Monte Carlo (MC.md; ``compiled.search``), for the seat ``p`` to play at
+    Determinized Monte Carlo (docs/design.md; ``compiled.search``), for the seat ``p`` to play at
     decision ``turn``. Its draws come from the ``SEARCH`` stream only, never the game's.
     1. Candidates: every legal card (at most 12), ``greedy``'s card first, then the others
        in ascending code. A single legal card is played without a play-out.

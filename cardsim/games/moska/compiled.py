@@ -708,7 +708,7 @@ def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.voi
         apply(s, p, m)
 
 
-# --- mc: determinized Monte Carlo (MC.md; policies.MonteCarloPolicy specifies it) -----------
+# --- mc: determinized Monte Carlo (docs/design.md; policies.MonteCarloPolicy specifies it) --
 
 @njit(cache=True)
 def same_defence(s: np.void, x: np.void, y: np.void) -> bool:

@@ -214,7 +214,7 @@ class GreedyPolicy:
 
 
 class MonteCarloPolicy:
-    """``mc(determinizations=D, base=B)``: determinized Monte Carlo (MC.md), run by the compiled engine.
+    """``mc(determinizations=D, base=B)``: determinized Monte Carlo (docs/design.md), run by the compiled engine.
 
     At each decision of seat ``p`` at decision ``turn``: the candidates below (greedy's decision
     first, duplicates dropped; one candidate is taken without a play-out); ``D`` worlds, world ``j``

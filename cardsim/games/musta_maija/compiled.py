@@ -36,7 +36,7 @@ worlds and base policy). Per-decision functions allocate nothing (scratch is a `
 record passed in), so they could be compiled for a GPU with numba's CUDA target (one thread
 per game, ``STATE`` records in device memory).
 
-``mc`` (determinized Monte Carlo, MC.md; policies.py specifies it): ``search`` takes the
+``mc`` (determinized Monte Carlo, docs/design.md; policies.py specifies it): ``search`` takes the
 ``candidates``, deals worlds of the hidden cards (``hidden_cards``, ``determinize``) and plays
 each candidate out in each world with the base policy (``roll_out``). A world keeps what the
 seat can see: ``known[p]``, the cards publicly known to be in seat ``p``'s hand (picked up
@@ -465,7 +465,7 @@ def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.voi
         apply(s, p, m)
 
 
-# --- mc: determinized Monte Carlo (MC.md; policies.py specifies it) -------------------------------
+# --- mc: determinized Monte Carlo (docs/design.md; policies.py specifies it) ----------------------
 
 @njit(cache=True)
 def candidates(s: np.void, p: np.void, w: np.void) -> int:

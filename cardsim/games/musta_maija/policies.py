@@ -59,7 +59,7 @@ bound by the duty can always fall back on ``beat_with(table, hand)``.
   low cards (non-trump, rank 2..J), keeping the rest: ``beat_with(table, low cards)``.
   It beats every card whenever it can, so the duty to beat never changes its move.
 
-``mc`` — ``mc(determinizations=32, base=greedy)`` (MC.md; parameters ``core/search.py``),
+``mc`` — ``mc(determinizations=32, base=greedy)`` (docs/design.md; parameters ``core/search.py``),
 determinized Monte Carlo, one implementation (compiled.py ``search``; the reference engine
 asks it on ``compiled.state_from`` of its table). At each decision:
 - candidates (``compiled.candidates``), greedy's whole decision first, duplicates dropped:

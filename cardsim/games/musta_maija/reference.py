@@ -1,7 +1,7 @@
 """Musta-Maija reference engine: one game in plain Python, to be read next to
-docs/rules/musta_maija.md, with a trace a person can follow. Not fast (vector.py is).
+docs/rules/musta_maija.md, with a trace a person can follow. Not fast (compiled.py is).
 
-The decision protocol (vector.py implements exactly this):
+The decision protocol (compiled.py implements exactly this):
 
 - **Cards** (cards.py): 52 cards (2-5 players) or 103 (6-8: two decks less one ♠Q,
   MM-1); a hand is an int mask of card codes.

@@ -29,7 +29,7 @@ and runs the game on to the next choice; ``play_out`` is ``choose`` and ``apply`
 nothing: scratch lives in a ``WORK`` record.
 
 Policies: ``choose`` is ``random`` and ``greedy`` (``policies.py``); ``search`` is ``mc``
-(determinized Monte Carlo, MC.md): it deals worlds of the hidden cards (``determinize``) and
+(determinized Monte Carlo, docs/design.md): it deals worlds of the hidden cards (``determinize``) and
 plays each legal option out in each with the base policy (``roll_out``); ``decide`` is the
 seat's policy, whichever it is.
 
@@ -736,7 +736,7 @@ def choose(s, policy) -> int:
     return -1
 
 
-# ---------------------------------------------------------------- mc: determinized Monte Carlo (MC.md)
+# ---------------------------------------------------------------- mc: determinized Monte Carlo (docs/design.md)
 
 @njit(cache=True)
 def fill_table(table, players: int, code: int) -> None:

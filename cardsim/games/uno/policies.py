@@ -40,7 +40,7 @@ Both: before choosing a card, a player holding a Wild Draw Four it may not legal
 a Wild Draw Four is challenged when ``chance(u_0, challenge)``; a card drawn that is
 playable is always played (never as a bluff), its colour chosen as above.
 
-**mc** (``mc(determinizations=32, base=greedy)``; MC.md, ``core/search.py``), determinized
+**mc** (``mc(determinizations=32, base=greedy)``; docs/design.md, ``core/search.py``), determinized
 Monte Carlo at every choice of the protocol (``reference.py``).
 - Candidates: ``greedy``'s choice first (at greedy's default bluff and challenge, with the
   decision's draws), then the other legal options in the order of
