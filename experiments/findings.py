@@ -1,10 +1,14 @@
-"""Print the findings tables (docs/findings.md, the README's headline) from the committed results/<study>/summary.csv files.
+"""Print the findings tables (docs/findings.md, the README's headline) from the committed results/ folders.
 
-Every number in those tables comes from here, so each is in a committed summary.csv
-(tests/test_readme_findings.py checks it):
+Every number in those tables comes from here, so each is in a committed file
+(tests/test_readme_findings.py checks it): a study's ``summary.csv`` (seat rates, lengths,
+paired differences), a knob study's ``effects.csv`` (main effects) and a ladder's
+``ladder.csv`` and ``ratings.csv``.
 
-    python experiments/findings.py                 # all studies, 4 players
+    python experiments/findings.py                 # all studies, 4 players: rates, shifts under greedy and mc
     python experiments/findings.py --players 2     # another table size
+    python experiments/findings.py --knobs         # the knob studies' main effects
+    python experiments/findings.py --ladder        # the four ladders in one table
 """
 from __future__ import annotations
 
@@ -18,6 +22,11 @@ from cardsim.games import spec
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = ("moska_variants", "musta_maija_variants", "uno_house_rules", "molotow_rules")
+KNOBS = ("moska_knobs", "musta_maija_knobs", "uno_knobs")
+LADDERS = ("moska", "musta_maija", "uno", "molotow")
+TARGETS = {"moska": "mc among greedy loses ≤ 15%", "musta_maija": "mc among greedy loses ≤ 15%",
+           "uno": "mc among greedy wins ≥ 30%", "molotow": "mc beats greedy by ≥ 1 per game"}
+"""Issue 16's targets for the ladder table."""
 
 
 def _pct(rate: float, lo: float, hi: float) -> str:
@@ -56,16 +65,109 @@ def table(summary: pd.DataFrame, players: int, policy: str, unpaired: set[str] =
             f"(rates in %, Wilson 95% intervals; Δ paired, 95% interval):\n\n" + "\n".join(lines))
 
 
+def _shift_table(head: str, rows: list[tuple[str, list[str], str]], outcome: str, seats: int) -> str:
+    cols = [head, *(f"Δ {outcome} seat {s} pp" for s in range(seats)), "Δ turns"]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join([name, *shifts, turns]) + " |" for name, shifts, turns in rows]
+    return "\n".join(lines)
+
+
+def shifts(summary: pd.DataFrame, players: int, policy: str, unpaired: set[str] = frozenset()) -> str:
+    """One markdown table: each variant's paired shift of every seat's rate (pp) and of the mean
+    length against the baseline: what a rule change does, to be read across policies."""
+    rows = summary.loc[(summary.players == players) & (summary.policy == policy)]
+    outcome = "loser" if "loser_rate_0" in summary else "winner"
+    baseline = rows.loc[rows.turns_diff.abs().eq(0) & rows.turns_diff_lo.eq(0)].variant
+    body = [(f"`{r.variant}`" + (" unpaired" if r.variant in unpaired else ""),
+             [_diff(r[f"{outcome}_diff_{s}"], r[f"{outcome}_diff_lo_{s}"], r[f"{outcome}_diff_hi_{s}"], 100, 2)
+              for s in range(players)], _diff(r.turns_diff, r.turns_diff_lo, r.turns_diff_hi, 1, 2))
+            for _, r in rows.iterrows() if r.variant not in set(baseline)]
+    games = int(rows.games.min()) if len(rows) else 0
+    return (f"{summary.game.iloc[0]}, {players} players, policy `{policy}`, paired shifts against "
+            f"`{baseline.iloc[0]}`, {games:,} games per variant or more (95% intervals):\n\n"
+            + _shift_table("variant", body, outcome, players))
+
+
+def knob_effects(effects: pd.DataFrame, players: int, policy: str) -> str:
+    """One markdown table: every knob level's main effect (averaged over the other knobs' levels)
+    on every seat's rate (pp) and on the mean length, against the knob's reference level."""
+    main = effects.loc[(effects.effect == "main") & (effects.players == players) & (effects.policy == policy)]
+    outcome = "loser" if main.measure.str.startswith("loser").any() else "winner"
+    body = []
+    for (knob, level, ref), g in main.groupby(["knob", "level", "reference"], sort=False):
+        by = g.set_index("measure")
+        cell = lambda m, scale, digits: _diff(by.estimate[m], by.lo[m], by.hi[m], scale, digits)  # noqa: E731
+        body.append((f"`{knob}` {level} (vs {ref})" + ("" if by.paired.all() else " unpaired"),
+                     [cell(f"{outcome}_rate_{s}", 100, 2) for s in range(players)], cell("turns_mean", 1, 2)))
+    return (f"{effects.game.iloc[0]}, {players} players, policy `{policy}`, knob main effects "
+            f"({int(main.games.min()):,} games per cell or more; 95% intervals):\n\n"
+            + _shift_table("knob level", body, outcome, players))
+
+
+def ladder_table(results: Path = RESULTS) -> str:
+    """One markdown table: for each game's ladder, greedy alone among random, mc alone among greedy
+    (rates in %, Molotow's mean score per game) and the Bradley-Terry ratings, with 95% intervals."""
+    lines = ["| game | measure | greedy among random | mc among greedy | target | rating greedy | rating mc |",
+             "|---|---|---|---|---|---|---|"]
+    for game in LADDERS:
+        table = pd.read_csv(results / f"ladder_{game}" / "ladder.csv").set_index(["policy", "among"])
+        ratings = pd.read_csv(results / f"ladder_{game}" / "ratings.csv").set_index("policy")
+        scale, digits = (1, 2) if table.measure.iloc[0] == "mean score" else (100, 2)
+        cell = lambda a, b: _pct(*table.loc[(a, b), ["value", "lo", "hi"]]) if scale == 100 else (  # noqa: E731
+            "{:+.2f} [{:+.2f}, {:+.2f}]".format(*table.loc[(a, b), ["value", "lo", "hi"]]))
+        rating = lambda p: "{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[p, ["rating", "lo", "hi"]])  # noqa: E731
+        lines.append(f"| {game} | {table.measure.iloc[0]} | {cell('greedy', 'random')} | {cell('mc', 'greedy')} "
+                     f"| {TARGETS[game]} | {rating('greedy')} | {rating('mc')} |")
+    return ("ladders, 4 players, random, greedy and mc(determinizations=32, base=greedy), every seating "
+            "(rates in %, Wilson 95% intervals; Molotow: sticks minus potatoes per game; ratings: "
+            "Bradley-Terry on the Elo scale, random = 0, bootstrap 95% intervals):\n\n" + "\n".join(lines))
+
+
+def every_table(results: Path = RESULTS) -> list[str]:
+    """Every table this script can print from the committed folders, each with its header line:
+    what a findings page may quote (tests/test_readme_findings.py)."""
+    out = []
+    for name in STUDIES:
+        summary = pd.read_csv(results / name / "summary.csv")
+        held = unpaired(json.loads((results / name / "manifest.json").read_text(encoding="utf-8")))
+        for (players, policy), _ in summary.groupby(["players", "policy"]):
+            out += [table(summary, players, policy, held), shifts(summary, players, policy, held)]
+        if (results / f"{name}_mc").is_dir():
+            out.append(shifts(pd.read_csv(results / f"{name}_mc" / "summary.csv"), 4, "mc", held))
+    for name in KNOBS:
+        if (results / name / "effects.csv").exists():
+            effects = pd.read_csv(results / name / "effects.csv")
+            out += [knob_effects(effects, players, policy)
+                    for (players, policy), _ in effects.groupby(["players", "policy"])]
+    if all((results / f"ladder_{game}").is_dir() for game in LADDERS):
+        out.append(ladder_table(results))
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--policy", default="greedy")
-    parser.add_argument("studies", nargs="*", default=list(STUDIES))
+    parser.add_argument("--knobs", action="store_true", help="the knob studies' main effects")
+    parser.add_argument("--ladder", action="store_true", help="the ladders' table")
+    parser.add_argument("studies", nargs="*", default=None)
     args = parser.parse_args(argv)
-    for name in args.studies:
+    if args.ladder:
+        print(ladder_table())
+        return
+    if args.knobs:
+        for name in args.studies or KNOBS:
+            effects = pd.read_csv(RESULTS / name / "effects.csv")
+            print(f"### {name}\n\n{knob_effects(effects, args.players, args.policy)}\n")
+        return
+    for name in args.studies or STUDIES:
         summary = pd.read_csv(RESULTS / name / "summary.csv")
         manifest = json.loads((RESULTS / name / "manifest.json").read_text(encoding="utf-8"))
         print(f"### {name}\n\n{table(summary, args.players, args.policy, unpaired(manifest))}\n")
+        print(f"{shifts(summary, args.players, args.policy, unpaired(manifest))}\n")
+        if (RESULTS / f"{name}_mc").is_dir() and args.players == 4:
+            mc = pd.read_csv(RESULTS / f"{name}_mc" / "summary.csv")
+            print(f"{shifts(mc, 4, 'mc', unpaired(manifest))}\n")
 
 
 if __name__ == "__main__":

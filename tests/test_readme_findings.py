@@ -53,6 +53,19 @@ def test_a_findings_table_is_printed_from_its_committed_summary(page, game, play
     assert findings.table(summary, int(players), policy, findings.unpaired(manifest)) in PAGES[page]
 
 
+QUOTED = re.compile(r"^([^|\n][^\n]*:)\n\n((?:\|[^\n]*\n?)+)", re.MULTILINE)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_table_of_a_findings_page_is_printed_from_the_committed_results(page):
+    """Every table (with the line that names it) is one that experiments/findings.py prints from a
+    committed summary.csv, effects.csv or ladder: rates, paired shifts, knob effects, ladders."""
+    printed = set(_findings().every_table())
+    quoted = [f"{head}\n\n{body.rstrip()}" for head, body in QUOTED.findall(PAGES[page])]
+    assert quoted and len(quoted) == PAGES[page].count("\n|---")
+    assert [q.splitlines()[0] for q in quoted if q not in printed] == []
+
+
 def _numbers(text: str) -> set[str]:
     return set(re.findall(r"\d+(?:\.\d+)?", text))
 
