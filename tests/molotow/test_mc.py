@@ -1,4 +1,4 @@
-"""The ``mc`` policy (MC.md; specified in policies.py): its parameters, legal cards only, a forced card without
+"""The ``mc`` policy (docs/design.md#the-mc-policy; specified in policies.py): its parameters, legal cards only, a forced card without
 play-outs, worlds that keep the seat's view (hand sizes, ``ruled_out``) and change only what it cannot see,
 the information-set test, replays, and compiled = reference on mc games."""
 import random

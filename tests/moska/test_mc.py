@@ -1,4 +1,4 @@
-"""The Moska ``mc`` policy (MC.md): parameters, information sets, legality, play-outs, both engines alike.
+"""The Moska ``mc`` policy (docs/design.md#the-mc-policy): parameters, information sets, legality, play-outs, both engines alike.
 
 The information-set test deals the cards the deciding seat cannot see again at every decision of
 games with ``mc`` seats: the decision and the worlds ``mc`` deals are the same. The reference

@@ -118,7 +118,7 @@ def test_playing_out_from_every_decision_gives_the_straight_through_record():
 
 @given(setups(mc=True), st.integers(0, 40), st.integers(0, 2**64 - 1))
 def test_a_policy_decides_from_its_view_only(setup, stop, shuffle_key):
-    """The information-set test (MC.md): two states that differ only in hidden cards (other hands'
+    """The information-set test (docs/design.md#the-mc-policy): two states that differ only in hidden cards (other hands'
     unknown cards, the stock's order, the cards dealt or drawn before) give the seat to act the same
     decision, ``mc`` seats included."""
     rules, players, policy, seed = setup

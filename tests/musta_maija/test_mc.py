@@ -1,4 +1,4 @@
-"""The ``mc`` policy (MC.md; specified in policies.py, searched in compiled.py): its candidates,
+"""The ``mc`` policy (docs/design.md#the-mc-policy; specified in policies.py, searched in compiled.py): its candidates,
 its worlds (dealt from the deciding seat's view only), its choice (the best total of the
 play-outs, ties to greedy's), its parameters, and the same decisions on both engines."""
 import numpy as np
@@ -53,7 +53,7 @@ def candidate_list(state: np.ndarray, p: np.void) -> list[tuple]:
 @given(setups(), st.integers(0, 60), st.integers(0, 2**64 - 1),
        st.sampled_from(["mc(determinizations=4)", "mc(determinizations=3, base=random)"]))
 def test_the_information_set_mc_decides_alike_on_states_with_the_same_view(setup, stop, shuffle_key, policy):
-    """MC.md's information-set test: a state whose hidden cards (the other hands' unknown cards, the
+    """The information-set test of docs/design.md#the-mc-policy: a state whose hidden cards (the other hands' unknown cards, the
     stock's order, the deck's history) are dealt again gives ``mc`` the same worlds and the same decision."""
     state, p = position(setup, stop)
     seat = C.to_act(state[0])
@@ -74,7 +74,7 @@ def test_the_information_set_mc_decides_alike_on_states_with_the_same_view(setup
 
 @given(setups(), st.integers(0, 80), st.integers(0, 7))
 def test_a_world_keeps_everything_the_seat_can_see(setup, stop, j):
-    """A world (MC.md step 2): the seat's own hand, the table, the discard, every hand's size and known
+    """A world (docs/design.md#the-mc-policy, step 2): the seat's own hand, the table, the discard, every hand's size and known
     cards (picked up, a marriage's king and queen, the turned card drawn), the stock's size and the
     turned card at its bottom stay; the hidden cards are dealt again, every card in one place; its key is
     the world key, ``rng.world_key(key, turns, j)``."""
@@ -126,7 +126,7 @@ def test_worlds_differ_from_one_another_and_from_the_real_deal():
 
 @given(setups(), st.integers(0, 80))
 def test_the_candidates_are_legal_distinct_and_greedys_decision_comes_first(setup, stop):
-    """MC.md step 1 and policies.py's candidate sets: greedy's decision first, no duplicates, every one
+    """docs/design.md#the-mc-policy step 1 and policies.py's candidate sets: greedy's decision first, no duplicates, every one
     legal (MM-5, MM-9, MM-10 with the duty to beat, MM-13); an attack offers every card alone (one of
     two equal copies) and the whole of every suit held (its ``cap`` lowest in the endgame); a defence
     offers beating what the whole hand can, and beating nothing unless bound to beat every card; every
@@ -192,7 +192,7 @@ def test_MM5_mc_weighs_declaring_each_marriage_against_not_declaring():
 
 
 def test_one_candidate_is_taken_without_a_play_out():
-    """MC.md step 1: with one candidate (one card to attack with; nothing the defender can beat) mc
+    """docs/design.md#the-mc-policy step 1: with one candidate (one card to attack with; nothing the defender can beat) mc
     takes it, greedy's decision, and plays nothing out: its world scratch is untouched."""
     for t in (table(["♣2", "♥2", "♥5 ♣7", "♣4"], "♦7 ♦8"),
               table(["♣2", "♣3", "♣5 ♣7", "♣4"], "♦7 ♦8", on_table="♥4 ♥8")):
@@ -208,7 +208,7 @@ def test_one_candidate_is_taken_without_a_play_out():
 
 @given(setups(max_players=6), st.integers(0, 60), st.sampled_from(["random", "greedy"]), st.integers(1, 4))
 def test_mc_takes_the_candidate_with_the_most_play_outs_not_lost_ties_to_the_first(setup, stop, base, worlds):
-    """MC.md steps 2-5 recomputed here: in world ``j`` (key ``rng.world_key(key, turns, j)``) every
+    """docs/design.md#the-mc-policy steps 2-4 recomputed here: in world ``j`` (key ``rng.world_key(key, turns, j)``) every
     candidate is applied to a copy and played out with ``base`` in every seat; 1 when the seat does not
     lose (a truncated play-out too); the largest total, ties to the lowest index."""
     state, p = position(setup, stop)
@@ -301,7 +301,7 @@ MIXES = [
 
 
 def test_compiled_equals_reference_on_mc_games():
-    """MC.md "engines agree": 240 games, one mc seat among greedy and random seats, every preset, 2-8 players;
+    """docs/design.md#the-mc-policy: the engines agree: 240 games, one mc seat among greedy and random seats, every preset, 2-8 players;
     and the default ``mc`` on a few 4-player games; ``cardsim.replay`` gives the batch row."""
     assert differential(MIXES, games=40, seed=21) == 0
     assert differential([("musta_maija", 4, ("greedy", "mc", "random", "greedy"))], games=5, seed=22) == 0

@@ -1,4 +1,4 @@
-"""The ``mc`` policy (MC.md; ``policies.py`` says it in words): its parameters, its candidates, worlds
+"""The ``mc`` policy (docs/design.md#the-mc-policy; ``policies.py`` says it in words): its parameters, its candidates, worlds
 dealt from the deciding player's view only, legal choices, no search with one candidate, choices that
 use what it was shown (U-14), replays equal batch rows, and compiled = reference on mc games."""
 import itertools
@@ -102,7 +102,7 @@ def view_twin(state, gen):
 def test_mc_chooses_legally_from_its_view_only(table, seed, game):
     """At every ``mc`` choice: the candidates are greedy's choice then other legal options, each once; the
     choice is legal; ``s`` is left alone; and a state that differs only in cards hidden from the player gives
-    the same worlds and the same choice (the information-set test, MC.md)."""
+    the same worlds and the same choice (the information-set test of docs/design.md#the-mc-policy)."""
     rules, players, seats = table
     _, state, params, policy, work = start(rules, players, seed, game, seats)
     s, legal, gen = state[0], np.zeros(K + 1, dtype=np.int64), np.random.default_rng(game)
