@@ -1,48 +1,40 @@
-"""Molotow Jass throughput per core: hands/s of the compiled and reference engines and their ratio, at the
-4-player table (`molotow`) and the 3-player one (`mittlere`); with ``--jass-kit``, the jass-kit package's
-lean Schieber loop beside them. All in one process, timed in CPU seconds of this process
-(``time.process_time``), so the figures are per core. A game is ``hands`` hands (12).
+"""Molotow Jass throughput: games/s of the reference and compiled engines and their ratio, wall and per
+CPU-second, with hands/s (a game is ``hands`` hands: 12), at the 4-player table (`molotow`) and the 3-player
+one (`mittlere`), the two engines one right after the other in one process (the compiled engine warmed first:
+its compile time is printed apart); with ``--jass-kit``, the jass-kit package's lean Schieber loop after them.
 
     .venv/bin/python benchmarks/bench_molotow.py             # 200,000 compiled / 200 reference games a row
-    .venv/bin/python benchmarks/bench_molotow.py --quick     # a smoke run
+    .venv/bin/python benchmarks/bench_molotow.py --quick     # a few seconds
     /tmp/bench-jass/bin/python benchmarks/bench_molotow.py --jass-kit
 
 jass-kit is not a dependency of cardsim: install it in a separate environment for this benchmark only,
 e.g. ``python3 -m venv /tmp/bench-jass && /tmp/bench-jass/bin/pip install -e . jass-kit``. Its loop:
 deal (``deal_random_hand``), a random trump, then 36 random legal cards (``RuleSchieber.get_valid_cards``,
-``GameSim.action_play_card``), without agents or observations.
+``GameSim.action_play_card``), without agents or observations; its ratio is against the compiled engine's
+4-player random row, per CPU-second.
 """
 from __future__ import annotations
 
-import argparse
-import time
-
 import numpy as np
 
-import cardsim
+from throughput import compare, parser, peer_missing, timed
+
+JASS_KIT = "python3 -m venv /tmp/bench-jass && /tmp/bench-jass/bin/pip install -e . jass-kit"
+TABLES = (("molotow", 4), ("mittlere", 3))
+"""(preset, players) of each row."""
 
 
-def rate(engine: str, rules: str, players: int, policy: str, games: int, seed: int) -> float:
-    """Hands per CPU-second of one engine playing games ``0 .. games-1`` (one process)."""
-    start = time.process_time()
-    cardsim.simulate("molotow", rules, players=players, games=games, seed=seed, policy=policy, engine=engine)
-    return games * cardsim.rules("molotow", rules).hands / (time.process_time() - start)
+def jass_kit_hands(hands: int, seed: int) -> None:
+    """``hands`` random-play hands of jass-kit's lean Schieber loop."""
+    from jass.game.const import MAX_TRUMP
+    from jass.game.game_sim import GameSim
+    from jass.game.game_util import deal_random_hand
+    from jass.game.rule_schieber import RuleSchieber
 
-
-def jass_kit_rate(hands: int, seed: int) -> float | None:
-    """Hands per CPU-second of jass-kit's lean Schieber loop; None if jass-kit is not installed."""
-    try:
-        from jass.game.const import MAX_TRUMP
-        from jass.game.game_sim import GameSim
-        from jass.game.game_util import deal_random_hand
-        from jass.game.rule_schieber import RuleSchieber
-    except ImportError:
-        return None
     rule = RuleSchieber()
     sim = GameSim(rule=rule)
     r = np.random.default_rng(seed)
     np.random.seed(seed)  # deal_random_hand shuffles with numpy's global generator
-    start = time.process_time()
     for h in range(hands):
         sim.init_from_cards(hands=deal_random_hand(), dealer=h % 4)
         sim.action_trump(int(r.integers(0, MAX_TRUMP + 1)))
@@ -50,42 +42,22 @@ def jass_kit_rate(hands: int, seed: int) -> float | None:
             s = sim.state
             valid = rule.get_valid_cards(s.hands[s.player], s.current_trick, s.nr_cards_in_trick, s.trump)
             sim.action_play_card(int(r.choice(np.flatnonzero(valid))))
-    return hands / (time.process_time() - start)
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--games", type=int, default=200, help="reference-engine games a row")
-    p.add_argument("--compiled-games", type=int, default=200_000, help="compiled-engine games a row")
-    p.add_argument("--policies", nargs="+", default=["random", "greedy"])
-    p.add_argument("--seed", type=int, default=1)
+    p = parser(__doc__, rules=None, players=(), games=200, compiled_games=200_000)
     p.add_argument("--jass-kit", action="store_true", help="also time jass-kit's Schieber loop (random play)")
-    p.add_argument("--jass-kit-hands", type=int, default=3000)
-    p.add_argument("--quick", action="store_true", help="a few seconds: 1/10 of every count")
+    p.add_argument("--jass-kit-hands", type=int, default=3000, help="jass-kit hands (--quick: a tenth)")
     args = p.parse_args()
-    if args.quick:
-        args.games, args.compiled_games, args.jass_kit_hands = 20, 20_000, 300
-    cardsim.simulate("molotow", players=4, games=1, engine="compiled")  # compile or load the cache: not timed
-    print(f"molotow, per core: reference {args.games:,} games, compiled {args.compiled_games:,} games a row "
-          f"(12 hands a game)")
-    print(f"{'rules':>9} {'players':>7} {'policy':>7} {'reference h/s':>14} {'compiled h/s':>13} {'ratio':>6}")
-    compiled_random_4p = None
-    for rules, players in (("molotow", 4), ("mittlere", 3)):
-        for policy in args.policies:
-            ref = rate("reference", rules, players, policy, args.games, args.seed)
-            fast = rate("compiled", rules, players, policy, args.compiled_games, args.seed)
-            if (players, policy) == (4, "random"):
-                compiled_random_4p = fast
-            print(f"{rules:>9} {players:>7} {policy:>7} {ref:>14,.0f} {fast:>13,.0f} {fast / ref:>6.0f}", flush=True)
-    if args.jass_kit:
-        jk = jass_kit_rate(args.jass_kit_hands, args.seed)
-        if jk is None:
-            print("jass-kit is not installed here: see this script's docstring")
-        else:
-            ratio = f"; compiled random 4p = {compiled_random_4p / jk:,.0f}x" if compiled_random_4p else ""
-            print(f"jass-kit Schieber loop (deal, trump, 36 random legal cards), {args.jass_kit_hands:,} hands: "
-                  f"{jk:,.0f} hands/s{ratio}")
+    jass_kit = args.jass_kit and not peer_missing("jass", "jass-kit", "bench_molotow.py --jass-kit", JASS_KIT)
+    compiled = compare("molotow", args, cells=TABLES, hands=True)
+    if jass_kit:
+        hands = max(30, args.jass_kit_hands // 10) if args.quick else args.jass_kit_hands
+        wall, cpu = timed(lambda: jass_kit_hands(hands, args.seed))
+        ours = compiled.get(("molotow", 4, "random"))
+        ratio = f"; compiled molotow 4p random: {ours.hands_cpu / (hands / cpu):,.0f}x per CPU-second" if ours else ""
+        print(f"jass-kit Schieber loop (deal, trump, 36 random legal cards), {hands:,} hands: "
+              f"{hands / wall:,.0f} hands/s, {hands / cpu:,.0f} hands/CPU-s{ratio}", flush=True)
 
 
 if __name__ == "__main__":

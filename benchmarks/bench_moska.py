@@ -1,10 +1,11 @@
-"""Moska throughput: games/s of the compiled and reference engines and their ratio, per core, measured in
-the same run for each player count and policy; the compiled engine's time and memory at scale; its
-cold-compile and warm-start times.
+"""Moska throughput: games/s of the reference and compiled engines and their ratio, wall and per
+CPU-second, for each player count and policy, the two engines one right after the other in one process
+(the compiled engine warmed first: its compile time is printed apart); the compiled engine's time and
+memory at scale; its cold-compile and warm-start times in fresh processes.
 
     .venv/bin/python benchmarks/bench_moska.py               # 2, 4, 6 players; random, greedy
     .venv/bin/python benchmarks/bench_moska.py --quick       # a few seconds
-    .venv/bin/python benchmarks/bench_moska.py --players 4 --games 2000 --vector-games 500000
+    .venv/bin/python benchmarks/bench_moska.py --players 4 --games 2000 --compiled-games 500000
     .venv/bin/python benchmarks/bench_moska.py --at-scale 1000000 --jobs 2 --policies random   # time, memory
     .venv/bin/python benchmarks/bench_moska.py --stream 10000000 --policies random   # memory: compare sizes
     .venv/bin/python benchmarks/bench_moska.py --compile-times   # cold compile and warm start, fresh processes
@@ -12,9 +13,7 @@ cold-compile and warm-start times.
 The numpy lockstep engine this replaced was measured against the compiled one, in one process,
 before its removal: ``git checkout a691dd7 && python benchmarks/bench_moska.py --lockstep``.
 
-Rates are games per second of wall time and per CPU-second of this process (``time.process_time``),
-one core (the reference through ``cardsim.simulate``, the compiled engine in chunks of ``api.CHUNK``
-games, warmed first so that compiling or loading the cache is not counted).
+How the rows are timed: ``benchmarks/throughput.py``.
 """
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ import numpy as np
 import cardsim
 from cardsim.api import CHUNK
 from cardsim.games import spec
-from throughput import parser
+from throughput import compare, parser, timed, warm_up
 
 
 def peak_mib() -> tuple[float, float]:
@@ -50,74 +49,19 @@ def peak_mib() -> tuple[float, float]:
     return own, child
 
 
-def timed(play) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of this process) of ``play()``."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    play()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
-def compiled_rate(rules, players: int, seats: tuple[str, ...], games: int, seed: int) -> tuple[float, float]:
-    """(games/s wall, games per CPU-second) of the compiled engine, in chunks of ``CHUNK`` games."""
-    engine = spec("moska").compiled
-    engine(rules, players, seed, np.zeros(1, dtype=np.int64), seats)  # compile or load the cache first
-
-    def play():
-        for first in range(0, games, CHUNK):
-            engine(rules, players, seed, np.arange(first, min(first + CHUNK, games), dtype=np.int64), seats)
-
-    wall, cpu = timed(play)
-    return games / wall, games / cpu
-
-
-def reference_rate(rules, players: int, policy: str, games: int, seed: int) -> tuple[float, float]:
-    wall, cpu = timed(lambda: cardsim.simulate("moska", rules, players=players, games=games, seed=seed,
-                                               policy=policy, engine="reference"))
-    return games / wall, games / cpu
-
-
-def compare(args) -> None:
-    """One row per player count and policy: reference and compiled rates, per core, and their ratio."""
-    if args.quick:
-        args.games, args.vector_games = max(10, args.games // 10), max(1000, args.vector_games // 10)
-    rules = cardsim.rules("moska", args.rules)
-    print(f"moska {args.rules}: reference {args.games:,} games, compiled {args.vector_games:,} games per row; "
-          f"games/s of wall time | per CPU-second")
-    print(f"{'players':>7} {'policy':>8} {'reference':>17} {'compiled':>19} {'ratio':>11}")
-    for players in args.players:
-        for policy in args.policies:
-            seats = (policy,) * players
-            ref = reference_rate(rules, players, policy, args.games, args.seed)
-            com = compiled_rate(rules, players, seats, args.vector_games, args.seed)
-            print(f"{players:>7} {policy:>8} {ref[0]:>8,.0f} |{ref[1]:>7,.0f} {com[0]:>9,.0f} |{com[1]:>8,.0f} "
-                  f"{com[0] / ref[0]:>5.0f} |{com[1] / ref[1]:>4.0f}", flush=True)
-
-
-def cpu_seconds() -> float:
-    """CPU seconds used so far by this process and its live child processes (the joblib workers)."""
-    try:
-        import psutil
-
-        procs = [psutil.Process(), *psutil.Process().children(recursive=True)]
-        return sum(sum(p.cpu_times()[:2]) for p in procs)
-    except (ImportError, OSError):
-        return float("nan")
-
-
 def at_scale(rules: str, players: int, policy: str, games: int, jobs: int, seed: int) -> None:
     """The compiled engine through ``cardsim.simulate`` with ``n_jobs``: time and peak memory, twice: the
     first run starts the workers (they load the compiled code from the cache; joblib keeps them for the
     next runs of this process), the second finds them warm. The
     CPU seconds of this process and its workers, over ``jobs``, is the wall time on ``jobs`` free cores."""
-    cardsim.simulate("moska", rules, players=players, games=1, seed=seed, policy=policy)  # compile or load once
+    warm_up("moska", rules, players, policy)
     for run in ("first", "again"):
-        start, cpu = time.perf_counter(), cpu_seconds()
-        df = cardsim.simulate("moska", rules, players=players, games=games, seed=seed, policy=policy, n_jobs=jobs)
-        wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+        wall, cpu = timed(lambda: cardsim.simulate("moska", rules, players=players, games=games, seed=seed,
+                                                   policy=policy, n_jobs=jobs))
         own, child = peak_mib()
         print(f"compiled {games:,} games {players}p {policy}, n_jobs={jobs}, {run}: {wall:.2f} s "
               f"({games / wall:,.0f} games/s); CPU {cpu:.1f} s, {cpu / jobs:.2f} s per core; peak memory "
-              f"{own:,.0f} MiB (largest worker {child:,.0f} MiB); {len(df):,} rows", flush=True)
+              f"{own:,.0f} MiB (largest worker {child:,.0f} MiB)", flush=True)
 
 
 def streamed(rules: str, players: int, policy: str, games: int, seed: int) -> None:
@@ -126,6 +70,7 @@ def streamed(rules: str, players: int, policy: str, games: int, seed: int) -> No
     r = cardsim.rules("moska", rules)
     seats = g.seat_policies(policy, players)
     losers = np.zeros(players + 1, dtype=np.int64)
+    warm_up("moska", rules, players, policy)
     start = time.perf_counter()
     for first in range(0, games, CHUNK):
         cols = g.compiled(r, players, seed, np.arange(first, min(first + CHUNK, games), dtype=np.int64), seats)
@@ -154,7 +99,7 @@ def compile_times() -> None:
 
 
 def main() -> None:
-    p = parser(__doc__, rules="moska", players=(2, 4, 6), games=1000, vector_games=200_000)
+    p = parser(__doc__, rules="moska", players=(2, 4, 6), games=1000, compiled_games=200_000)
     p.add_argument("--at-scale", type=int, metavar="N",
                    help="only: N compiled games at 4 players through cardsim.simulate with --jobs (time, memory)")
     p.add_argument("--stream", type=int, metavar="N",
@@ -165,7 +110,7 @@ def main() -> None:
         compile_times()
         return
     if not (args.at_scale or args.stream):
-        compare(args)
+        compare("moska", args)
     for policy in args.policies:
         if args.at_scale:
             at_scale(args.rules, 4, policy, args.at_scale, args.jobs, args.seed)

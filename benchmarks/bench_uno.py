@@ -1,11 +1,12 @@
-"""Uno throughput: hands/s of the compiled and reference engines and their ratio, measured in
-the same run for each player count and policy; with ``--rlcard``, the compiled engine beside
-the rlcard package's own ``UnoGame`` loop (random play), in this process. A game is one hand
-unless the rules set ``target_score`` (then the hands/s columns count every hand of a match).
+"""Uno throughput: games/s of the reference and compiled engines and their ratio, wall and per CPU-second,
+for each player count and policy, the two engines one right after the other in one process (the compiled
+engine warmed first: its compile time is printed apart); hands/s too (a game is one hand unless the rules
+set ``target_score``). With ``--rlcard``, instead: the compiled engine beside the rlcard package's own
+``UnoGame`` loop (random play), in this process.
 
     .venv/bin/python benchmarks/bench_uno.py                 # 2 and 4 players; random, greedy
     .venv/bin/python benchmarks/bench_uno.py --quick         # a few seconds
-    .venv/bin/python benchmarks/bench_uno.py --vector-games 500000 --jobs 2 --rules stacking
+    .venv/bin/python benchmarks/bench_uno.py --compiled-games 500000 --jobs 2 --rules stacking
 
 rlcard is not a dependency of cardsim: install it in a benchmark environment of its own, e.g.
 
@@ -19,13 +20,13 @@ the two (so that a busy machine slows both alike); CPU seconds are this process'
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import time
 
 import numpy as np
 
 import cardsim
-from throughput import compare, parser
+from throughput import compare, parser, peer_missing, shrink, timed, warm_up
+
+RLCARD = "python3 -m venv /tmp/bench-uno && /tmp/bench-uno/bin/pip install -e . rlcard"
 
 
 def rlcard_hands(players: int, hands: int, seed: int) -> None:
@@ -43,18 +44,13 @@ def rlcard_hands(players: int, hands: int, seed: int) -> None:
             game.step(legal[choose.randint(len(legal))])
 
 
-def timed(run) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of this process) of ``run()``."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    run()
-    return time.perf_counter() - wall, time.process_time() - cpu
-
-
 def against_rlcard(args: argparse.Namespace, rounds: int = 3) -> None:
     """The compiled engine (one process, ``n_jobs=1``) and rlcard's UnoGame, random play, side by side."""
-    rl_hands, hands = max(100, args.games), args.vector_games
+    shrink(args)
+    rl_hands, hands = max(100, args.games), args.compiled_games
     print(f"uno vs rlcard: random play, {rounds} alternating rounds of {rl_hands:,} rlcard hands "
           f"and {hands:,} compiled hands, one process")
+    warm_up("uno", args.rules, args.players[0], "random")
     print(f"{'players':>7} {'rlcard h/s':>11} {'compiled h/s':>13} {'ratio':>7} {'(CPU: rlcard':>13} {'compiled':>10}"
           f" {'ratio)':>7}")
     for players in args.players:
@@ -70,21 +66,17 @@ def against_rlcard(args: argparse.Namespace, rounds: int = 3) -> None:
 
 
 def main() -> None:
-    p = parser(__doc__, rules="official", players=(2, 4), games=1_000, vector_games=200_000)
+    p = parser(__doc__, rules="official", players=(2, 4), games=1_000, compiled_games=200_000)
     p.add_argument("--rlcard", action="store_true",
                    help="only: the compiled engine beside rlcard's own UnoGame loop, random play (rlcard must be "
                         "installed in this environment; it is not a cardsim dependency)")
     args = p.parse_args()
-    cardsim.simulate("uno", args.rules, players=2, games=10, seed=args.seed)  # compile or load once, untimed
     if not args.rlcard:
-        compare("uno", args)
-        return
-    if args.quick:
-        args.games, args.vector_games = max(10, args.games // 10), max(1000, args.vector_games // 10)
-    if importlib.util.find_spec("rlcard") is None:
-        raise SystemExit("bench_uno: --rlcard needs the rlcard package in this environment "
-                         "(e.g. python3 -m venv /tmp/bench-uno && /tmp/bench-uno/bin/pip install -e . rlcard)")
-    against_rlcard(args)
+        compare("uno", args, hands=True)
+    elif peer_missing("rlcard", "rlcard", "bench_uno.py --rlcard", RLCARD):
+        raise SystemExit(1)
+    else:
+        against_rlcard(args)
 
 
 if __name__ == "__main__":
