@@ -1,14 +1,12 @@
 """The independent checker (checker.py, written from docs/rules/uno.md, importing nothing of
 cardsim) re-plays the events of games of every preset and finds them legal, every card in
 one place and the record right; and it fails on tampered events."""
-from collections import Counter
-
 import pytest
 
 import cardsim
 
 from .checker import check, colour, symbol
-from replay_reading import CheckError
+from checking import Checker, dealt
 
 PRESETS = tuple(cardsim.presets("uno"))
 VARIANTS = ("deck_2018(custom_wild='swap_hands')", "deck_2018(custom_wild='everyone_draws_one', stack_draw_two=True)",
@@ -21,23 +19,13 @@ SEEN = {  # actions each run must contain, so that the check covers the rules th
     VARIANTS[0]: {"swap"},
     VARIANTS[4]: {"truncated"},
 }
-
-
-def replays(rules, games_per_cell, players=(2, 4, 10), policies=("random", "greedy")):
-    for n in players:
-        for policy in policies:
-            for game in range(games_per_cell):
-                yield n, cardsim.replay("uno", rules, players=n, seed=13, game=game, policy=policy)
+CHECKER = Checker("uno", check, seed=13, rules="official")
 
 
 @pytest.mark.parametrize("rules, games", [(p, 40) for p in PRESETS] + [(v, 10) for v in VARIANTS])
 def test_the_checker_passes_every_preset(rules, games):
     """A few hundred games of each preset (both policies, 2, 4 and 10 players) pass the checker."""
-    knobs = cardsim.rules("uno", rules).to_dict()
-    actions = Counter()
-    for players, t in replays(rules, games):
-        check(t.events, t.record, knobs, players)
-        actions.update(t.events.action)
+    actions = CHECKER.actions(rules, games, players=(2, 4, 10))
     assert SEEN.get(rules, set()) <= set(actions)
 
 
@@ -51,67 +39,59 @@ def test_a_mixed_table_and_a_match_pass_the_checker():
 
 # ---------------------------------------------------------------- tampered events are caught
 
-def game(index=0, rules="official", players=4):
-    t = cardsim.replay("uno", rules, players=players, seed=13, game=index)
-    return t.events.copy(), dict(t.record), cardsim.rules("uno", rules).to_dict(), players
-
-
-def fails(events, record, knobs, players, message):
-    with pytest.raises(CheckError, match=message):
-        check(events, record, knobs, players)
-
-
 def test_the_untampered_game_passes():
-    check(*game())
+    CHECKER.tamper().passes()
 
 
 def test_a_duplicated_card_is_caught():
     """The single R0/Y0/G0/B0 of a deal given to a second seat as well."""
     for index in range(50):
-        events, record, knobs, players = game(index)
+        g = CHECKER.tamper(index)
+        events = g.events
         deals = events.index[events.action == "deal"]
         zero = next((c for c in events.cards[deals[1]].split() if c[1:] == "0"), None)
         if zero:
             first = events.cards[deals[0]].split()
             events.loc[deals[0], "cards"] = " ".join([zero, *first[1:]])
-            return fails(events, record, knobs, players, f"{zero} is not in the draw pile")
+            return g.fails(f"{zero} is not in the draw pile")
     pytest.fail("no deal with a 0 card in 50 games")
 
 
 def test_an_illegal_play_is_caught():
     """The first play of a game swapped for a card of the same hand that matches neither colour nor symbol."""
     for index in range(50):
-        events, record, knobs, players = game(index)
+        g = CHECKER.tamper(index)
+        events = g.events
         first = events.index[events.decision.notna()][0]
         if events.action[first] != "play" or events.cards[first] in ("W", "W+4", "SH", "CW"):
             continue
         top = events.top[first - 1]
-        hand = events.cards[(events.action == "deal") & (events.seat == events.seat[first])].iloc[0].split()
-        wrong = [c for c in hand if colour(c) and colour(c) != colour(top) and symbol(c) != symbol(top)]
+        wrong = [c for c in dealt(events, events.seat[first])
+                 if colour(c) and colour(c) != colour(top) and symbol(c) != symbol(top)]
         if wrong:
             events.loc[first, "cards"] = wrong[0]
-            return fails(events, record, knobs, players, f"{wrong[0]} may not be played on {top}")
+            return g.fails(f"{wrong[0]} may not be played on {top}")
     pytest.fail("no suitable first play in 50 games")
 
 
 def test_a_lost_card_is_caught():
-    events, record, knobs, players = game()
-    penalty = events.index[events.action.isin(["penalty", "draw"])][0]
-    events = events.drop(index=penalty).reset_index(drop=True)
-    fails(events, record, knobs, players, "column hand_sizes|expected|drew")
+    g = CHECKER.tamper()
+    penalty = g.events.index[g.events.action.isin(["penalty", "draw"])][0]
+    g.events = g.events.drop(index=penalty).reset_index(drop=True)
+    g.fails("column hand_sizes|expected|drew")
 
 
 def test_a_wrong_decision_count_is_caught():
-    events, record, knobs, players = game()
-    record["turns"] += 1
-    fails(events, record, knobs, players, "record turns")
-    events, record, knobs, players = game()
-    later = events.decision.notna() & (events.decision >= 5)
-    events.loc[later, "decision"] += 1  # a decision number skipped
-    fails(events, record, knobs, players, "expected decision number 5, found 6")
+    g = CHECKER.tamper()
+    g.record["turns"] += 1
+    g.fails("record turns")
+    g = CHECKER.tamper()
+    later = g.events.decision.notna() & (g.events.decision >= 5)
+    g.events.loc[later, "decision"] += 1  # a decision number skipped
+    g.fails("expected decision number 5, found 6")
 
 
 def test_a_wrong_state_column_is_caught():
-    events, record, knobs, players = game()
-    events.loc[10, "stock"] += 1
-    fails(events, record, knobs, players, "column stock")
+    g = CHECKER.tamper()
+    g.events.loc[10, "stock"] += 1
+    g.fails("column stock")
