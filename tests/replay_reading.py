@@ -2,11 +2,12 @@
 
 The checkers re-play a game from ``Replay.events`` alone, with the rules written out
 from docs/rules/<game>.md; they import nothing of cardsim. This module is the part they
-share: a cursor over the rows that says where a check failed.
+share: a cursor over the rows that says where a check failed, the events every game
+reads alike (the deal, a truncated game's table, the final hands) and the record check.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import pandas as pd
 
@@ -70,6 +71,40 @@ class Events:
             self.at += 1
             self.fail("events left after the game ended")
 
+    def move(self, card: str, source: set[str], target: set[str], what: str) -> None:
+        """``card`` leaves ``source`` (``what``: named where it is not there) for ``target``."""
+        if card not in source:
+            self.fail(f"{card} is not in {what}")
+        source.remove(card)
+        target.add(card)
+
+    def deal(self, players: int, hand_size: int, give: Callable[[int, str], None]) -> list[dict[str, Any]]:
+        """The ``deal`` events, seat 0 first: ``hand_size`` cards each, each card handed to
+        ``give(seat, card)`` (which takes it from the deck). Returns the events, for their state columns."""
+        events = [self.take("deal", seat) for seat in range(players)]
+        for seat, event in enumerate(events):
+            if len(cards(event)) != hand_size:
+                self.fail(f"seat {seat} is dealt {len(cards(event))} cards, not hand_size")
+            for card in cards(event):
+                give(seat, card)
+        return events
+
+    def truncation(self, table: set[str], state: Callable[[dict[str, Any]], None]) -> None:
+        """A game stopped at ``max_turns``: ``truncated``, then ``table`` with the cards left on it."""
+        state(self.take("truncated", -1))
+        event = self.take("table", -1)
+        if set(cards(event)) != table:
+            self.fail("the cards left on the table are not the table's")
+        state(event)
+
+    def finals(self, hands: list[set[str]], state: Callable[[dict[str, Any]], None]) -> None:
+        """The ``final`` events, seat 0 first: each lists the cards its seat holds (``hands[seat]``)."""
+        for seat, held in enumerate(hands):
+            event = self.take("final", seat)
+            if set(cards(event)) != held:
+                self.fail(f"seat {seat}'s final cards are not what it holds")
+            state(event)
+
 
 def cards(event: dict[str, Any]) -> list[str]:
     """The card names of an event, in the order they move."""
@@ -85,3 +120,14 @@ def same(got: Any, want: Any, what: str) -> None:
     """A record column the checker recomputed from the events."""
     if got != want:
         raise CheckError(f"record {what} is {got!r}; the events give {want!r}")
+
+
+def same_record(record: dict[str, Any], **columns: Any) -> None:
+    """The record's ``columns`` the checker recomputed from the events, checked in the order given."""
+    for name, value in columns.items():
+        same(record[name], value, name)
+
+
+def finish(out: list[int]) -> dict[str, Any]:
+    """A shedding game's ``first_out`` and ``finish_order`` from the seats in the order they went out."""
+    return {"first_out": out[0] if out else -1, "finish_order": ",".join(map(str, out))}

@@ -11,7 +11,7 @@ The places a card can be: a seat's hand, the trick on the table, the tricks a se
 """
 from __future__ import annotations
 
-from replay_reading import NEW, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, hand_sizes, same_record
 
 SUITS = "♠♥♦♣"
 PLAIN = ("6", "7", "8", "9", "10", "U", "O", "K", "A")  # MJ-2, low to high
@@ -221,21 +221,13 @@ def check(table, record: dict, rules: dict, players: int) -> None:
         counts["hands_100"] += any(100 <= p < 152 + rules["last_trick_bonus"] for p in pts)
         counts["hands_157"] += 152 + rules["last_trick_bonus"] in pts
         counts["hands_tie3"] += tie
-    for seat in range(players):
-        event = ev.take("final", seat)
-        if set(cards(event)) != hand.held[seat]:
-            ev.fail(f"seat {seat}'s final cards are not what it holds")
-        hand.state(event)
+    ev.finals(hand.held, hand.state)
     hand.conserved()
     ev.done()
     scores = [a - b for a, b in zip(sticks, potatoes)]
     top = [s for s in range(players) if scores[s] == max(scores)]
-    same(record["turns"], ev.decisions, "turns")
-    same(record["truncated"], truncated, "truncated")
-    same(record["winner"], top[0] if len(top) == 1 and not truncated else -1, "winner")  # MJ-19
-    same(record["winners"], 0 if truncated else sum(1 << s for s in top), "winners")
-    for s in range(4):
-        for name, values in (("score", scores), ("sticks", sticks), ("potatoes", potatoes)):
-            same(record[f"{name}_{s}"], values[s] if s < players else 0, f"{name}_{s}")
-    for name, value in counts.items():
-        same(record[name], value, name)
+    seats = {f"{name}_{s}": values[s] if s < players else 0
+             for s in range(4) for name, values in (("score", scores), ("sticks", sticks), ("potatoes", potatoes))}
+    same_record(record, turns=ev.decisions, truncated=truncated,
+                winner=top[0] if len(top) == 1 and not truncated else -1,  # MJ-19
+                winners=0 if truncated else sum(1 << s for s in top), **seats, **counts)

@@ -17,7 +17,7 @@ defender closes (M-14b); then the round ends (M-16, M-17).
 """
 from __future__ import annotations
 
-from replay_reading import NEW, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, finish, hand_sizes, same_record
 
 SUITS = "♣♦♥♠"
 RANKS = "23456789TJQKA"  # M-1: low to high
@@ -91,12 +91,6 @@ class Game:
         if sorted(places) != sorted(DECK):
             self.ev.fail("cards lost or duplicated")
 
-    def move(self, card: str, source: set[str], target: set[str], what: str) -> None:
-        if card not in source:
-            self.ev.fail(f"{card} is not in {what}")
-        source.remove(card)
-        target.add(card)
-
     def next_in(self, seat: int) -> int:
         """The next seat clockwise that is not out (M-7, M-16, M-17)."""
         for i in range(1, self.players + 1):
@@ -107,11 +101,7 @@ class Game:
     def decision(self) -> None:
         """M-21: before each decision, a game that made ``max_turns`` decisions stops, truncated."""
         if self.ev.decisions == self.rules["max_turns"]:
-            self.state(self.ev.take("truncated", -1))
-            event = self.ev.take("table", -1)
-            if set(cards(event)) != self.attack | self.killers:
-                self.ev.fail("the cards left on the table are not the table's")
-            self.state(event)
+            self.ev.truncation(self.attack | self.killers, self.state)
             self.truncated = True
             raise GameEnds
 
@@ -119,12 +109,8 @@ class Game:
 
     def deal(self) -> None:
         """M-4: ``hand_size`` cards each; M-5: the next card turned for trump, under the stock."""
-        events = [self.ev.take("deal", seat) for seat in range(self.players)]
-        for seat, event in enumerate(events):
-            if len(cards(event)) != self.rules["hand_size"]:
-                self.ev.fail(f"seat {seat} is dealt {len(cards(event))} cards, not hand_size")
-            for card in cards(event):
-                self.move(card, self.stock, self.hands[seat], "the deck")
+        events = self.ev.deal(self.players, self.rules["hand_size"],
+                              lambda seat, card: self.ev.move(card, self.stock, self.hands[seat], "the deck"))
         turn = self.ev.take("turn", -1)
         self.turned = self.bottom = cards(turn)[0]
         if self.turned not in self.stock:
@@ -164,7 +150,7 @@ class Game:
                     self.ev.fail(f"seat {seat} draws beyond hand_size or an empty stock")
                 if card == self.bottom and len(self.stock) > 1:
                     self.ev.fail(f"{card}, the stock's last card, is drawn before the others")
-                self.move(card, self.stock, self.hands[seat], "the stock")
+                self.ev.move(card, self.stock, self.hands[seat], "the stock")
                 if card == self.two() and card != cards(event)[-1] and self.can_swap(seat):
                     self.ev.fail("the trump 2 is swapped right after the draw that brings it (M-6)")
             self.state(event)
@@ -244,7 +230,7 @@ class Game:
         if event["target"] != self.defender or not played or not is_opening(played) or len(played) > self.room():
             self.ev.fail(f"{played} is not an opening of at most {self.room()} cards at seat {self.defender} (M-8)")
         for card in played:
-            self.move(card, self.hands[attacker], self.attack, f"seat {attacker}'s hand")
+            self.ev.move(card, self.hands[attacker], self.attack, f"seat {attacker}'s hand")
         self.unkilled |= set(played)
         self.state(event)
         self.refill(attacker)
@@ -283,7 +269,7 @@ class Game:
             self.ev.fail(f"{killer} does not kill {card} (trump {self.trump})")
         if self.gone >= self.leave_limit():
             self.ev.fail(f"a kill after {self.gone} cards left the defender's hand (M-14)")
-        self.move(killer, self.hands[self.defender], self.killers, "the defender's hand")
+        self.ev.move(killer, self.hands[self.defender], self.killers, "the defender's hand")
         self.unkilled.remove(card)
         self.gone += 1
 
@@ -300,8 +286,8 @@ class Game:
             self.ev.fail("no room for an own pair, or the six-card limit (M-14)")
         if self.rules["cap_mode"] == "unkilled" and len(hand) - 2 < len(self.unkilled):
             self.ev.fail("an own pair leaves fewer cards than unkilled ones (M-9, M-14)")
-        self.move(card, hand, self.attack, "the defender's hand")
-        self.move(killer, hand, self.killers, "the defender's hand")
+        self.ev.move(card, hand, self.attack, "the defender's hand")
+        self.ev.move(killer, hand, self.killers, "the defender's hand")
         self.gone += 2
         self.self_attacks += 1
 
@@ -336,7 +322,7 @@ class Game:
                 if set(cards(event)) != set(stays[p]):
                     self.ev.fail(f"seat {p} puts other cards on the table than those that stay")
                 for card in stays[p]:
-                    self.move(card, self.hands[p], self.attack, f"seat {p}'s hand")
+                    self.ev.move(card, self.hands[p], self.attack, f"seat {p}'s hand")
                     self.unkilled.add(card)
                 self.state(event)
         for p in added:
@@ -387,13 +373,13 @@ class Game:
             if set(cards(event)) != killed:
                 self.ev.fail("the discard is not the killed cards")
             for card in killed:
-                self.move(card, self.attack if card in self.attack else self.killers, self.discard, "the table")
+                self.ev.move(card, self.attack if card in self.attack else self.killers, self.discard, "the table")
             self.state(event)
         picked = set(self.unkilled)
         if picked:
             event = self.ev.take("pick_up", d)
             for card in picked:
-                self.move(card, self.attack, self.hands[d], "the table")
+                self.ev.move(card, self.attack, self.hands[d], "the table")
             self.unkilled = set()
             if set(cards(event)) != picked:
                 self.ev.fail("the cards picked up are not the unkilled ones")
@@ -414,21 +400,9 @@ def check(table, record: dict, rules: dict, players: int) -> None:
             g.play_round()
     except GameEnds:
         pass
-    for seat in range(players):
-        event = ev.take("final", seat)
-        if set(cards(event)) != g.hands[seat]:
-            ev.fail(f"seat {seat}'s final cards are not what it holds")
-        g.state(event)
+    ev.finals(g.hands, g.state)
     g.conserved()
     ev.done()
-    same(record["turns"], ev.decisions, "turns")
-    same(record["truncated"], g.truncated, "truncated")
-    same(record["loser"], g.loser, "loser")
-    same(record["rounds"], g.rounds, "rounds")
-    same(record["first_out"], g.out[0] if g.out else -1, "first_out")
-    same(record["finish_order"], ",".join(map(str, g.out)), "finish_order")
-    same(record["trump_suit"], SUITS.index(g.trump), "trump_suit")
-    same(record["swaps"], g.swaps, "swaps")
-    same(record["overplays"], g.overplays, "overplays")
-    same(record["pickups"], g.pickups, "pickups")
-    same(record["self_attacks"], g.self_attacks, "self_attacks")
+    same_record(record, turns=ev.decisions, truncated=g.truncated, loser=g.loser, rounds=g.rounds, **finish(g.out),
+                trump_suit=SUITS.index(g.trump), swaps=g.swaps, overplays=g.overplays, pickups=g.pickups,
+                self_attacks=g.self_attacks)

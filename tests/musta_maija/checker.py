@@ -13,7 +13,7 @@ Card names: ``♥7``; with two decks (MM-1) the second copy is ``♥7'`` (and ha
 """
 from __future__ import annotations
 
-from replay_reading import NEW, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, finish, hand_sizes, same_record
 
 SUITS = "♣♦♥♠"
 RANKS = "23456789TJQKA"  # MM-2: ace high
@@ -91,12 +91,6 @@ class Game:
         if sorted(places) != sorted(self.deck):
             self.ev.fail("cards lost or duplicated")
 
-    def move(self, card: str, source: set[str], target: set[str], what: str) -> None:
-        if card not in source:
-            self.ev.fail(f"{card} is not in {what}")
-        source.remove(card)
-        target.add(card)
-
     def in_play(self) -> list[int]:
         return [s for s in range(self.players) if s not in self.out]
 
@@ -111,12 +105,8 @@ class Game:
 
     def deal(self) -> None:
         """MM-4: ``hand_size`` cards each, the rest is the stock; MM-7: a turned trump."""
-        events = [self.ev.take("deal", seat) for seat in range(self.players)]
-        for seat, event in enumerate(events):
-            if len(cards(event)) != self.rules["hand_size"]:
-                self.ev.fail(f"seat {seat} is dealt {len(cards(event))} cards, not hand_size")
-            for card in cards(event):
-                self.move(card, self.stock, self.hands[seat], "the deck")
+        events = self.ev.deal(self.players, self.rules["hand_size"],
+                              lambda seat, card: self.ev.move(card, self.stock, self.hands[seat], "the deck"))
         for event in events:
             self.state(event)
         if self.rules["trump"] != "turned":
@@ -146,7 +136,7 @@ class Game:
         for card in cards(event):
             if card == self.turned and len(self.stock) > 1:
                 self.ev.fail(f"the turned trump {card} is drawn before the last card of the stock")
-            self.move(card, self.stock, self.hands[seat], "the stock")
+            self.ev.move(card, self.stock, self.hands[seat], "the stock")
         self.state(event)
 
     def marriage(self, seat: int) -> None:
@@ -186,7 +176,7 @@ class Game:
         if not self.stock and len(played) > len(self.hands[defender]):
             self.ev.fail(f"{len(played)} cards attack a hand of {len(self.hands[defender])} (MM-13)")
         for card in played:
-            self.move(card, self.hands[seat], self.table, f"seat {seat}'s hand")
+            self.ev.move(card, self.hands[seat], self.table, f"seat {seat}'s hand")
         self.rounds += 1
         self.state(event)
         if self.rules["refill"] == "played":  # MM-9
@@ -218,7 +208,7 @@ class Game:
                 self.ev.fail(f"{card} is not an attack card left to beat")
             if not beats(beater, card, self.trump, self.rules["black_maria"]):
                 self.ev.fail(f"{beater} does not beat {card} (trump {self.trump or 'none'})")
-            self.move(beater, self.hands[seat], self.table, f"seat {seat}'s hand")
+            self.ev.move(beater, self.hands[seat], self.table, f"seat {seat}'s hand")
             pairs.append((beater, card))
             self.state(event, on=card)
             nxt = self.ev.peek()
@@ -232,14 +222,14 @@ class Game:
             if cards(event) != [c for b, a in pairs for c in (a, b)]:
                 self.ev.fail("the discard is not the beaten pairs")
             for card in cards(event):
-                self.move(card, self.table, self.discard, "the table")
+                self.ev.move(card, self.table, self.discard, "the table")
             self.state(event)
         if attack - beaten:
             event = self.ev.take("pick_up", seat)
             if set(cards(event)) != attack - beaten:
                 self.ev.fail("the cards picked up are not the unbeaten ones")
             for card in cards(event):
-                self.move(card, self.table, self.hands[seat], "the table")
+                self.ev.move(card, self.table, self.hands[seat], "the table")
             self.state(event)
         self.draw(seat, self.rules["hand_size"] - len(self.hands[seat]))  # MM-11, MM-12
         self.out_if_empty(seat)
@@ -265,26 +255,13 @@ def check(table, record: dict, rules: dict, players: int) -> None:
             break
         attacker = g.defend(g.next_in(attacker))
     if truncated:
-        g.state(ev.take("truncated", -1))
-        event = ev.take("table", -1)
-        if set(cards(event)) != g.table:
-            ev.fail("the cards left on the table are not the table's")
-        g.state(event)
-    for seat in range(players):
-        event = ev.take("final", seat)
-        if set(cards(event)) != g.hands[seat]:
-            ev.fail(f"seat {seat}'s final cards are not what it holds")
-        g.state(event)
+        ev.truncation(g.table, g.state)
+    ev.finals(g.hands, g.state)
     g.conserved()
     ev.done()
     left = g.in_play()
     holder = [s for s in range(players) if BLACK_MARIA in g.hands[s]]
-    same(record["turns"], ev.decisions, "turns")
-    same(record["truncated"], truncated, "truncated")
-    same(record["loser"], left[0] if len(left) == 1 and not truncated else -1, "loser")  # MM-14
-    same(record["rounds"], g.rounds, "rounds")
-    same(record["first_out"], g.out[0] if g.out else -1, "first_out")
-    same(record["finish_order"], ",".join(map(str, g.out)), "finish_order")
-    same(record["black_maria_holder"], holder[0] if holder else -1, "black_maria_holder")
-    same(record["trump_suit"], SUITS.index(g.trump) if g.trump else -1, "trump_suit")
-    same(record["trump_declared_turn"], g.declared, "trump_declared_turn")
+    same_record(record, turns=ev.decisions, truncated=truncated,
+                loser=left[0] if len(left) == 1 and not truncated else -1,  # MM-14
+                rounds=g.rounds, **finish(g.out), black_maria_holder=holder[0] if holder else -1,
+                trump_suit=SUITS.index(g.trump) if g.trump else -1, trump_declared_turn=g.declared)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from replay_reading import NEW, Events, cards, hand_sizes, same
+from replay_reading import NEW, Events, cards, hand_sizes, same, same_record
 
 COLOURS = "RYGB"
 WILDS = ("W", "W+4", "SH", "CW")
@@ -305,12 +305,7 @@ class Table:
         self.pile, self.order, self.under = Counter(self.deck), None, Counter()
         self.top, self.colour, self.direction, self.pending, self.challenge = "", "", 1, 0, None
         dealer = hand_no % self.players  # U-20: the deal passes one seat to the left
-        events = [self.ev.take("deal", seat) for seat in range(self.players)]
-        for seat, event in enumerate(events):
-            if len(cards(event)) != self.rules["hand_size"]:
-                self.ev.fail(f"seat {seat} is dealt {len(cards(event))} cards, not hand_size")
-            for card in cards(event):
-                self.give(seat, card)
+        events = self.ev.deal(self.players, self.rules["hand_size"], self.give)
         for event in events:
             self.state(event)
         while True:
@@ -394,12 +389,6 @@ def check(table, record: dict, rules: dict, players: int) -> None:
             ev.fail(f"seat {seat}'s final hand is not what it holds")
         t.state(event)
     ev.done()
-    same(record["turns"], ev.decisions, "turns")
-    same(record["truncated"], truncated, "truncated")
-    same(record["winner"], winner, "winner")
-    same(record["points"], 0 if truncated else points_, "points")
-    same(record["hands"], hands_played, "hands")
-    same(record["cards_drawn"], t.drawn, "cards_drawn")
-    same(record["reshuffles"], t.reshuffles, "reshuffles")
-    same(record["challenges"], t.challenges, "challenges")
-    same(record["successful_challenges"], t.caught, "successful_challenges")
+    same_record(record, turns=ev.decisions, truncated=truncated, winner=winner, points=0 if truncated else points_,
+                hands=hands_played, cards_drawn=t.drawn, reshuffles=t.reshuffles, challenges=t.challenges,
+                successful_challenges=t.caught)
