@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from cardsim.core.cards import cards_of
+
 if TYPE_CHECKING:
     from cardsim.core.rules import Rules
 
@@ -87,6 +89,22 @@ EVENTS = (
 def sizes(counts: Iterable[int]) -> str:
     """The ``hand_sizes`` text of cards held per seat, e.g. ``"6 6 5 7"``."""
     return " ".join(map(str, counts))
+
+
+def card_names(cards: int | Iterable[int], name: Callable[[int], str],
+               in_order: Callable[[int], Iterable[int]] = cards_of) -> str:
+    """The ``cards`` text of an event: a hand mask's cards (``in_order``: lowest code first unless a game
+    says otherwise) or card codes in the order they moved, each by ``name``, space-separated."""
+    return " ".join(map(name, in_order(cards) if isinstance(cards, int) else cards))
+
+
+EVENT_PHRASES: dict[str, str | tuple[str, str]] = {
+    "deal": "seat {seat} is dealt {cards}",
+    "table": ("left on the table: {cards}", "nothing is left on the table"),
+    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
+}
+"""The text of the actions the games share, from ``EVENTS`` columns alone; a game's ``EventBook.phrases``
+starts from them (``EVENT_PHRASES | {...}``) and rewords those its rules tell otherwise."""
 
 
 @dataclass(frozen=True)

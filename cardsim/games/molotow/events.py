@@ -11,8 +11,7 @@ stops the game; ``final`` each seat's cards at the end.
 """
 from __future__ import annotations
 
-from cardsim.core.cards import cards_of
-from cardsim.core.records import EVENTS, Column, EventBook, sizes
+from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 from cardsim.games.molotow.cards import DECK, NO_TRUMP
 
 COLUMNS = EVENTS + (
@@ -24,7 +23,7 @@ COLUMNS = EVENTS + (
     Column("potatoes", "Int64", "a `score` event: the potatoes the seat gets for the hand, else empty"),
 )
 
-PHRASES = {
+PHRASES = EVENT_PHRASES | {  # and table, final
     "deal": "hand {hand}: seat {seat} is dealt {cards}",
     "play": "trick {trick}: seat {seat} plays {cards}",
     "trump": "seat {seat} did not follow: {trump} is trump (MJ-8)",
@@ -32,22 +31,16 @@ PHRASES = {
     "tie_draw": "seat {seat} draws {cards} (three-way tie, MJ-15)",
     "score": "hand {hand}: seat {seat} has {points} points, {sticks} sticks, {potatoes} potatoes",
     "truncated": "stopped after max_turns cards: truncated, hand {hand} is not scored",
-    "table": ("left on the table: {cards}", "nothing is left on the table"),
-    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
 }
 
 
-def card_names(cards: int | tuple[int, ...]) -> str:
-    """A hand mask (lowest card first) or cards in the order they moved."""
-    return " ".join(map(DECK.name, cards_of(cards) if isinstance(cards, int) else cards))
-
-
 def row(raw: tuple) -> tuple:
-    """The values of ``COLUMNS`` for one raw event of ``reference.Hand.note``."""
+    """The values of ``COLUMNS`` for one raw event of ``reference.Hand.note``; a hand mask's cards read
+    lowest card first, other cards in the order they moved."""
     decision, seat, action, cards, held, hand, trick, trump, scored = raw
     points, sticks, potatoes = scored or (None, None, None)
-    return (decision, seat, action, card_names(cards), -1, sizes(h.bit_count() for h in held), hand, trick,
-            "" if trump == NO_TRUMP else DECK.suits[trump], points, sticks, potatoes)
+    return (decision, seat, action, card_names(cards, DECK.name), -1, sizes(h.bit_count() for h in held), hand,
+            trick, "" if trump == NO_TRUMP else DECK.suits[trump], points, sticks, potatoes)
 
 
 BOOK = EventBook(COLUMNS, row, PHRASES)

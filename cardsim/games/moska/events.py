@@ -17,8 +17,8 @@ cards left on it, M-21); ``final`` each seat's cards at the end.
 """
 from __future__ import annotations
 
-from cardsim.core.cards import FRENCH52, cards_of
-from cardsim.core.records import EVENTS, Column, EventBook, sizes
+from cardsim.core.cards import FRENCH52
+from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 
 COLUMNS = EVENTS + (
     Column("stock", "int64", "cards in the stock after the event (the turned card, or the trump 2, is its last)"),
@@ -29,8 +29,7 @@ COLUMNS = EVENTS + (
                         "else ''"),
 )
 
-PHRASES = {
-    "deal": "seat {seat} is dealt {cards}",
+PHRASES = EVENT_PHRASES | {  # and deal, table, final
     "turn": "{cards} is turned: {trump} is trump; it lies under the stock and is drawn last (M-5)",
     "swap": "seat {seat} puts {cards} under the stock and takes the turned {on} (M-6)",
     "round": "round {round}: seat {seat} attacks seat {target}",
@@ -48,21 +47,16 @@ PHRASES = {
     "lose": "seat {seat} loses (M-19)",
     "no_loser": "everyone is out at once: no loser (M-20)",
     "truncated": "stopped after max_turns decisions: truncated (M-21)",
-    "table": ("left on the table: {cards}", "nothing is left on the table"),
-    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
 }
 
 
-def card_names(cards: int | tuple[int, ...]) -> str:
-    """A mask (lowest code first: by suit ♣ ♦ ♥ ♠, then rank) or cards in the order they moved."""
-    return " ".join(map(FRENCH52.name, cards_of(cards) if isinstance(cards, int) else cards))
-
-
 def row(raw: tuple) -> tuple:
-    """The values of ``COLUMNS`` for one raw event of ``reference.State.note``."""
+    """The values of ``COLUMNS`` for one raw event of ``reference.State.note``; a mask's cards read lowest
+    code first (by suit ♣ ♦ ♥ ♠, then rank), other cards in the order they moved."""
     decision, seat, action, cards, target, held, stock, trump, rounds, unkilled, on = raw
-    return (decision, seat, action, card_names(cards), target, sizes(h.bit_count() for h in held), stock,
-            FRENCH52.suits[trump], rounds, card_names(unkilled), FRENCH52.name(on) if on >= 0 else "")
+    return (decision, seat, action, card_names(cards, FRENCH52.name), target, sizes(h.bit_count() for h in held),
+            stock, FRENCH52.suits[trump], rounds, card_names(unkilled, FRENCH52.name),
+            FRENCH52.name(on) if on >= 0 else "")
 
 
 BOOK = EventBook(COLUMNS, row, PHRASES)

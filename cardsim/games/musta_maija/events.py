@@ -14,7 +14,7 @@ out (MM-14); ``truncated`` and ``table`` (cards left on the table) at ``max_turn
 from __future__ import annotations
 
 from cardsim.core.cards import FRENCH52
-from cardsim.core.records import EVENTS, Column, EventBook, sizes
+from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 from cardsim.games.musta_maija.cards import cards as sorted_cards
 from cardsim.games.musta_maija.cards import name
 
@@ -24,8 +24,7 @@ COLUMNS = EVENTS + (
     Column("on", "str", "a `beat` event: the attack card beaten, else ''"),
 )
 
-PHRASES = {
-    "deal": "seat {seat} is dealt {cards}",
+PHRASES = EVENT_PHRASES | {  # and deal, table, final
     "reshuffle": "the stock's top card {cards} is a spade: the stock is shuffled again (MM-7)",
     "turn": "{cards} is turned and put under the stock: {trump} is trump (MM-7)",
     "declare": "seat {seat} declares {trump} trump with its king and queen (MM-5)",
@@ -36,21 +35,16 @@ PHRASES = {
     "pick_up": "seat {seat} picks up {cards} (MM-12)",
     "out": "seat {seat} is out (MM-14)",
     "truncated": "stopped after max_turns decisions: truncated (MM-16)",
-    "table": ("left on the table: {cards}", "nothing is left on the table"),
-    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
 }
 
 
-def card_names(cards: int | tuple[int, ...]) -> str:
-    """A hand mask (lowest rank first) or cards in the order they moved; a copy-1 card has a prime."""
-    return " ".join(map(name, sorted_cards(cards) if isinstance(cards, int) else cards))
-
-
 def row(raw: tuple) -> tuple:
-    """The values of ``COLUMNS`` for one raw event of ``reference.Table.note``."""
+    """The values of ``COLUMNS`` for one raw event of ``reference.Table.note``; a hand mask's cards read
+    lowest rank first, other cards in the order they moved; a copy-1 card has a prime."""
     decision, seat, action, cards, target, held, stock, trump, on = raw
-    return (decision, seat, action, card_names(cards), target, sizes(h.bit_count() for h in held), stock,
-            FRENCH52.suits[trump] if trump >= 0 else "", name(on) if on >= 0 else "")
+    return (decision, seat, action, card_names(cards, name, sorted_cards), target,
+            sizes(h.bit_count() for h in held), stock, FRENCH52.suits[trump] if trump >= 0 else "",
+            name(on) if on >= 0 else "")
 
 
 BOOK = EventBook(COLUMNS, row, PHRASES)

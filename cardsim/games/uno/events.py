@@ -17,7 +17,7 @@ seat's hand at the end of the game.
 """
 from __future__ import annotations
 
-from cardsim.core.records import EVENTS, Column, EventBook, sizes
+from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 from cardsim.games.uno.cards import COLOURS, name
 
 COLUMNS = EVENTS + (
@@ -30,8 +30,7 @@ COLUMNS = EVENTS + (
     Column("points", "Int64", "points scored (a `score` event, U-19), else empty"),
 )
 
-PHRASES = {
-    "deal": "seat {seat} is dealt {cards}",
+PHRASES = EVENT_PHRASES | {  # and deal, final
     "starter": "the dealer turns the starting card {cards}",
     "starter_back": "{cards} may not start: it goes back into the draw pile, which is shuffled (U-5)",
     "reshuffle": "the cards under {top} are shuffled into a new draw pile: {cards} (U-8)",
@@ -48,14 +47,13 @@ PHRASES = {
     "score": "seat {seat} scores {points} (U-19)",
     "truncated": "hand {hand} stopped after max_turns decisions: truncated (U-21)",
     "table": "left on the table: the discard pile {cards}",
-    "final": ("seat {seat} ends with {cards}", "seat {seat} ends with no cards"),
 }
 
 
 def row(raw: tuple) -> tuple:
     """The values of ``COLUMNS`` for one raw event of ``reference.State.note``."""
     decision, seat, action, cards, target, held, hand, stock, top, colour, direction, pending, points = raw
-    return (decision, seat, action, " ".join(map(name, cards)), target, sizes(held), hand, stock,
+    return (decision, seat, action, card_names(cards, name), target, sizes(held), hand, stock,
             name(top) if top >= 0 else "", COLOURS[colour] if colour >= 0 else "", direction, pending, points)
 
 
