@@ -69,13 +69,30 @@ class Checker:
                     actions.update(t.events.action)
         return actions
 
+    # -- tamper cases every game's checker must catch the same way
 
-def give_seat_1_seat_0s_first_card(events: pd.DataFrame) -> str:
-    """Tampers with the first two events (the deals to seats 0 and 1): seat 1's first card becomes
-    seat 0's first card, now dealt twice. Returns that card."""
-    seat0, seat1 = (events.cards[i].split() for i in (0, 1))
-    events.loc[1, "cards"] = " ".join([seat0[0], *seat1[1:]])
-    return seat0[0]
+    def duplicated_card_is_caught(self, message: str) -> None:
+        """Seat 1's first dealt card replaced by seat 0's first (the first two events are their deals):
+        a card dealt twice. ``message`` may name it as ``{card}``."""
+        g = self.tamper()
+        seat0, seat1 = (g.events.cards[i].split() for i in (0, 1))
+        g.events.loc[1, "cards"] = " ".join([seat0[0], *seat1[1:]])
+        g.fails(message.format(card=seat0[0]))
+
+    def wrong_seat_is_caught(self, action: str, nth: int = 0) -> None:
+        """The ``nth`` ``action`` event given to the next seat round the table."""
+        g = self.tamper()
+        i = g.events.index[g.events.action == action][nth]
+        g.events.loc[i, "seat"] = (g.events.seat[i] + 1) % g.players
+        g.fails("expected seat")
+
+    def wrong_record_is_caught(self, column: str, step: int = 1, seat: bool = False) -> None:
+        """The record's ``column`` ``step`` off (a seat: moved round the table); the checker must name it."""
+        g = self.tamper()
+        g.record[column] += step
+        if seat:
+            g.record[column] %= g.players
+        g.fails(f"record {column}")
 
 
 def dealt(events: pd.DataFrame, seat: int) -> list[str]:

@@ -6,7 +6,7 @@ import pytest
 import cardsim
 
 from .checker import check, suit
-from checking import Checker, dealt, give_seat_1_seat_0s_first_card
+from checking import Checker, dealt
 
 CELLS = [(preset, r.players) for preset, r in cardsim.presets("molotow").items()]
 VARIANTS = [("molotow(undertrump='allowed', big_hand='one_each', last_trick_bonus=8, hands=3)", 4),
@@ -41,9 +41,7 @@ def test_the_untampered_game_passes():
 
 
 def test_a_duplicated_card_is_caught():
-    g = CHECKER.tamper()
-    give_seat_1_seat_0s_first_card(g.events)
-    g.fails("cards lost or duplicated")
+    CHECKER.duplicated_card_is_caught("cards lost or duplicated")
 
 
 def test_an_illegal_card_is_caught():
@@ -61,20 +59,13 @@ def test_an_illegal_card_is_caught():
 
 
 def test_a_trick_given_to_the_wrong_seat_is_caught():
-    g = CHECKER.tamper()
-    take = g.events.index[g.events.action == "take"][0]
-    g.events.loc[take, "seat"] = (g.events.seat[take] + 1) % g.players
-    g.fails("expected seat")
+    CHECKER.wrong_seat_is_caught("take")
 
 
 def test_a_wrong_decision_count_or_score_is_caught():
-    g = CHECKER.tamper()
-    g.record["turns"] -= 1
-    g.fails("record turns")
+    CHECKER.wrong_record_is_caught("turns", -1)
     g = CHECKER.tamper()
     score = g.events.index[g.events.action == "score"][0]
     g.events.loc[score, "sticks"] += 1
     g.fails("column sticks")
-    g = CHECKER.tamper()
-    g.record["potatoes_2"] += 1
-    g.fails("record potatoes_2")
+    CHECKER.wrong_record_is_caught("potatoes_2")

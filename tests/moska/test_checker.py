@@ -6,7 +6,7 @@ import pytest
 import cardsim
 
 from .checker import check
-from checking import Checker, dealt, give_seat_1_seat_0s_first_card
+from checking import Checker, dealt
 
 PRESETS = tuple(cardsim.presets("moska"))
 VARIANTS = ("moska(excess_return='last', cap_mode='unkilled')", "taraki(cap_mode='unkilled', attack_cap=None)",
@@ -38,9 +38,7 @@ def test_the_untampered_game_passes():
 
 
 def test_a_duplicated_card_is_caught():
-    g = CHECKER.tamper()
-    card = give_seat_1_seat_0s_first_card(g.events)
-    g.fails(f"{card} is not in the deck")
+    CHECKER.duplicated_card_is_caught("{card} is not in the deck")
 
 
 def test_an_illegal_kill_is_caught():
@@ -70,19 +68,15 @@ def test_a_missing_decision_is_caught():
     """A seat that 'adds nothing' left out of an addition step: the decisions no longer add up."""
     g = CHECKER.tamper()
     nothing = g.events.index[(g.events.action == "add") & (g.events.cards == "")][0]
-    g.events = events = g.events.drop(index=nothing).reset_index(drop=True)
-    later = events.index >= nothing
-    events.loc[later & events.decision.notna(), "decision"] -= 1
+    g.events = g.events.drop(index=nothing).reset_index(drop=True)
+    later = g.events.index >= nothing
+    g.events.loc[later & g.events.decision.notna(), "decision"] -= 1
     g.fails("expected add")
 
 
 def test_a_wrong_decision_count_or_loser_is_caught():
-    g = CHECKER.tamper()
-    g.record["turns"] += 1
-    g.fails("record turns")
-    g = CHECKER.tamper()
-    g.record["loser"] = (g.record["loser"] + 1) % g.players
-    g.fails("record loser")
+    CHECKER.wrong_record_is_caught("turns")
+    CHECKER.wrong_record_is_caught("loser", seat=True)
     g = CHECKER.tamper()
     first_round = g.events.index[g.events.action == "round"][0]
     g.events.loc[first_round, "target"] = 3

@@ -6,7 +6,7 @@ import pytest
 import cardsim
 
 from .checker import check
-from checking import Checker, give_seat_1_seat_0s_first_card
+from checking import Checker
 
 PRESETS = tuple(cardsim.presets("musta_maija"))
 VARIANTS = ("turned(max_turns=40)", "black_trump(trump='turned', refill='to_hand_size')")
@@ -29,9 +29,7 @@ def test_the_untampered_game_passes():
 
 
 def test_a_duplicated_card_is_caught():
-    g = CHECKER.tamper()
-    card = give_seat_1_seat_0s_first_card(g.events)
-    g.fails(f"{card} is not in the deck")
+    CHECKER.duplicated_card_is_caught("{card} is not in the deck")
 
 
 def test_a_card_that_does_not_beat_is_caught():
@@ -60,16 +58,9 @@ def test_a_defender_who_could_beat_everything_but_did_not_is_caught():
 
 
 def test_an_attack_out_of_turn_is_caught():
-    g = CHECKER.tamper()
-    attack = g.events.index[g.events.action == "attack"][1]
-    g.events.loc[attack, "seat"] = (g.events.seat[attack] + 1) % g.players
-    g.fails("expected seat")
+    CHECKER.wrong_seat_is_caught("attack", 1)
 
 
 def test_a_wrong_decision_count_or_loser_is_caught():
-    g = CHECKER.tamper()
-    g.record["turns"] += 1
-    g.fails("record turns")
-    g = CHECKER.tamper()
-    g.record["loser"] = (g.record["loser"] + 1) % g.players
-    g.fails("record loser")
+    CHECKER.wrong_record_is_caught("turns")
+    CHECKER.wrong_record_is_caught("loser", seat=True)

@@ -82,9 +82,7 @@ def test_a_lost_card_is_caught():
 
 
 def test_a_wrong_decision_count_is_caught():
-    g = CHECKER.tamper()
-    g.record["turns"] += 1
-    g.fails("record turns")
+    CHECKER.wrong_record_is_caught("turns")
     g = CHECKER.tamper()
     later = g.events.decision.notna() & (g.events.decision >= 5)
     g.events.loc[later, "decision"] += 1  # a decision number skipped
