@@ -29,6 +29,11 @@ TARGETS = {"moska": "mc among greedy loses ≤ 15%", "musta_maija": "mc among gr
 """Issue 16's targets for the ladder table."""
 
 
+def _effects(folder: Path) -> pd.DataFrame:
+    """A knob study's effects.csv, its levels as written ("None" is a level, not a missing value)."""
+    return pd.read_csv(folder / "effects.csv", keep_default_na=False, na_values=[""])
+
+
 def _pct(rate: float, lo: float, hi: float) -> str:
     return f"{100 * rate:.2f} [{100 * lo:.2f}, {100 * hi:.2f}]"
 
@@ -136,7 +141,7 @@ def every_table(results: Path = RESULTS) -> list[str]:
             out.append(shifts(pd.read_csv(results / f"{name}_mc" / "summary.csv"), 4, "mc", held))
     for name in KNOBS:
         if (results / name / "effects.csv").exists():
-            effects = pd.read_csv(results / name / "effects.csv")
+            effects = _effects(results / name)
             out += [knob_effects(effects, players, policy)
                     for (players, policy), _ in effects.groupby(["players", "policy"])]
     if all((results / f"ladder_{game}").is_dir() for game in LADDERS):
@@ -157,7 +162,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.knobs:
         for name in args.studies or KNOBS:
-            effects = pd.read_csv(RESULTS / name / "effects.csv")
+            effects = _effects(RESULTS / name)
             print(f"### {name}\n\n{knob_effects(effects, args.players, args.policy)}\n")
         return
     for name in args.studies or STUDIES:
