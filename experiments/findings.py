@@ -77,19 +77,18 @@ def _shift_table(head: str, rows: list[tuple[str, list[str], str]], outcome: str
     return "\n".join(lines)
 
 
-def shifts(summary: pd.DataFrame, players: int, policy: str, unpaired: set[str] = frozenset()) -> str:
+def shifts(summary: pd.DataFrame, players: int, policy: str, baseline: str, unpaired: set[str] = frozenset()) -> str:
     """One markdown table: each variant's paired shift of every seat's rate (pp) and of the mean
     length against the baseline: what a rule change does, to be read across policies."""
     rows = summary.loc[(summary.players == players) & (summary.policy == policy)]
     outcome = "loser" if "loser_rate_0" in summary else "winner"
-    baseline = rows.loc[rows.turns_diff.abs().eq(0) & rows.turns_diff_lo.eq(0)].variant
     body = [(f"`{r.variant}`" + (" unpaired" if r.variant in unpaired else ""),
              [_diff(r[f"{outcome}_diff_{s}"], r[f"{outcome}_diff_lo_{s}"], r[f"{outcome}_diff_hi_{s}"], 100, 2)
               for s in range(players)], _diff(r.turns_diff, r.turns_diff_lo, r.turns_diff_hi, 1, 2))
-            for _, r in rows.iterrows() if r.variant not in set(baseline)]
+            for _, r in rows.iterrows() if r.variant != baseline]
     games = int(rows.games.min()) if len(rows) else 0
     return (f"{summary.game.iloc[0]}, {players} players, policy `{policy}`, paired shifts against "
-            f"`{baseline.iloc[0]}`, {games:,} games per variant or more (95% intervals):\n\n"
+            f"`{baseline}`, {games:,} games per variant or more (95% intervals):\n\n"
             + _shift_table("variant", body, outcome, players))
 
 
@@ -135,10 +134,11 @@ def every_table(results: Path = RESULTS) -> list[str]:
     for name in STUDIES:
         summary = pd.read_csv(results / name / "summary.csv")
         held = unpaired(json.loads((results / name / "manifest.json").read_text(encoding="utf-8")))
+        baseline = json.loads((results / name / "manifest.json").read_text(encoding="utf-8"))["study"]["baseline"]
         for (players, policy), _ in summary.groupby(["players", "policy"]):
-            out += [table(summary, players, policy, held), shifts(summary, players, policy, held)]
+            out += [table(summary, players, policy, held), shifts(summary, players, policy, baseline, held)]
         if (results / f"{name}_mc").is_dir():
-            out.append(shifts(pd.read_csv(results / f"{name}_mc" / "summary.csv"), 4, "mc", held))
+            out.append(shifts(pd.read_csv(results / f"{name}_mc" / "summary.csv"), 4, "mc", baseline, held))
     for name in KNOBS:
         if (results / name / "effects.csv").exists():
             effects = _effects(results / name)
@@ -169,10 +169,11 @@ def main(argv: list[str] | None = None) -> None:
         summary = pd.read_csv(RESULTS / name / "summary.csv")
         manifest = json.loads((RESULTS / name / "manifest.json").read_text(encoding="utf-8"))
         print(f"### {name}\n\n{table(summary, args.players, args.policy, unpaired(manifest))}\n")
-        print(f"{shifts(summary, args.players, args.policy, unpaired(manifest))}\n")
+        baseline = manifest["study"]["baseline"]
+        print(f"{shifts(summary, args.players, args.policy, baseline, unpaired(manifest))}\n")
         if (RESULTS / f"{name}_mc").is_dir() and args.players == 4:
             mc = pd.read_csv(RESULTS / f"{name}_mc" / "summary.csv")
-            print(f"{shifts(mc, 4, 'mc', unpaired(manifest))}\n")
+            print(f"{shifts(mc, 4, 'mc', baseline, unpaired(manifest))}\n")
 
 
 if __name__ == "__main__":
