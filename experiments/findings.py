@@ -22,7 +22,7 @@ from cardsim.games import spec
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = ("moska_variants", "musta_maija_variants", "uno_house_rules", "molotow_rules")
-KNOBS = ("moska_knobs", "musta_maija_knobs", "uno_knobs")
+KNOBS = ("moska_knobs", "musta_maija_knobs", "uno_knobs", "moska_knobs_mc")
 LADDERS = ("moska", "musta_maija", "uno", "molotow")
 TARGETS = {"moska": ("mc among greedy loses ≤ 15%", lambda mc, greedy: mc <= 0.15),
            "musta_maija": ("mc among greedy loses ≤ 15%", lambda mc, greedy: mc <= 0.15),
@@ -146,7 +146,8 @@ def every_table(results: Path = RESULTS) -> list[str]:
         for (players, policy), _ in summary.groupby(["players", "policy"]):
             out += [table(summary, players, policy, held), shifts(summary, players, policy, baseline, held)]
         if (results / f"{name}_mc").is_dir():
-            out.append(shifts(pd.read_csv(results / f"{name}_mc" / "summary.csv"), 4, "mc", baseline, held))
+            mc = pd.read_csv(results / f"{name}_mc" / "summary.csv")
+            out += [table(mc, 4, "mc", held), shifts(mc, 4, "mc", baseline, held)]
     for name in KNOBS:
         if (results / name / "effects.csv").exists():
             effects = _effects(results / name)
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{shifts(summary, args.players, args.policy, baseline, unpaired(manifest))}\n")
         if (RESULTS / f"{name}_mc").is_dir() and args.players == 4:
             mc = pd.read_csv(RESULTS / f"{name}_mc" / "summary.csv")
-            print(f"{shifts(mc, 4, 'mc', baseline, unpaired(manifest))}\n")
+            print(f"{table(mc, 4, 'mc', unpaired(manifest))}\n\n{shifts(mc, 4, 'mc', baseline, unpaired(manifest))}\n")
 
 
 if __name__ == "__main__":
