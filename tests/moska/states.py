@@ -64,6 +64,18 @@ def hidden_cards_dealt_again(s, p, seat: int, players: int, gen) -> np.ndarray:
     return other
 
 
+def assert_same_decision(g, other, a, b) -> None:
+    """The seat to act decides the same in ``g``'s state and in ``other`` (its hidden cards dealt again):
+    the same cards and, in a defence, the same killer for every card on the table or played."""
+    compiled.choose(g.s, g.p, g.policies, a[0], g.work)
+    compiled.choose(other[0], g.p, g.policies, b[0], g.work)
+    assert a["cards"][0] == b["cards"][0]
+    if g.s["phase"] == compiled.DEFEND:
+        for c in range(52):
+            if int(g.s["unkilled"]) >> c & 1 or int(a["cards"][0]) >> c & 1:
+                assert a["killer"][0][c] == b["killer"][0][c]
+
+
 def invariants_script():
     """``benchmarks/invariants_moska.py``: its checked play loop counts violated invariants while it plays."""
     path = pathlib.Path(__file__).parents[2] / "benchmarks" / "invariants_moska.py"

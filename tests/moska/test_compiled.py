@@ -25,7 +25,7 @@ from cardsim.core.records import frame
 from cardsim.games.moska import GAME, compiled, reference
 from cardsim.games.moska.rules import MoskaRules
 
-from .states import INVARIANTS, Game, hidden_cards_dealt_again
+from .states import INVARIANTS, Game, assert_same_decision, hidden_cards_dealt_again
 from .strategies import setups
 
 
@@ -223,11 +223,5 @@ def test_a_decision_depends_only_on_the_deciding_seats_view(cell):
         if seat < 0:
             break
         other = hidden_cards_dealt_again(g.s, g.p, seat, players, gen)
-        compiled.choose(g.s, g.p, g.policies, a[0], g.work)
-        compiled.choose(other[0], g.p, g.policies, b[0], g.work)
-        assert a["cards"][0] == b["cards"][0]
-        if g.s["phase"] == compiled.DEFEND:
-            for c in range(52):
-                if int(g.s["unkilled"]) >> c & 1 or int(a["cards"][0]) >> c & 1:
-                    assert a["killer"][0][c] == b["killer"][0][c]
+        assert_same_decision(g, other, a, b)
         g.step()

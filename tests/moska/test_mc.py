@@ -24,7 +24,7 @@ from cardsim.games.moska.compiled_policies import table
 from cardsim.games.moska.policies import GreedyPolicy, MonteCarloPolicy, RandomPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
 
-from .states import INVARIANTS, Game, hidden_cards_dealt_again
+from .states import INVARIANTS, Game, assert_same_decision, hidden_cards_dealt_again
 from .strategies import mc_setups, setups
 
 
@@ -153,13 +153,7 @@ def test_an_mc_decision_and_its_worlds_depend_only_on_the_deciding_seats_view(ce
             compiled.determinize(wa["worlds"][0], g.p, seat, key, n, wa)
             compiled.determinize(wb["worlds"][0], g.p, seat, key, n, wb)
             assert wa["worlds"][0].tobytes() == wb["worlds"][0].tobytes()
-        compiled.choose(g.s, g.p, g.policies, a[0], g.work)
-        compiled.choose(other[0], g.p, g.policies, b[0], g.work)
-        assert a["cards"][0] == b["cards"][0]
-        if g.s["phase"] == compiled.DEFEND:
-            for c in range(52):
-                if int(g.s["unkilled"]) >> c & 1 or int(a["cards"][0]) >> c & 1:
-                    assert a["killer"][0][c] == b["killer"][0][c]
+        assert_same_decision(g, other, a, b)
         g.step()
 
 
