@@ -136,6 +136,19 @@ def cmd_report(args: argparse.Namespace) -> None:
     print(f"wrote into {args.folder}: {', '.join(report_study(args.folder))}")
 
 
+def _folder_options(p: argparse.ArgumentParser, out: str, resume: str, cluster: bool = True) -> None:
+    """The options of every command that plays games into a study folder: workers, the folder, and
+    (``cluster``) the backend and a Dask scheduler."""
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
+    p.add_argument("--out", help=out)
+    if cluster:
+        p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend (default loky)")
+        p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask)")
+    p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--resume", action="store_true", help=resume)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="cardsim", description="Rules-variant simulation of card games.")
     parser.add_argument("--version", action="version", version=f"cardsim {cardsim.__version__}")
@@ -160,14 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run a study file: records, summary, plots and manifest")
     p.add_argument("study", help="a study file (TOML)")
     p.add_argument("--games", type=int, help="games per cell (default: the study file's)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
-    p.add_argument("--out", help="output folder (default: results/<study name>)")
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend (default loky)")
-    p.add_argument("--scheduler", help="a Dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask)")
-    p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same study from the "
-                                                         "records it kept")
+    _folder_options(p, "output folder (default: results/<study name>)",
+                    "continue an interrupted run of the same study from the records it kept")
     p.add_argument("--precision", type=float, help="play on, in steps, until every seat rate's 95%% half-width is "
                                                    "within this many percentage points in every cell (the study's "
                                                    "games are the first step)")
@@ -185,11 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                                    "separated by commas (default greedy)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--engine", default="compiled", help="compiled (default) or reference")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
-    p.add_argument("--out", help="also write the study folder here (records, summary, plots, manifest)")
-    p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
-    p.add_argument("--resume", action="store_true", help="continue an interrupted --out run")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _folder_options(p, "also write the study folder here (records, summary, plots, manifest)",
+                    "continue an interrupted --out run", cluster=False)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("ladder", help="how strong each policy is: every seating of the policies on the same deals, "
@@ -204,13 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seatings", choices=("pairs", "all"), default="pairs",
                    help="pairs: A in one seat, B in the others, rotated (default); all: every assignment")
     p.add_argument("--engine", choices=("compiled", "reference"), default="compiled", help="default compiled")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1 = all cores; default 1)")
-    p.add_argument("--out", help="output folder (default: results/ladder_<game>)")
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="joblib backend (default loky)")
-    p.add_argument("--scheduler", help="a Dask scheduler address (with --backend dask)")
-    p.add_argument("--force", action="store_true", help="overwrite a folder holding another study")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--resume", action="store_true", help="continue an interrupted run of the same ladder")
+    _folder_options(p, "output folder (default: results/ladder_<game>)",
+                    "continue an interrupted run of the same ladder")
     p.set_defaults(func=cmd_ladder)
 
     p = sub.add_parser("verify", help="re-run a sample of a study's games and compare with its records "
