@@ -135,19 +135,26 @@ def ladder_table(results: Path = RESULTS) -> str:
             "Bradley-Terry on the Elo scale, random = 0, bootstrap 95% intervals):\n\n" + "\n".join(lines))
 
 
+def study_tables(name: str, groups: list[tuple[int, str]] | None = None, results: Path = RESULTS) -> list[str]:
+    """A variant study's rate and paired-shift tables for each (players, policy) of ``groups`` (default:
+    every one it holds), then, where the study has its ``<name>_mc`` twin and 4 players are asked for,
+    the twin's tables under ``mc``."""
+    summary = pd.read_csv(results / name / "summary.csv")
+    manifest = json.loads((results / name / "manifest.json").read_text(encoding="utf-8"))
+    held, baseline = unpaired(manifest), manifest["study"]["baseline"]
+    groups = groups or list(summary.groupby(["players", "policy"]).groups)
+    out = [t for players, policy in groups
+           for t in (table(summary, players, policy, held), shifts(summary, players, policy, baseline, held))]
+    if (results / f"{name}_mc").is_dir() and any(players == 4 for players, _ in groups):
+        mc = pd.read_csv(results / f"{name}_mc" / "summary.csv")
+        out += [table(mc, 4, "mc", held), shifts(mc, 4, "mc", baseline, held)]
+    return out
+
+
 def every_table(results: Path = RESULTS) -> list[str]:
     """Every table this script can print from the committed folders, each with its header line:
     what a findings page may quote (tests/test_readme_findings.py)."""
-    out = []
-    for name in STUDIES:
-        summary = pd.read_csv(results / name / "summary.csv")
-        held = unpaired(json.loads((results / name / "manifest.json").read_text(encoding="utf-8")))
-        baseline = json.loads((results / name / "manifest.json").read_text(encoding="utf-8"))["study"]["baseline"]
-        for (players, policy), _ in summary.groupby(["players", "policy"]):
-            out += [table(summary, players, policy, held), shifts(summary, players, policy, baseline, held)]
-        if (results / f"{name}_mc").is_dir():
-            mc = pd.read_csv(results / f"{name}_mc" / "summary.csv")
-            out += [table(mc, 4, "mc", held), shifts(mc, 4, "mc", baseline, held)]
+    out = [t for name in STUDIES for t in study_tables(name, results=results)]
     for name in KNOBS:
         if (results / name / "effects.csv").exists():
             effects = _effects(results / name)
@@ -175,15 +182,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"### {name}\n\n{knob_effects(effects, args.players, args.policy)}\n")
         return
     for name in args.studies or STUDIES:
-        summary = pd.read_csv(RESULTS / name / "summary.csv")
-        manifest = json.loads((RESULTS / name / "manifest.json").read_text(encoding="utf-8"))
-        print(f"### {name}\n\n{table(summary, args.players, args.policy, unpaired(manifest))}\n")
-        baseline = manifest["study"]["baseline"]
-        print(f"{shifts(summary, args.players, args.policy, baseline, unpaired(manifest))}\n")
-        if (RESULTS / f"{name}_mc").is_dir() and args.players == 4:
-            mc = pd.read_csv(RESULTS / f"{name}_mc" / "summary.csv")
-            print(f"{table(mc, 4, 'mc', unpaired(manifest))}\n\n{shifts(mc, 4, 'mc', baseline, unpaired(manifest))}\n")
-
+        print(f"### {name}\n\n" + "\n\n".join(study_tables(name, [(args.players, args.policy)])) + "\n")
 
 if __name__ == "__main__":
     main()
