@@ -31,6 +31,7 @@ def positions(rules, players: int, games: int, seed: int) -> list[np.ndarray]:
         state = np.zeros(1, C.STATE)
         s = state[0]
         C.new_game(s, params, players, np.uint64(jit.game_key(np.uint64(seed), np.uint64(g))), work)
+        s["reads"] = True  # as in a game with an mc seat: the table reads the choices
         while s["phase"] != C.OVER:
             if s["current"] == g % players:
                 out.append(state.copy())

@@ -21,13 +21,15 @@ from .test_properties import tables
 
 
 def start(rules, players, seed, game, policy):
-    """Game ``game`` dealt on both engines: (reference state, compiled state, params, policy table, work)."""
+    """Game ``game`` dealt on both engines: (reference state, compiled state, params, policy table, work). The
+    compiled table reads the choices (as with an ``mc`` seat; it changes no record) so that the reads compare."""
     seats = GAME.seat_policies(policy, players)
     r = ref.new_state(rules, players, seed, game, seats)
     ref.deal(r, 0)
     state = np.zeros(1, C.STATE)
     params, table, work = C.params_of(rules), C.policy_of(seats), C.new_work(rules)[0]
     C.new_game(state[0], params, players, np.uint64(r.key), work)
+    state[0]["reads"] = True
     return r, state, params, table, work
 
 
@@ -52,6 +54,10 @@ def assert_same_position(r, s):
             (r.wd4_bluffed, r.wd4_player, r.wd4_colour)
     assert s["shown"][:players, :players].tolist() == r.shown  # what each seat knows of each hand
     assert s["shown_total"][:players].tolist() == [sum(map(sum, known)) for known in r.shown]
+    for q, layers in enumerate(r.barred):  # what the table has read of each hand
+        assert s["layers"][q] == len(layers)
+        assert [[bool(b) for b in s["barred"][q, j]] for j in range(len(layers))] == [mask for mask, _ in layers]
+        assert s["barred_cards"][q, :len(layers)].tolist() == [cards for _, cards in layers]
     assert (s["turns"] - 1, s["hand_turns"] - 1) == (r.turns, r.hand_turns)
     assert (s["cards_drawn"], s["reshuffles"], s["challenges"], s["successes"]) == \
         (r.cards_drawn, r.reshuffles, r.challenges, r.successful_challenges)

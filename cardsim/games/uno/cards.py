@@ -136,5 +136,7 @@ def _make_greedy_tables() -> tuple[np.ndarray, np.ndarray]:
 POINTS = _make_points()
 LEGAL = _make_legal_table()
 GREEDY_BASE, GREEDY_BY_COLOUR = _make_greedy_tables()
+GREEDY_WILDS = (WD4, WILD, CUSTOM, SHUFFLE)
+"""The wilds in the order ``greedy`` plays them (their ``GREEDY_BASE`` scores)."""
 KIND_COLOUR = np.array([max(colour_of(k), 0) for k in range(K)], dtype=np.int64)
 """Colour of each kind with the wilds mapped to 0 (used only where masked by a coloured-kind flag)."""

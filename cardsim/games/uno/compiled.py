@@ -39,7 +39,8 @@ every hand's size, the top and the cards under it (``discard``), the draw pile's
 knows to be in ``holder``'s hand. A hand is shown to the challenger of a Wild Draw Four
 (U-14); after a swap (U-16) each of the two knows the hand they gave away; a played
 card leaves the count (a lower bound: drawn cards are unknown); Shuffle Hands (U-15)
-and a new deal forget everything.
+and a new deal forget everything. With an ``mc`` seat at the table (``reads``) it also keeps
+what the table reads from each seat's choices (``barred``; ``reference.State.barred``).
 """
 from __future__ import annotations
 
@@ -49,12 +50,12 @@ from numba import njit
 from cardsim.core import jit, rng
 from cardsim.core.jit import DEAL, EXTRA, POLICY, RESHUFFLE, U, below, fold
 from cardsim.games.uno import reference
-from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP,
-                                     WD4, WILD, copies, deck_cards)
+from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, LEGAL, POINTS, REVERSE, SHUFFLE,
+                                     SKIP, WD4, WILD, copies, deck_cards)
 from cardsim.games.uno.policies import BASES, NAMES, Policy, parse_policy
 from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD, CARD_SLOT, CHALLENGE, COLOUR, COLOUR_SLOT,
                                          DRAW, OVER, SHUFFLE_HANDS_TAG, STACK, START_COLOUR, START_COLOUR_SLOT,
-                                         STARTER_TAG, TAKE, TARGET, TARGET_SLOT)
+                                         READ_LAYERS, STARTER_TAG, TAKE, TARGET, TARGET_SLOT)
 from cardsim.games.uno.rules import UnoRules
 
 MAX_PLAYERS, MAX_CARDS = 10, 112
@@ -66,6 +67,9 @@ DEFAULT_CUTS = np.array([(p.bluff_cut, p.challenge_cut) for p in map(parse_polic
 """``bluff`` and ``challenge`` cut-offs of each base policy at its defaults (``mc``'s play-outs, its first candidate)."""
 N_CARDS, HAND_SIZE, UNTIL_PLAYABLE, STACK_DRAW_TWO, WD4_CHALLENGE, CUSTOM_WILD, TARGET_SCORE, MAX_TURNS = range(8)
 """Indices of the ``params`` array built from the rules by ``params_of`` (``TARGET_SCORE`` 0 = one hand)."""
+WON = 1 << 20
+"""An ``mc`` play-out's score when the seat wins the hand: above the cards it can hold in all its worlds
+together (``MAX_DETERMINIZATIONS * MAX_CARDS``), which a lost play-out scores less."""
 CUSTOM_RULES = ("wild", "swap_hands", "everyone_draws_one")
 """Codes of the ``custom_wild`` knob (U-16) in ``params``: their index."""
 SWAP_HANDS, EVERYONE_DRAWS_ONE = CUSTOM_RULES.index("swap_hands"), CUSTOM_RULES.index("everyone_draws_one")
@@ -75,6 +79,8 @@ STATE = np.dtype([
     ("players", np.int64), ("phase", np.int64), ("current", np.int64), ("direction", np.int64),
     ("hands", np.int8, (MAX_PLAYERS, K)), ("size", np.int64, (MAX_PLAYERS,)),
     ("shown", np.int8, (MAX_PLAYERS, MAX_PLAYERS, K)), ("shown_total", np.int64, (MAX_PLAYERS,)),
+    ("barred", np.int8, (MAX_PLAYERS, READ_LAYERS, K)), ("barred_cards", np.int64, (MAX_PLAYERS, READ_LAYERS)),
+    ("layers", np.int64, (MAX_PLAYERS,)), ("reads", np.bool_),
     ("pile", np.int8, (MAX_CARDS,)), ("ptr", np.int64), ("end", np.int64),
     ("discard", np.int8, (K,)), ("under", np.int64), ("top", np.int64), ("colour", np.int64),
     ("pending", np.int64), ("challenge_open", np.bool_), ("wd4_bluffed", np.bool_), ("wd4_player", np.int64),
@@ -90,17 +96,23 @@ its colour; ``pending`` a stacked Draw Two total for ``current``; ``challenge_op
 (by ``wd4_player`` on the colour ``wd4_colour``; ``wd4_bluffed``: played illegally) that ``current`` may
 challenge; ``hand_only``: the game ends with this hand (an ``mc`` world); ``hand_no`` the hand being played
 (0 = the first), ``hand_turns`` its decisions, ``turns`` the game's; ``successes`` successful challenges;
-``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the record's once ``phase == OVER``."""
+``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the record's once ``phase == OVER``;
+``shown`` and ``shown_total`` what each seat was shown of each hand; ``barred[q, j]``, ``barred_cards[q, j]``
+(``j < layers[q]``) what the table has read from ``q``'s choices (``reference.State.barred``), kept only
+while ``reads`` (an ``mc`` seat plays)."""
 
 WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("cards", np.int8, (MAX_CARDS,)),
     ("count", np.int64, (jit.BUCKETS + 1,)), ("deck", np.int8, (MAX_CARDS,)), ("copies", np.int64, (K,)),
     ("hidden", np.int64, (K,)), ("legal", np.int64, (K + 1,)), ("options", np.int64, (K + 1,)),
-    ("score", np.int64, (K + 1,)), ("table", np.int64, (MAX_PLAYERS, len(POLICY_COLUMNS))), ("worlds", STATE, (2,)),
+    ("score", np.int64, (K + 1,)), ("mask", np.int8, (K,)), ("used", np.int8, (MAX_CARDS,)),
+    ("need", np.int64, (MAX_PLAYERS,)), ("table", np.int64, (MAX_PLAYERS, len(POLICY_COLUMNS))),
+    ("worlds", STATE, (2,)),
 ], align=True)
 """Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, the canonical deck
-and its copies per kind (filled by ``new_work``); for ``search``: the hidden cards per kind, the legal
-options, the candidates and their scores, the play-outs' policy table, a world and a play-out state."""
+and its copies per kind (filled by ``new_work``); a kind mask (a read); for ``search``: the hidden cards per
+kind, the legal options, the candidates and their scores, the hidden cards dealt (``used``) and the cards
+each hand still needs in a world, the play-outs' policy table, a world and a play-out state."""
 
 RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
           "successful_challenges")
@@ -211,14 +223,60 @@ def draw_cards(s, p: int, n: int, w) -> None:
 
 @njit(cache=True)
 def remove_card(s, p: int, kind: int) -> None:
-    """A card leaves ``p``'s hand face up: whoever knew of a copy there knows one copy less."""
+    """A card leaves ``p``'s hand face up: whoever knew of a copy there knows one copy less; a read layer
+    whose kinds do not include it may have lost a card (``reference.leaves_hand``)."""
     s.hands[p, kind] -= 1
     s.size[p] -= 1
+    for j in range(s.layers[p]):
+        if s.barred_cards[p, j] > 0 and not s.barred[p, j, kind]:
+            s.barred_cards[p, j] -= 1
     if s.shown_total[p] > 0:
         for viewer in range(s.players):
             if s.shown[p, viewer, kind] > 0:
                 s.shown[p, viewer, kind] -= 1
                 s.shown_total[p] -= 1
+
+
+@njit(cache=True)
+def read(s, q: int, mask, cards: int) -> None:
+    """The table reads that ``cards`` of ``q``'s cards are none of the kinds of ``mask`` (``reference.read``):
+    every older layer, whose cards ``q`` still holds, bars them too, and they become the newest layer (the
+    oldest of ``READ_LAYERS`` is dropped). An empty mask tells nothing. Called only while ``reads`` (an ``mc``
+    seat is at the table): nobody else looks."""
+    barred = False
+    for k in range(K):
+        barred |= mask[k] != 0
+    if not barred:
+        return
+    n = min(s.layers[q], READ_LAYERS - 1)
+    for j in range(n, 0, -1):
+        for k in range(K):
+            s.barred[q, j, k] = s.barred[q, j - 1, k] | mask[k]
+        s.barred_cards[q, j] = s.barred_cards[q, j - 1]
+    s.barred[q, 0, :] = mask
+    s.barred_cards[q, 0] = cards
+    s.layers[q] = n + 1
+
+
+@njit(cache=True)
+def greedy_passes_over(colour: int, top: int, kind: int, out) -> None:
+    """``out[k] = 1`` for the kinds ``greedy`` would have played rather than ``kind`` on ``colour`` and ``top``
+    (``policies.greedy_passes_over``), else 0."""
+    out[:] = 0
+    if kind == WD4:
+        return
+    if kind < WILD and kind // 13 == colour:
+        out[kind + 1:colour * 13 + 13] = 1
+        return
+    out[colour * 13:colour * 13 + 13] = 1
+    if kind >= WILD:
+        if top < WILD:
+            for c in range(4):
+                out[c * 13 + top % 13] = 1
+        for k in GREEDY_WILDS:
+            if k == kind:
+                break
+            out[k] = 1
 
 
 @njit(cache=True)
@@ -233,6 +291,7 @@ def show_hand(s, holder: int, viewer: int) -> None:
 def forget_hands(s) -> None:
     """Nobody knows anything of another's hand (a new deal, U-15)."""
     for p in range(s.players):
+        s.layers[p] = 0  # and nothing read of it
         if s.shown_total[p] > 0:
             s.shown[p, :, :] = 0
             s.shown_total[p] = 0
@@ -454,6 +513,11 @@ def swap_hands(s, other: int) -> None:
         for k in range(K):
             s.shown[p, viewer, k], s.shown[other, viewer, k] = s.shown[other, viewer, k], s.shown[p, viewer, k]
     s.shown_total[p], s.shown_total[other] = s.shown_total[other], s.shown_total[p]
+    for j in range(READ_LAYERS):  # and what was read of it
+        s.barred_cards[p, j], s.barred_cards[other, j] = s.barred_cards[other, j], s.barred_cards[p, j]
+        for k in range(K):
+            s.barred[p, j, k], s.barred[other, j, k] = s.barred[other, j, k], s.barred[p, j, k]
+    s.layers[p], s.layers[other] = s.layers[other], s.layers[p]
     for holder in (p, other):
         for k in range(K):  # one's own hand is not "shown"
             s.shown_total[holder] -= s.shown[holder, holder, k]
@@ -529,17 +593,22 @@ def answer_wild_draw_four(s, challenge: int, params, w) -> None:
 
 @njit(cache=True)
 def draw_for_turn(s, params, w) -> None:
-    """U-7: draw one card (or until a playable one comes); a playable drawn card is played, else the turn passes."""
+    """U-7: draw one card (or until a playable one comes); a playable drawn card is played, else the turn passes.
+    The table reads that the cards kept could not be played (``reference.normal_turn``)."""
     p = s.current
     while True:
         card = draw_card(s, p, w)
         if card < 0:
             break
         if playable(s, p, card):
+            if s.reads:
+                read(s, p, LEGAL[s.colour, s.top], s.size[p] - 1)
             play_card(s, card, params, w)
             return
         if not params[UNTIL_PLAYABLE]:
             break
+    if s.reads:
+        read(s, p, LEGAL[s.colour, s.top], s.size[p])
     s.current = seat(s, 1)
     next_decision(s, params)
 
@@ -586,6 +655,9 @@ def apply(s, choice: int, params, w) -> None:
         if choice == DRAW:
             draw_for_turn(s, params, w)
         else:
+            if s.reads:  # the card played leaves this layer
+                greedy_passes_over(s.colour, s.top, choice, w.mask)
+                read(s, s.current, w.mask, s.size[s.current])
             play_card(s, choice, params, w)
     elif phase == COLOUR:
         s.colour = choice
@@ -670,7 +742,7 @@ def greedy_card(s, p: int) -> int:
                     best, most = c * 13 + symbol, n
     if best >= 0:
         return best
-    for k in (WD4, WILD, CUSTOM, SHUFFLE):
+    for k in GREEDY_WILDS:
         if hand[k] > 0:
             return k
     return -1
@@ -804,30 +876,62 @@ def hidden_cards(s, w) -> None:
 
 
 @njit(cache=True)
+def deal_world(world, m: int, w) -> None:
+    """The other hands and the pile of a world from its hidden cards ``world.pile[:m]`` (in keyed order). Each
+    other hand gets what the player was shown of it; then, its oldest read layer first, the first cards in
+    order that are none of the layer's kinds until the layer's cards are in the hand (its shown cards count
+    first; as far as the cards go); then, seat by seat, the first cards left, to its size. The rest, in
+    order, is the draw pile."""
+    p = world.current
+    w.used[:m] = 0
+    for q in range(world.players):
+        if q == p:
+            continue
+        known = 0
+        for k in range(K):
+            world.hands[q, k] = world.shown[q, p, k]
+            known += world.shown[q, p, k]
+        w.need[q] = world.size[q] - known
+        for j in range(world.layers[q] - 1, -1, -1):
+            barred = min(world.barred_cards[q, j], world.size[q]) - known
+            i = 0
+            while world.size[q] - w.need[q] - known < barred and i < m:
+                if not w.used[i] and not world.barred[q, j, world.pile[i]]:
+                    w.used[i] = 1
+                    world.hands[q, world.pile[i]] += 1
+                    w.need[q] -= 1
+                i += 1
+    i = 0
+    for q in range(world.players):
+        while q != p and w.need[q] > 0:
+            if not w.used[i]:
+                w.used[i] = 1
+                world.hands[q, world.pile[i]] += 1
+                w.need[q] -= 1
+            i += 1
+    n = 0
+    for i in range(m):
+        if not w.used[i]:
+            world.pile[n] = world.pile[i]
+            n += 1
+    world.ptr, world.end = 0, n
+
+
+@njit(cache=True)
 def determinize(world, key: np.uint64, w) -> None:
     """World ``key`` of a copy of the searched state: the hidden cards (``w.hidden``) in keyed order
-    ``(DEAL, 0)`` after ``key`` are dealt to the other hands, after what the player was shown of each and to
-    its size, the rest is the draw pile. A Wild Draw Four waiting for its challenge is a bluff when its
-    player's world hand holds the colour it was played on (U-13). The world forgets what anyone was shown,
-    its game key is ``key`` (its play-outs' draws) and it ends with the hand."""
-    p = world.current
+    ``(DEAL, 0)`` after ``key`` are dealt to the other hands and the pile (``deal_world``). A Wild Draw Four
+    waiting for its challenge is a bluff when its player's world hand holds the colour it was played on
+    (U-13). The world forgets what anyone was shown or read, its game key is ``key`` (its play-outs' draws)
+    and it ends with the hand."""
     m = 0
     for k in range(K):
         for _ in range(w.hidden[k]):
             world.pile[m] = k
             m += 1
     order_cards(key, DEAL, 0, world.pile, 0, m, w)
-    dealt = 0
-    for q in range(world.players):
-        if q != p:
-            known = 0
-            for k in range(K):
-                world.hands[q, k] = world.shown[q, p, k]
-                known += world.shown[q, p, k]
-            for _ in range(world.size[q] - known):
-                world.hands[q, world.pile[dealt]] += 1
-                dealt += 1
-    world.ptr, world.end = dealt, m
+    deal_world(world, m, w)
+    world.reads = False
     if world.challenge_open:
         world.wd4_bluffed = colour_held(world, world.wd4_player, world.wd4_colour) > 0
     forget_hands(world)
@@ -847,8 +951,9 @@ def roll_out(s, params, table, w) -> None:
 def search(s, params, policy, w) -> int:
     """The ``mc`` choice of seat ``current`` (``policies.py``): every candidate played out in the same
     ``policy[p, DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns - 1, j)``) with
-    the base policy in every seat; the most hands won, ties to the first candidate (greedy's choice).
-    One candidate is taken without a play-out. ``s`` is left as it is."""
+    the base policy in every seat; the most hands won, then the fewest cards left in its hand at the
+    play-outs' ends, then the first candidate (greedy's choice). One candidate is taken without a play-out.
+    ``s`` is left as it is."""
     p = s.current
     m = candidates(s, w)
     if m == 1:
@@ -864,8 +969,7 @@ def search(s, params, policy, w) -> int:
             trial = w.worlds[1]
             apply(trial, w.options[i], params, w)
             roll_out(trial, params, w.table, w)
-            if trial.winner == p:
-                w.score[i] += 1
+            w.score[i] += WON if trial.winner == p else -trial.size[p]
     return w.options[jit.argmax_first(w.score, m)]
 
 
@@ -903,8 +1007,12 @@ def play_games(params, policy, players: int, seed: np.uint64, games, w, out) -> 
     """The engine's loop: game ``games[i]`` dealt, played out and recorded in row ``i`` of ``out``."""
     state = np.zeros(1, STATE)
     s = state[0]
+    reads = False
+    for q in range(players):
+        reads |= policy[q, CODE] == MC
     for i in range(len(games)):
         new_game(s, params, players, jit.game_key(seed, games[i]), w)
+        s.reads = reads  # only mc looks at what the table reads
         play_out(s, params, policy, w)
         record_into(s, out, i)
 
@@ -965,6 +1073,11 @@ def state_from(position: reference.State, choice: int | None = None) -> np.ndarr
     s["size"][:r.players] = [sum(h) for h in r.hands]
     s["shown"][:r.players, :r.players] = r.shown
     s["shown_total"][:r.players] = np.sum(r.shown, axis=(1, 2))
+    s["reads"] = True
+    for q, layers in enumerate(r.barred):
+        s["layers"][q] = len(layers)
+        for j, (mask, cards) in enumerate(layers):
+            s["barred"][q, j], s["barred_cards"][q, j] = mask, cards
     s["pile"][:len(r.pile)] = r.pile
     s["discard"][:] = r.discard
     if choice is None:

@@ -58,15 +58,20 @@ Monte Carlo at every choice of the protocol (``reference.py``).
   (``t`` the decision counter, as for the policy draws). The cards the player cannot see
   (the deck less its own hand, the discard pile with its top, and what it was shown of
   each hand, ``shown``) are put in keyed order with words ``(Stream.DEAL, 0)`` after the
-  world key and dealt: each other hand in seat order gets what it was shown plus the next
-  cards up to its size; the rest is the draw pile in that order. A Wild Draw Four waiting
-  for its challenge is a bluff in the world when its player's world hand holds the colour
-  it was played on (U-13).
+  world key and dealt: each other hand in seat order gets what it was shown; then, oldest
+  read first, the next cards that are none of the read's kinds until the read's cards are
+  in the hand (its shown cards count first; as far as the cards go); then, seat by seat,
+  the next cards left up to its size; the rest is the draw pile in that order. What was
+  read (``reference.State.barred``) is what the other seats' choices say of their hands when
+  each is read as ``greedy`` (``greedy_passes_over``) and every seat plays when it can. A
+  Wild Draw Four waiting for its challenge is a bluff in the world when its player's world
+  hand holds the colour it was played on (U-13).
 - Play-outs: in each world each candidate is made, then the hand is played to its end with
   ``base`` (at its default bluff and challenge) in every seat, the world key standing in
   for the game key (policy draws, reshuffles, Shuffle Hands). It scores 1 when the player wins the hand
   (U-18; with ``target_score`` the current hand), else 0 (a truncated hand, U-21, too).
-- The candidate with the highest total is chosen, ties to the first (greedy's choice).
+- The candidate with the highest total is chosen; among equal totals the one with the fewest
+  cards left in the player's hand at the play-outs' ends; then the first (greedy's choice).
 """
 from __future__ import annotations
 
@@ -76,7 +81,7 @@ from typing import TYPE_CHECKING
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
 from cardsim.core.search import MC, MonteCarlo, parse_mc
-from cardsim.games.uno.cards import DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, K, KIND_COLOUR
+from cardsim.games.uno.cards import DECK_SIZES, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, K, KIND_COLOUR, LEGAL, WD4
 
 if TYPE_CHECKING:
     from cardsim.games.uno.reference import State
@@ -168,6 +173,18 @@ def greedy_card(hand: list[int], legal: list[bool], colour: int, top: int) -> in
     if not kinds:
         return -1
     return max(kinds, key=lambda k: (greedy_score(hand, colour, top, k), -k))
+
+
+def greedy_passes_over(colour: int, top: int, kind: int) -> list[bool]:
+    """The kinds ``greedy`` would have played rather than ``kind`` on ``colour`` and ``top``, whatever else it
+    held: the legal kinds whose lowest ``greedy_score`` beats the highest ``kind`` can have (a colour's count
+    is at most a deck). None for a Wild Draw Four, which may have been a bluff (U-13). What ``mc`` reads from
+    an opponent's play (``reference.read``)."""
+    if kind == WD4:
+        return [False] * K
+    best = int(GREEDY_BASE[colour, top, kind]) + int(GREEDY_BY_COLOUR[colour, top, kind]) * max(DECK_SIZES.values())
+    return [bool(LEGAL[colour, top, k]) and int(GREEDY_BASE[colour, top, k]) + int(GREEDY_BY_COLOUR[colour, top, k]) > best
+            for k in range(K)]
 
 
 def random_colour(u: int) -> int:

@@ -68,6 +68,14 @@ Knowledge. ``shown[holder][viewer][kind]`` counts the copies of ``kind`` that ``
 knows to be in ``holder``'s hand: a challenge shows the Wild Draw Four player's hand to the
 challenger (U-14); after a swap (U-16) each of the two knows the hand they gave away; a card
 played leaves the count (drawn cards are unknown); Shuffle Hands (U-15) and a deal forget all.
+``barred[holder]`` is what the table has read from ``holder``'s choices (for ``mc``, which reads
+every other seat as ``greedy``), newest first, at most ``READ_LAYERS``: each ``[mask, cards]`` says
+that ``cards`` of the hand hold none of the kinds of ``mask``. A seat that draws for its turn could
+play nothing (the cards it keeps: none of the legal kinds; every policy here plays when it can);
+a seat that plays a card held none of the kinds ``greedy`` would have played first (its other
+cards; ``policies.greedy_passes_over``). A read bars its kinds in every older layer too (those
+cards are still held); a card played leaves every layer whose kinds do not include it (it may
+have been one of them); a swap moves the reads with the hand; Shuffle Hands and a deal forget them.
 
 Record. ``winner`` is the winner of the game (the hand, or the match with
 ``target_score``), ``points`` what they scored (U-19; their match total with
@@ -94,6 +102,8 @@ START_COLOUR, STACK, CHALLENGE, CARD, TARGET, COLOUR, OVER = range(7)
 """The kinds of choice of the protocol (``OVER``: none, the game is over)."""
 DRAW = TAKE = -1
 """The ``CARD`` choice that draws (U-7) and the ``STACK`` choice that takes the stacked total (U-11)."""
+READ_LAYERS = 4
+"""How many reads of a hand the table keeps (``read``): the oldest goes first."""
 
 
 @dataclass
@@ -136,6 +146,7 @@ class State:
     challenges: int = 0
     successful_challenges: int = 0
     shown: list[list[list[int]]] = field(default_factory=list)
+    barred: list[list[list]] = field(default_factory=list)
     events: list[tuple] = field(default_factory=list)
 
     def seat(self, steps: int) -> int:
@@ -214,6 +225,19 @@ def draw_cards(s: State, player: int, n: int, on_turn: bool = False) -> list[int
 def forget_hands(s: State) -> None:
     """Nobody knows anything of another's hand (a deal, U-15)."""
     s.shown = [[[0] * K for _ in range(s.players)] for _ in range(s.players)]
+    s.barred = [[] for _ in range(s.players)]
+
+
+def read(s: State, holder: int, mask: list[bool], cards: int) -> None:
+    """The table reads that ``cards`` of ``holder``'s cards are none of the kinds of ``mask``: it bars them in
+    every older layer too and becomes the newest (``READ_LAYERS`` kept). An empty mask tells nothing."""
+    if not any(mask):
+        return
+    layers = s.barred[holder]
+    for layer in layers:
+        layer[0] = [a or b for a, b in zip(layer[0], mask)]
+    layers.insert(0, [list(mask), cards])
+    del layers[READ_LAYERS:]
 
 
 def show_hand(s: State, holder: int, viewer: int) -> None:
@@ -222,12 +246,16 @@ def show_hand(s: State, holder: int, viewer: int) -> None:
 
 
 def leaves_hand(s: State, player: int, kind: int) -> None:
-    """A card leaves ``player``'s hand face up: whoever knew of a copy there knows one copy less."""
+    """A card leaves ``player``'s hand face up: whoever knew of a copy there knows one copy less, and a read
+    layer whose kinds do not include it may have lost one of its cards."""
     s.hands[player][kind] -= 1
     s.held[player] -= 1
     for known in s.shown[player]:
         if known[kind] > 0:
             known[kind] -= 1
+    for layer in s.barred[player]:
+        if layer[1] > 0 and not layer[0][kind]:
+            layer[1] -= 1
 
 
 # ---------------------------------------------------------------- legality (U-6, U-12, U-13)
@@ -375,6 +403,7 @@ def play_custom_wild(s: State, choose: Chooser) -> None:
         s.held[p], s.held[other] = s.held[other], s.held[p]
         s.shown[p], s.shown[other] = s.shown[other], s.shown[p]  # what anyone knew of a hand follows it
         s.shown[p][p], s.shown[other][other] = [0] * K, [0] * K  # one's own hand is not "shown"
+        s.barred[p], s.barred[other] = s.barred[other], s.barred[p]  # and what was read of it
         show_hand(s, other, p)  # each knows the hand they gave
         show_hand(s, p, other)
         s.note("swap", s.current, kinds(s.hands[s.current]), other,
@@ -477,8 +506,12 @@ def normal_turn(s: State, policy: Policy) -> None:
     """U-6, U-7: play a card, or draw and play the drawn card if it is playable."""
     p = s.current
     kind = choose_card(s, policy)
-    if kind < 0:
+    if kind >= 0:
+        read(s, p, pol.greedy_passes_over(s.colour, s.top, kind), s.held[p])  # the card played leaves it
+    else:
+        legal = [bool(LEGAL[s.colour, s.top, k]) for k in range(K)]
         kind = draw_for_turn(s, p)
+        read(s, p, legal, s.held[p] - (kind >= 0))  # what it kept could not be played
     if kind < 0:
         s.current = s.seat(1)
         return
