@@ -45,6 +45,7 @@ def assert_same_position(r, s):
     players = r.players
     assert s["hands"][:players].tolist() == r.hands
     assert s["size"][:players].tolist() == [sum(h) for h in r.hands]
+    assert s["colours"][:players].tolist() == [[sum(h[c * 13:c * 13 + 13]) for c in range(4)] for h in r.hands]
     assert s["pile"][s["ptr"]:s["end"]].tolist() == r.pile
     assert s["discard"].tolist() == r.discard and s["under"] == sum(r.discard)
     assert (s["top"], s["colour"], s["direction"], s["current"]) == (r.top, r.colour, r.direction, r.current)
@@ -56,7 +57,8 @@ def assert_same_position(r, s):
     assert s["shown_total"][:players].tolist() == [sum(map(sum, known)) for known in r.shown]
     for q, layers in enumerate(r.barred):  # what the table has read of each hand
         assert s["layers"][q] == len(layers)
-        assert [[bool(b) for b in s["barred"][q, j]] for j in range(len(layers))] == [mask for mask, _ in layers]
+        assert [sum(int(b) << k for k, b in enumerate(s["barred"][q, j])) for j in range(len(layers))] == \
+            [mask for mask, _ in layers]
         assert s["barred_cards"][q, :len(layers)].tolist() == [cards for _, cards in layers]
     assert (s["turns"] - 1, s["hand_turns"] - 1) == (r.turns, r.hand_turns)
     assert (s["cards_drawn"], s["reshuffles"], s["challenges"], s["successes"]) == \
@@ -150,6 +152,7 @@ def redeal_hidden(s, viewer, gen):
         if p != viewer:
             for _ in range(s["size"][p] - s["hands"][p].sum()):
                 s["hands"][p, hidden.pop()] += 1
+            C.count_colours(s, p)
     s["pile"][s["ptr"]:s["end"]] = hidden
 
 

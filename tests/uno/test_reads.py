@@ -15,8 +15,15 @@ from cardsim.games.uno.rules import UnoRules
 from .test_mc import position, search
 
 
+def bits(kinds_barred) -> int:
+    """A read's mask (bit ``k``: kind ``k``) from one flag per kind."""
+    return sum(1 << k for k, barred in enumerate(kinds_barred) if barred)
+
+
 def kinds(mask) -> str:
-    return names([int(b) for b in mask])
+    """The kinds of a mask (bits) or of one flag per kind, by name."""
+    flags = [mask >> k & 1 for k in range(K)] if isinstance(mask, int) else [int(b) for b in mask]
+    return names(flags)
 
 
 def layers(s, holder):
@@ -30,7 +37,7 @@ def test_greedy_passes_over_is_the_same_in_both_engines():
         for top in range(K):
             for kind in np.flatnonzero(LEGAL[colour, top]):
                 C.greedy_passes_over(colour, top, kind, out)
-                assert out.astype(bool).tolist() == pol.greedy_passes_over(colour, top, kind), (colour, top, kind)
+                assert bits(out) == pol.greedy_passes_over(colour, top, kind), (colour, top, kind)
 
 
 def test_greedy_would_have_played_every_kind_it_passes_over():
@@ -41,10 +48,11 @@ def test_greedy_would_have_played_every_kind_it_passes_over():
         for top in range(K):
             legal = [bool(b) for b in LEGAL[colour, top]]
             for kind in np.flatnonzero(legal):
-                for other in np.flatnonzero(pol.greedy_passes_over(colour, top, kind)):
+                passed = pol.greedy_passes_over(colour, top, kind)
+                for other in [k for k in range(K) if passed >> k & 1]:
                     hand = counts_of(names([int(k == kind or k == other) for k in range(K)]))
                     assert pol.greedy_card(hand, legal, colour, top) == other
-    assert not any(pol.greedy_passes_over(0, parse("R3"), WD4))
+    assert pol.greedy_passes_over(0, parse("R3"), WD4) == 0
     assert kinds(pol.greedy_passes_over(0, parse("R3"), parse("R9"))) == "RS RR R+2"
     assert kinds(pol.greedy_passes_over(0, parse("R3"), parse("G3"))) == \
         "R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 RS RR R+2"
@@ -82,7 +90,7 @@ def test_a_play_reads_what_greedy_would_have_played_first_and_reads_age_with_the
     s.pile = [parse("Y4")] + s.pile
     ref.normal_turn(s, pol.parse_policy("greedy"))
     drew_on_g6 = kinds(LEGAL[2, parse("G6")])
-    older = kinds([a or b for a, b in zip(pol.greedy_passes_over(0, parse("R3"), parse("R9")), LEGAL[2, parse("G6")])])
+    older = kinds(pol.greedy_passes_over(0, parse("R3"), parse("R9")) | bits(LEGAL[2, parse("G6")]))
     assert layers(s, 1) == [(drew_on_g6, 3), (older, 2)]
     ref.leaves_hand(s, 1, parse("Y4"))  # barred by neither layer: either may have lost it
     assert [cards for _, cards in layers(s, 1)] == [2, 1]
@@ -93,10 +101,10 @@ def test_a_play_reads_what_greedy_would_have_played_first_and_reads_age_with_the
 def test_reads_keep_the_newest_layers_and_an_empty_read_tells_nothing():
     s = position(2, ["R1", "G2"], "R3")
     for k in range(ref.READ_LAYERS + 2):
-        ref.read(s, 1, [j == k for j in range(K)], 10 + k)
+        ref.read(s, 1, 1 << k, 10 + k)
     assert [cards for _, cards in layers(s, 1)] == [15, 14, 13, 12]
     assert kinds(s.barred[1][-1][0]) == names([int(2 <= j <= 5) for j in range(K)])
-    ref.read(s, 1, [False] * K, 99)
+    ref.read(s, 1, 0, 99)
     assert len(s.barred[1]) == ref.READ_LAYERS and s.barred[1][0][1] == 15
 
 
@@ -104,12 +112,12 @@ def test_U15_U16_reads_follow_a_swapped_hand_and_a_shuffle_forgets_them():
     """Rules U-15 and U-16 of docs/rules/uno.md."""
     rules = UnoRules(deck="2018", custom_wild="swap_hands")
     s = position(3, ["CW R5", "G1 G2", "B1 B2"], "R3", rules=rules)
-    ref.read(s, 1, [k < 13 for k in range(K)], 2)
+    ref.read(s, 1, bits(k < 13 for k in range(K)), 2)
     s.current = 0
     ref.play_card(s, parse("CW"), Fixed(colour="Y", target=1))
     assert layers(s, 0) == [("R0 R1 R2 R3 R4 R5 R6 R7 R8 R9 RS RR R+2", 2)] and not layers(s, 1)
     s = position(3, ["SH R5", "G1 G2", "B1 B2"], "R3", rules=rules)
-    ref.read(s, 1, [k < 13 for k in range(K)], 2)
+    ref.read(s, 1, bits(k < 13 for k in range(K)), 2)
     s.current = 0
     ref.play_card(s, parse("SH"), Fixed(colour="Y"))
     assert not any(s.barred)
@@ -122,9 +130,9 @@ def test_worlds_deal_every_read_hand_what_was_read(key):
     r = position(3, ["R1 R2 Y5", "G3 Y7 Y8", "B4 B6"], "R9", current=0, key=11)
     r.turns = r.hand_turns = 4
     red_or_wild = [k < 13 or k >= 52 for k in range(K)]
-    ref.read(r, 1, [13 * 3 <= k < 13 * 4 for k in range(K)], 2)
-    ref.read(r, 1, red_or_wild, 3)
-    ref.read(r, 2, [26 <= k < 39 for k in range(K)], 2)
+    ref.read(r, 1, bits(13 * 3 <= k < 13 * 4 for k in range(K)), 2)
+    ref.read(r, 1, bits(red_or_wild), 3)
+    ref.read(r, 2, bits(26 <= k < 39 for k in range(K)), 2)
     r.shown[2][0] = counts_of("B4")
     state, work = C.state_from(r, C.CARD), C.new_work(r.rules)
     s, w = state[0], work[0]
@@ -150,5 +158,5 @@ def test_mc_switches_to_the_colour_the_next_hand_was_read_not_to_hold(key):
     r.turns = r.hand_turns = 12
     choice, options = search(r, C.CARD)
     assert options[0] == parse("B9") and (key != 17 or choice == parse("B9"))
-    ref.read(r, 1, [bool(b) for b in LEGAL[0, parse("R4")]], 1)
+    ref.read(r, 1, bits(LEGAL[0, parse("R4")]), 1)
     assert search(r, C.CARD)[0] == parse("R9")

@@ -77,7 +77,7 @@ SWAP_HANDS, EVERYONE_DRAWS_ONE = CUSTOM_RULES.index("swap_hands"), CUSTOM_RULES.
 STATE = np.dtype([
     ("key", np.uint64), ("pkey", np.uint64), ("tkey", np.uint64),
     ("players", np.int64), ("phase", np.int64), ("current", np.int64), ("direction", np.int64),
-    ("hands", np.int8, (MAX_PLAYERS, K)), ("size", np.int64, (MAX_PLAYERS,)),
+    ("hands", np.int8, (MAX_PLAYERS, K)), ("size", np.int64, (MAX_PLAYERS,)), ("colours", np.int64, (MAX_PLAYERS, 4)),
     ("shown", np.int8, (MAX_PLAYERS, MAX_PLAYERS, K)), ("shown_total", np.int64, (MAX_PLAYERS,)),
     ("barred", np.int8, (MAX_PLAYERS, READ_LAYERS, K)), ("barred_cards", np.int64, (MAX_PLAYERS, READ_LAYERS)),
     ("layers", np.int64, (MAX_PLAYERS,)), ("reads", np.bool_),
@@ -91,7 +91,7 @@ STATE = np.dtype([
     ("winner", np.int64), ("points", np.int64), ("truncated", np.bool_),
 ], align=True)
 """One game. ``key`` the game key, ``pkey`` its policy stream, ``tkey`` the current decision's policy key;
-``size`` cards per hand; ``under`` cards under ``top``; ``colour`` -1 while a wild starter waits for
+``size`` cards per hand, ``colours`` its cards of each colour (kept with ``hands``: ``count_colours``); ``under`` cards under ``top``; ``colour`` -1 while a wild starter waits for
 its colour; ``pending`` a stacked Draw Two total for ``current``; ``challenge_open`` a Wild Draw Four
 (by ``wd4_player`` on the colour ``wd4_colour``; ``wd4_bluffed``: played illegally) that ``current`` may
 challenge; ``hand_only``: the game ends with this hand (an ``mc`` world); ``hand_no`` the hand being played
@@ -143,10 +143,17 @@ def chance(x: np.uint64, cut: int) -> bool:
 @njit(cache=True)
 def colour_held(s, p: int, colour: int) -> int:
     """Cards of ``colour`` in ``p``'s hand."""
-    n = 0
-    for k in range(colour * 13, colour * 13 + 13):
-        n += s.hands[p, k]
-    return n
+    return s.colours[p, colour]
+
+
+@njit(cache=True)
+def count_colours(s, p: int) -> None:
+    """``colours[p]`` counted from ``hands[p]``, after a hand was dealt or set as a whole."""
+    for c in range(4):
+        n = 0
+        for k in range(c * 13, c * 13 + 13):
+            n += s.hands[p, k]
+        s.colours[p, c] = n
 
 
 @njit(cache=True)
@@ -209,6 +216,8 @@ def draw_card(s, p: int, w) -> int:
     s.ptr += 1
     s.hands[p, card] += 1
     s.size[p] += 1
+    if card < WILD:
+        s.colours[p, card // 13] += 1
     s.cards_drawn += 1
     return card
 
@@ -227,6 +236,8 @@ def remove_card(s, p: int, kind: int) -> None:
     whose kinds do not include it may have lost a card (``reference.leaves_hand``)."""
     s.hands[p, kind] -= 1
     s.size[p] -= 1
+    if kind < WILD:
+        s.colours[p, kind // 13] -= 1
     for j in range(s.layers[p]):
         if s.barred_cards[p, j] > 0 and not s.barred[p, j, kind]:
             s.barred_cards[p, j] -= 1
@@ -338,10 +349,13 @@ def deal(s, params, w) -> None:
     s.size[:] = 0
     forget_hands(s)
     dealt = hand_size * players
+    s.colours[:, :] = 0
     for j in range(dealt):
-        p = (dealer + 1 + j) % players
-        s.hands[p, w.deck[w.order[j]]] += 1
+        p, kind = (dealer + 1 + j) % players, w.deck[w.order[j]]
+        s.hands[p, kind] += 1
         s.size[p] += 1
+        if kind < WILD:
+            s.colours[p, kind // 13] += 1
     for j in range(dealt, n):
         s.pile[j - dealt] = w.deck[w.order[j]]
     s.ptr, s.end = 0, n - dealt
@@ -477,10 +491,13 @@ def shuffle_hands(s, w) -> None:
     s.size[:] = 0
     forget_hands(s)
     jit.bucket_permutation_into(fold(s.key, EXTRA), SHUFFLE_HANDS_TAG, s.turns - 1, m, w.u, w.order, w.count)
+    s.colours[:, :] = 0
     for j in range(m):
-        p = seat(s, j + 1)
-        s.hands[p, w.cards[w.order[j]]] += 1
+        p, kind = seat(s, j + 1), w.cards[w.order[j]]
+        s.hands[p, kind] += 1
         s.size[p] += 1
+        if kind < WILD:
+            s.colours[p, kind // 13] += 1
 
 
 @njit(cache=True)
@@ -509,6 +526,8 @@ def swap_hands(s, other: int) -> None:
     for k in range(K):
         s.hands[p, k], s.hands[other, k] = s.hands[other, k], s.hands[p, k]
     s.size[p], s.size[other] = s.size[other], s.size[p]
+    for c in range(4):
+        s.colours[p, c], s.colours[other, c] = s.colours[other, c], s.colours[p, c]
     for viewer in range(s.players):  # what anyone knew of a hand follows the hand
         for k in range(K):
             s.shown[p, viewer, k], s.shown[other, viewer, k] = s.shown[other, viewer, k], s.shown[p, viewer, k]
@@ -694,9 +713,7 @@ def random_card(s, p: int, x: np.uint64) -> int:
     """
     hand, colour = s.hands[p], s.colour
     symbol = s.top % 13 if s.top < WILD else -1
-    of_colour = 0
-    for k in range(colour * 13, colour * 13 + 13):
-        of_colour += hand[k]
+    of_colour = s.colours[p, colour]
     n = of_colour + hand[WILD] + hand[SHUFFLE] + hand[CUSTOM] + (hand[WD4] if of_colour == 0 else 0)
     if symbol >= 0:
         for c in range(4):
@@ -707,6 +724,9 @@ def random_card(s, p: int, x: np.uint64) -> int:
     r = below(x, n)
     for c in range(4):
         if c == colour:
+            if r >= of_colour:  # not one of this colour: pass them all
+                r -= of_colour
+                continue
             for k in range(c * 13, c * 13 + 13):
                 r -= hand[k]
                 if r < 0:
@@ -792,7 +812,8 @@ def choose(s, policy) -> int:
     p, phase = s.current, s.phase
     greedy = policy[p, CODE] == GREEDY
     if phase == CARD:
-        if s.hands[p, WD4] > 0 and not wd4_is_legal(s, p) and chance(u(s, BLUFF_SLOT), policy[p, BLUFF_CUT]):
+        if policy[p, BLUFF_CUT] > 0 and s.hands[p, WD4] > 0 and not wd4_is_legal(s, p) \
+                and chance(u(s, BLUFF_SLOT), policy[p, BLUFF_CUT]):
             return WD4
         return greedy_card(s, p) if greedy else random_card(s, p, u(s, CARD_SLOT))
     if phase == COLOUR:
@@ -915,6 +936,8 @@ def deal_world(world, m: int, w) -> None:
             world.pile[n] = world.pile[i]
             n += 1
     world.ptr, world.end = 0, n
+    for q in range(world.players):
+        count_colours(world, q)
 
 
 @njit(cache=True)
@@ -1071,13 +1094,14 @@ def state_from(position: reference.State, choice: int | None = None) -> np.ndarr
         s[name] = value
     s["hands"][:r.players] = r.hands
     s["size"][:r.players] = [sum(h) for h in r.hands]
+    s["colours"][:r.players] = [[sum(h[c * 13:c * 13 + 13]) for c in range(4)] for h in r.hands]
     s["shown"][:r.players, :r.players] = r.shown
     s["shown_total"][:r.players] = np.sum(r.shown, axis=(1, 2))
     s["reads"] = True
     for q, layers in enumerate(r.barred):
         s["layers"][q] = len(layers)
         for j, (mask, cards) in enumerate(layers):
-            s["barred"][q, j], s["barred_cards"][q, j] = mask, cards
+            s["barred"][q, j], s["barred_cards"][q, j] = [mask >> k & 1 for k in range(K)], cards
     s["pile"][:len(r.pile)] = r.pile
     s["discard"][:] = r.discard
     if choice is None:

@@ -78,6 +78,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
 from cardsim.core.search import MC, MonteCarlo, parse_mc
@@ -175,16 +177,26 @@ def greedy_card(hand: list[int], legal: list[bool], colour: int, top: int) -> in
     return max(kinds, key=lambda k: (greedy_score(hand, colour, top, k), -k))
 
 
-def greedy_passes_over(colour: int, top: int, kind: int) -> list[bool]:
+def _greedy_passes_over() -> np.ndarray:
+    """``[colour, top, kind]``: the kinds ``greedy`` would have played rather than ``kind``, as bits."""
+    lowest = GREEDY_BASE.astype(np.int64) + GREEDY_BY_COLOUR  # a legal kind is held: its colour counts >= 1
+    highest = GREEDY_BASE.astype(np.int64) + GREEDY_BY_COLOUR * max(DECK_SIZES.values())
+    passed = LEGAL[:, :, None, :] & (lowest[:, :, None, :] > highest[:, :, :, None])
+    passed[:, :, WD4, :] = False
+    return (passed.astype(np.uint64) << np.arange(K, dtype=np.uint64)).sum(axis=-1, dtype=np.uint64)
+
+
+GREEDY_PASSES_OVER = _greedy_passes_over()
+LEGAL_BITS = (LEGAL.astype(np.uint64) << np.arange(K, dtype=np.uint64)).sum(axis=-1, dtype=np.uint64)
+"""``LEGAL[colour, top]`` as bits (bit ``k``: kind ``k``)."""
+
+
+def greedy_passes_over(colour: int, top: int, kind: int) -> int:
     """The kinds ``greedy`` would have played rather than ``kind`` on ``colour`` and ``top``, whatever else it
-    held: the legal kinds whose lowest ``greedy_score`` beats the highest ``kind`` can have (a colour's count
-    is at most a deck). None for a Wild Draw Four, which may have been a bluff (U-13). What ``mc`` reads from
-    an opponent's play (``reference.read``)."""
-    if kind == WD4:
-        return [False] * K
-    best = int(GREEDY_BASE[colour, top, kind]) + int(GREEDY_BY_COLOUR[colour, top, kind]) * max(DECK_SIZES.values())
-    return [bool(LEGAL[colour, top, k]) and int(GREEDY_BASE[colour, top, k]) + int(GREEDY_BY_COLOUR[colour, top, k]) > best
-            for k in range(K)]
+    held, as bits: the legal kinds whose lowest ``greedy_score`` beats the highest ``kind`` can have (a
+    colour's count is at most a deck). None for a Wild Draw Four, which may have been a bluff (U-13). What
+    ``mc`` reads from an opponent's play (``reference.read``)."""
+    return int(GREEDY_PASSES_OVER[colour, top, kind])
 
 
 def random_colour(u: int) -> int:

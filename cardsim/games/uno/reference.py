@@ -70,7 +70,7 @@ challenger (U-14); after a swap (U-16) each of the two knows the hand they gave 
 played leaves the count (drawn cards are unknown); Shuffle Hands (U-15) and a deal forget all.
 ``barred[holder]`` is what the table has read from ``holder``'s choices (for ``mc``, which reads
 every other seat as ``greedy``), newest first, at most ``READ_LAYERS``: each ``[mask, cards]`` says
-that ``cards`` of the hand hold none of the kinds of ``mask``. A seat that draws for its turn could
+that ``cards`` of the hand hold none of the kinds of ``mask`` (bit ``k``: kind ``k``). A seat that draws for its turn could
 play nothing (the cards it keeps: none of the legal kinds; every policy here plays when it can);
 a seat that plays a card held none of the kinds ``greedy`` would have played first (its other
 cards; ``policies.greedy_passes_over``). A read bars its kinds in every older layer too (those
@@ -146,7 +146,7 @@ class State:
     challenges: int = 0
     successful_challenges: int = 0
     shown: list[list[list[int]]] = field(default_factory=list)
-    barred: list[list[list]] = field(default_factory=list)
+    barred: list[list[list[int]]] = field(default_factory=list)
     events: list[tuple] = field(default_factory=list)
 
     def seat(self, steps: int) -> int:
@@ -228,15 +228,15 @@ def forget_hands(s: State) -> None:
     s.barred = [[] for _ in range(s.players)]
 
 
-def read(s: State, holder: int, mask: list[bool], cards: int) -> None:
-    """The table reads that ``cards`` of ``holder``'s cards are none of the kinds of ``mask``: it bars them in
-    every older layer too and becomes the newest (``READ_LAYERS`` kept). An empty mask tells nothing."""
-    if not any(mask):
+def read(s: State, holder: int, mask: int, cards: int) -> None:
+    """The table reads that ``cards`` of ``holder``'s cards are none of the kinds of ``mask`` (bits): it bars
+    them in every older layer too and becomes the newest (``READ_LAYERS`` kept). An empty mask tells nothing."""
+    if not mask:
         return
     layers = s.barred[holder]
     for layer in layers:
-        layer[0] = [a or b for a, b in zip(layer[0], mask)]
-    layers.insert(0, [list(mask), cards])
+        layer[0] |= mask
+    layers.insert(0, [mask, cards])
     del layers[READ_LAYERS:]
 
 
@@ -254,7 +254,7 @@ def leaves_hand(s: State, player: int, kind: int) -> None:
         if known[kind] > 0:
             known[kind] -= 1
     for layer in s.barred[player]:
-        if layer[1] > 0 and not layer[0][kind]:
+        if layer[1] > 0 and not layer[0] >> kind & 1:
             layer[1] -= 1
 
 
@@ -509,7 +509,7 @@ def normal_turn(s: State, policy: Policy) -> None:
     if kind >= 0:
         read(s, p, pol.greedy_passes_over(s.colour, s.top, kind), s.held[p])  # the card played leaves it
     else:
-        legal = [bool(LEGAL[s.colour, s.top, k]) for k in range(K)]
+        legal = int(pol.LEGAL_BITS[s.colour, s.top])
         kind = draw_for_turn(s, p)
         read(s, p, legal, s.held[p] - (kind >= 0))  # what it kept could not be played
     if kind < 0:
