@@ -91,9 +91,10 @@ STATE = np.dtype([
     ("winner", np.int64), ("points", np.int64), ("truncated", np.bool_),
 ], align=True)
 """One game. ``key`` the game key, ``pkey`` its policy stream, ``tkey`` the current decision's policy key;
-``size`` cards per hand, ``colours`` its cards of each colour (kept with ``hands``: ``count_colours``); ``under`` cards under ``top``; ``colour`` -1 while a wild starter waits for
-its colour; ``pending`` a stacked Draw Two total for ``current``; ``challenge_open`` a Wild Draw Four
-(by ``wd4_player`` on the colour ``wd4_colour``; ``wd4_bluffed``: played illegally) that ``current`` may
+``size`` cards per hand, ``colours`` its cards of each colour (kept with ``hands``: ``count_colours``);
+``under`` cards under ``top``; ``colour`` -1 while a wild starter waits for its colour; ``pending`` a
+stacked Draw Two total for ``current``; ``challenge_open`` a Wild Draw Four (by ``wd4_player`` on the colour
+``wd4_colour``; ``wd4_bluffed``: played illegally) that ``current`` may
 challenge; ``hand_only``: the game ends with this hand (an ``mc`` world); ``hand_no`` the hand being played
 (0 = the first), ``hand_turns`` its decisions, ``turns`` the game's; ``successes`` successful challenges;
 ``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the record's once ``phase == OVER``;

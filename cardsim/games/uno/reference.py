@@ -70,10 +70,10 @@ challenger (U-14); after a swap (U-16) each of the two knows the hand they gave 
 played leaves the count (drawn cards are unknown); Shuffle Hands (U-15) and a deal forget all.
 ``barred[holder]`` is what the table has read from ``holder``'s choices (for ``mc``, which reads
 every other seat as ``greedy``), newest first, at most ``READ_LAYERS``: each ``[mask, cards]`` says
-that ``cards`` of the hand hold none of the kinds of ``mask`` (bit ``k``: kind ``k``). A seat that draws for its turn could
-play nothing (the cards it keeps: none of the legal kinds; every policy here plays when it can);
-a seat that plays a card held none of the kinds ``greedy`` would have played first (its other
-cards; ``policies.greedy_passes_over``). A read bars its kinds in every older layer too (those
+that ``cards`` of the hand hold none of the kinds of ``mask`` (bit ``k``: kind ``k``). A seat that
+draws for its turn could play nothing (the cards it keeps: none of the legal kinds; every policy
+here plays when it can); a seat that plays a card held none of the kinds ``greedy`` would have
+played first (its other cards; ``policies.greedy_passes_over``). A read bars its kinds in every older layer too (those
 cards are still held); a card played leaves every layer whose kinds do not include it (it may
 have been one of them); a swap moves the reads with the hand; Shuffle Hands and a deal forget them.
 
