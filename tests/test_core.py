@@ -80,6 +80,8 @@ def test_compiled_rng_equals_python_rng(seed, game, counter, k, n):
     count = np.zeros(jit.BUCKETS + 1, np.int64)
     jit.bucket_permutation_into(np.uint64(key), rng.Stream.DEAL, counter, n, u, out, count)
     assert out.tolist() == rng.permutation(key, rng.Stream.DEAL, n, counter)
+    for i in (counter % 1100, counter):  # within the table of counters' mixes and beyond it
+        assert int(jit.fold_count(np.uint64(key), i)) == rng.mix(key, i)
 
 
 @given(st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=120), st.integers(0, 63))

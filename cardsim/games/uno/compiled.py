@@ -125,8 +125,12 @@ RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "res
 @njit(cache=True)
 def seat(s, steps: int) -> int:
     """The player ``steps`` places from the current one in the direction of play."""
-    x = s.current + steps * s.direction
-    return x if 0 <= x < s.players else x % s.players
+    x, n = s.current + steps * s.direction, s.players
+    while x < 0:  # a step or two past an end, but for Shuffle Hands' deal: cheaper than a division
+        x += n
+    while x >= n:
+        x -= n
+    return x
 
 
 @njit(cache=True)
@@ -334,7 +338,7 @@ def next_decision(s, params) -> None:
         return
     s.turns += 1
     s.hand_turns += 1
-    s.tkey = fold(s.pkey, s.turns - 1)
+    s.tkey = jit.fold_count(s.pkey, s.turns - 1)
     s.phase = START_COLOUR if s.colour < 0 else turn_phase(s)
 
 
