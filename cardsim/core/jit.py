@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from cardsim.core import rng
+
 U = np.uint64
 """Cast before shifting or mixing: ``U(1) << U(c)``."""
 ZERO = np.uint64(0)
@@ -57,15 +59,7 @@ def fold(h: np.uint64, word: int) -> np.uint64:
     return fmix(h ^ fmix(U(word) + _GOLDEN))
 
 
-def _fmix_words(n: int) -> np.ndarray:
-    """``fmix(word + golden)`` for the words ``0 .. n-1``, in numpy (uint64 arithmetic wraps, as in numba)."""
-    z = np.arange(n, dtype=np.uint64) + _GOLDEN
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-WORDS = _fmix_words(1024)
+WORDS = rng.word_mixes(1024)
 """The inner half of ``fold(h, i)`` for the small counters a game folds in most (card positions, decision
 counters): ``fold(h, i) == fmix(h ^ WORDS[i])``, one mix instead of two."""
 

@@ -68,6 +68,13 @@ def mix(key, *words):
     return h
 
 
+def word_mixes(n: int) -> np.ndarray:
+    """``fmix(w + GOLDEN)`` for the words ``w = 0 .. n-1``: the inner mix of ``mix`` for small words, as a
+    table (``jit.fold_count``)."""
+    with np.errstate(over="ignore"):
+        return _fmix_np(np.arange(n, dtype=np.uint64) + np.uint64(_GOLDEN))
+
+
 def game_key(seed, game):
     """The key of game ``game`` of a study with seed ``seed`` (both ints >= 0)."""
     return mix(seed, game)

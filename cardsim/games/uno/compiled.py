@@ -48,11 +48,11 @@ import numpy as np
 from numba import njit
 
 from cardsim.core import jit, rng
-from cardsim.core.jit import DEAL, EXTRA, POLICY, RESHUFFLE, U, below, fold
+from cardsim.core.jit import DEAL, EXTRA, ONE, POLICY, RESHUFFLE, U, ZERO, below, fold
 from cardsim.games.uno import reference
 from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, LEGAL, POINTS, REVERSE, SHUFFLE,
                                      SKIP, WD4, WILD, copies, deck_cards)
-from cardsim.games.uno.policies import BASES, NAMES, Policy, parse_policy
+from cardsim.games.uno.policies import BASES, GREEDY_PASSES_OVER, LEGAL_BITS, NAMES, Policy, parse_policy
 from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD, CARD_SLOT, CHALLENGE, COLOUR, COLOUR_SLOT,
                                          DRAW, OVER, SHUFFLE_HANDS_TAG, STACK, START_COLOUR, START_COLOUR_SLOT,
                                          READ_LAYERS, STARTER_TAG, TAKE, TARGET, TARGET_SLOT)
@@ -79,7 +79,7 @@ STATE = np.dtype([
     ("players", np.int64), ("phase", np.int64), ("current", np.int64), ("direction", np.int64),
     ("hands", np.int8, (MAX_PLAYERS, K)), ("size", np.int64, (MAX_PLAYERS,)), ("colours", np.int64, (MAX_PLAYERS, 4)),
     ("shown", np.int8, (MAX_PLAYERS, MAX_PLAYERS, K)), ("shown_total", np.int64, (MAX_PLAYERS,)),
-    ("barred", np.int8, (MAX_PLAYERS, READ_LAYERS, K)), ("barred_cards", np.int64, (MAX_PLAYERS, READ_LAYERS)),
+    ("barred", np.uint64, (MAX_PLAYERS, READ_LAYERS)), ("barred_cards", np.int64, (MAX_PLAYERS, READ_LAYERS)),
     ("layers", np.int64, (MAX_PLAYERS,)), ("reads", np.bool_),
     ("pile", np.int8, (MAX_CARDS,)), ("ptr", np.int64), ("end", np.int64),
     ("discard", np.int8, (K,)), ("under", np.int64), ("top", np.int64), ("colour", np.int64),
@@ -98,20 +98,20 @@ stacked Draw Two total for ``current``; ``challenge_open`` a Wild Draw Four (by 
 challenge; ``hand_only``: the game ends with this hand (an ``mc`` world); ``hand_no`` the hand being played
 (0 = the first), ``hand_turns`` its decisions, ``turns`` the game's; ``successes`` successful challenges;
 ``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the record's once ``phase == OVER``;
-``shown`` and ``shown_total`` what each seat was shown of each hand; ``barred[q, j]``, ``barred_cards[q, j]``
-(``j < layers[q]``) what the table has read from ``q``'s choices (``reference.State.barred``), kept only
-while ``reads`` (an ``mc`` seat plays)."""
+``shown`` and ``shown_total`` what each seat was shown of each hand; ``barred[q, j]`` (kinds as bits),
+``barred_cards[q, j]`` (``j < layers[q]``) what the table has read from ``q``'s choices
+(``reference.State.barred``), kept only while ``reads`` (an ``mc`` seat plays)."""
 
 WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("cards", np.int8, (MAX_CARDS,)),
     ("count", np.int64, (jit.BUCKETS + 1,)), ("deck", np.int8, (MAX_CARDS,)), ("copies", np.int64, (K,)),
     ("hidden", np.int64, (K,)), ("legal", np.int64, (K + 1,)), ("options", np.int64, (K + 1,)),
-    ("score", np.int64, (K + 1,)), ("mask", np.int8, (K,)), ("used", np.int8, (MAX_CARDS,)),
+    ("score", np.int64, (K + 1,)), ("used", np.int8, (MAX_CARDS,)),
     ("need", np.int64, (MAX_PLAYERS,)), ("table", np.int64, (MAX_PLAYERS, len(POLICY_COLUMNS))),
     ("worlds", STATE, (2,)),
 ], align=True)
 """Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, the canonical deck
-and its copies per kind (filled by ``new_work``); a kind mask (a read); for ``search``: the hidden cards per
+and its copies per kind (filled by ``new_work``); for ``search``: the hidden cards per
 kind, the legal options, the candidates and their scores, the hidden cards dealt (``used``) and the cards
 each hand still needs in a world, the play-outs' policy table, a world and a play-out state."""
 
@@ -211,6 +211,15 @@ def reshuffle(s, w) -> None:
 
 
 @njit(cache=True)
+def take_card(s, p: int, kind: int) -> None:
+    """A card of ``kind`` goes into ``p``'s hand: its count, the hand's size and its colour's count."""
+    s.hands[p, kind] += 1
+    s.size[p] += 1
+    if kind < WILD:
+        s.colours[p, kind // 13] += 1
+
+
+@njit(cache=True)
 def draw_card(s, p: int, w) -> int:
     """``p`` draws one card, reshuffling when the pile is empty (U-8): the card, or -1 when none is left."""
     if s.ptr == s.end:
@@ -219,10 +228,7 @@ def draw_card(s, p: int, w) -> int:
         reshuffle(s, w)
     card = np.int64(s.pile[s.ptr])
     s.ptr += 1
-    s.hands[p, card] += 1
-    s.size[p] += 1
-    if card < WILD:
-        s.colours[p, card // 13] += 1
+    take_card(s, p, card)
     s.cards_drawn += 1
     return card
 
@@ -244,7 +250,7 @@ def remove_card(s, p: int, kind: int) -> None:
     if kind < WILD:
         s.colours[p, kind // 13] -= 1
     for j in range(s.layers[p]):
-        if s.barred_cards[p, j] > 0 and not s.barred[p, j, kind]:
+        if s.barred_cards[p, j] > 0 and (s.barred[p, j] >> U(kind)) & ONE == ZERO:
             s.barred_cards[p, j] -= 1
     if s.shown_total[p] > 0:
         for viewer in range(s.players):
@@ -254,45 +260,20 @@ def remove_card(s, p: int, kind: int) -> None:
 
 
 @njit(cache=True)
-def read(s, q: int, mask, cards: int) -> None:
-    """The table reads that ``cards`` of ``q``'s cards are none of the kinds of ``mask`` (``reference.read``):
-    every older layer, whose cards ``q`` still holds, bars them too, and they become the newest layer (the
-    oldest of ``READ_LAYERS`` is dropped). An empty mask tells nothing. Called only while ``reads`` (an ``mc``
-    seat is at the table): nobody else looks."""
-    barred = False
-    for k in range(K):
-        barred |= mask[k] != 0
-    if not barred:
+def read(s, q: int, mask: np.uint64, cards: int) -> None:
+    """The table reads that ``cards`` of ``q``'s cards are none of the kinds of ``mask`` (bits;
+    ``reference.read``): every older layer, whose cards ``q`` still holds, bars them too, and they become the
+    newest layer (the oldest of ``READ_LAYERS`` is dropped). An empty mask tells nothing. Called only while
+    ``reads`` (an ``mc`` seat is at the table): nobody else looks."""
+    if mask == ZERO:
         return
     n = min(s.layers[q], READ_LAYERS - 1)
     for j in range(n, 0, -1):
-        for k in range(K):
-            s.barred[q, j, k] = s.barred[q, j - 1, k] | mask[k]
+        s.barred[q, j] = s.barred[q, j - 1] | mask
         s.barred_cards[q, j] = s.barred_cards[q, j - 1]
-    s.barred[q, 0, :] = mask
+    s.barred[q, 0] = mask
     s.barred_cards[q, 0] = cards
     s.layers[q] = n + 1
-
-
-@njit(cache=True)
-def greedy_passes_over(colour: int, top: int, kind: int, out) -> None:
-    """``out[k] = 1`` for the kinds ``greedy`` would have played rather than ``kind`` on ``colour`` and ``top``
-    (``policies.greedy_passes_over``), else 0."""
-    out[:] = 0
-    if kind == WD4:
-        return
-    if kind < WILD and kind // 13 == colour:
-        out[kind + 1:colour * 13 + 13] = 1
-        return
-    out[colour * 13:colour * 13 + 13] = 1
-    if kind >= WILD:
-        if top < WILD:
-            for c in range(4):
-                out[c * 13 + top % 13] = 1
-        for k in GREEDY_WILDS:
-            if k == kind:
-                break
-            out[k] = 1
 
 
 @njit(cache=True)
@@ -356,11 +337,7 @@ def deal(s, params, w) -> None:
     dealt = hand_size * players
     s.colours[:, :] = 0
     for j in range(dealt):
-        p, kind = (dealer + 1 + j) % players, w.deck[w.order[j]]
-        s.hands[p, kind] += 1
-        s.size[p] += 1
-        if kind < WILD:
-            s.colours[p, kind // 13] += 1
+        take_card(s, (dealer + 1 + j) % players, w.deck[w.order[j]])
     for j in range(dealt, n):
         s.pile[j - dealt] = w.deck[w.order[j]]
     s.ptr, s.end = 0, n - dealt
@@ -498,11 +475,7 @@ def shuffle_hands(s, w) -> None:
     jit.bucket_permutation_into(fold(s.key, EXTRA), SHUFFLE_HANDS_TAG, s.turns - 1, m, w.u, w.order, w.count)
     s.colours[:, :] = 0
     for j in range(m):
-        p, kind = seat(s, j + 1), w.cards[w.order[j]]
-        s.hands[p, kind] += 1
-        s.size[p] += 1
-        if kind < WILD:
-            s.colours[p, kind // 13] += 1
+        take_card(s, seat(s, j + 1), w.cards[w.order[j]])
 
 
 @njit(cache=True)
@@ -539,8 +512,7 @@ def swap_hands(s, other: int) -> None:
     s.shown_total[p], s.shown_total[other] = s.shown_total[other], s.shown_total[p]
     for j in range(READ_LAYERS):  # and what was read of it
         s.barred_cards[p, j], s.barred_cards[other, j] = s.barred_cards[other, j], s.barred_cards[p, j]
-        for k in range(K):
-            s.barred[p, j, k], s.barred[other, j, k] = s.barred[other, j, k], s.barred[p, j, k]
+        s.barred[p, j], s.barred[other, j] = s.barred[other, j], s.barred[p, j]
     s.layers[p], s.layers[other] = s.layers[other], s.layers[p]
     for holder in (p, other):
         for k in range(K):  # one's own hand is not "shown"
@@ -626,13 +598,13 @@ def draw_for_turn(s, params, w) -> None:
             break
         if playable(s, p, card):
             if s.reads:
-                read(s, p, LEGAL[s.colour, s.top], s.size[p] - 1)
+                read(s, p, LEGAL_BITS[s.colour, s.top], s.size[p] - 1)
             play_card(s, card, params, w)
             return
         if not params[UNTIL_PLAYABLE]:
             break
     if s.reads:
-        read(s, p, LEGAL[s.colour, s.top], s.size[p])
+        read(s, p, LEGAL_BITS[s.colour, s.top], s.size[p])
     s.current = seat(s, 1)
     next_decision(s, params)
 
@@ -680,8 +652,7 @@ def apply(s, choice: int, params, w) -> None:
             draw_for_turn(s, params, w)
         else:
             if s.reads:  # the card played leaves this layer
-                greedy_passes_over(s.colour, s.top, choice, w.mask)
-                read(s, s.current, w.mask, s.size[s.current])
+                read(s, s.current, GREEDY_PASSES_OVER[s.colour, s.top, choice], s.size[s.current])
             play_card(s, choice, params, w)
     elif phase == COLOUR:
         s.colour = choice
@@ -922,7 +893,7 @@ def deal_world(world, m: int, w) -> None:
             barred = min(world.barred_cards[q, j], world.size[q]) - known
             i = 0
             while world.size[q] - w.need[q] - known < barred and i < m:
-                if not w.used[i] and not world.barred[q, j, world.pile[i]]:
+                if not w.used[i] and (world.barred[q, j] >> U(world.pile[i])) & ONE == ZERO:
                     w.used[i] = 1
                     world.hands[q, world.pile[i]] += 1
                     w.need[q] -= 1
@@ -1106,7 +1077,7 @@ def state_from(position: reference.State, choice: int | None = None) -> np.ndarr
     for q, layers in enumerate(r.barred):
         s["layers"][q] = len(layers)
         for j, (mask, cards) in enumerate(layers):
-            s["barred"][q, j], s["barred_cards"][q, j] = [mask >> k & 1 for k in range(K)], cards
+            s["barred"][q, j], s["barred_cards"][q, j] = mask, cards
     s["pile"][:len(r.pile)] = r.pile
     s["discard"][:] = r.discard
     if choice is None:

@@ -177,17 +177,23 @@ def greedy_card(hand: list[int], legal: list[bool], colour: int, top: int) -> in
     return max(kinds, key=lambda k: (greedy_score(hand, colour, top, k), -k))
 
 
+def _bits(flags: np.ndarray) -> np.ndarray:
+    """One flag per kind on the last axis, as the bits of one uint64 (bit ``k``: kind ``k``)."""
+    return (flags.astype(np.uint64) << np.arange(K, dtype=np.uint64)).sum(axis=-1, dtype=np.uint64)
+
+
 def _greedy_passes_over() -> np.ndarray:
     """``[colour, top, kind]``: the kinds ``greedy`` would have played rather than ``kind``, as bits."""
     lowest = GREEDY_BASE.astype(np.int64) + GREEDY_BY_COLOUR  # a legal kind is held: its colour counts >= 1
     highest = GREEDY_BASE.astype(np.int64) + GREEDY_BY_COLOUR * max(DECK_SIZES.values())
     passed = LEGAL[:, :, None, :] & (lowest[:, :, None, :] > highest[:, :, :, None])
     passed[:, :, WD4, :] = False
-    return (passed.astype(np.uint64) << np.arange(K, dtype=np.uint64)).sum(axis=-1, dtype=np.uint64)
+    return _bits(passed)
 
 
 GREEDY_PASSES_OVER = _greedy_passes_over()
-LEGAL_BITS = (LEGAL.astype(np.uint64) << np.arange(K, dtype=np.uint64)).sum(axis=-1, dtype=np.uint64)
+"""``greedy_passes_over`` for every ``[colour, top, kind]``: the table both engines read a play with."""
+LEGAL_BITS = _bits(LEGAL)
 """``LEGAL[colour, top]`` as bits (bit ``k``: kind ``k``)."""
 
 
