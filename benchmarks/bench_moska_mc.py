@@ -8,7 +8,7 @@ Speed: games with one ``mc`` seat among ``greedy`` seats, rotated over the seats
 CPU-second of this process (``time.process_time``; the machine may be shared); the same games
 with four ``greedy`` seats are timed too, and the difference is the ``mc`` seat's. It is shared
 out over all the seat's decisions (those with one candidate cost no play-out: before
-``compiled.SEARCH_STOCK``, or where the candidates coincide) and over the searched ones alone
+``mc(search_stock=...)``, or where the candidates coincide) and over the searched ones alone
 (counted on the state API, the same games decision for decision). Self-play: four ``mc`` seats.
 
 Strength (issue 16): one ``mc`` seat among three ``greedy`` at 4 players, default rules,
@@ -49,7 +49,7 @@ def count_decisions(p: np.void, policies: np.ndarray, seed: np.uint64, games: np
         while s.phase != C.OVER:
             if s.seat == seat:
                 decisions += 1
-                if C.candidates(s, p, scratch) > 1:
+                if C.candidates(s, p, scratch, policies[seat, pol.SEARCH_STOCK]) > 1:
                     searched += 1
             C.choose(s, p, policies, m, w)
             C.apply(s, p, m)

@@ -1,45 +1,91 @@
-"""What every game's ``mc`` policy shares: its name, its parameters and their validation.
+"""What every game's searching policies share: their names, their parameters and their validation.
 
 ``mc(determinizations=D, base=B)`` is determinized Monte Carlo (docs/design.md): at each decision it
 deals ``D`` worlds of the cards hidden from the decider (``rng.world_key``), plays every
 candidate out in each with policy ``B`` in every seat, and takes the candidate with the best
 total score (``jit.argmax_first``: ties to the first candidate, ``greedy``'s choice). The
 candidates, the worlds and the score are the game's (its ``compiled.py``).
+
+``oracle(...)`` is the same search whose worlds are the true state: it sees every hand (and the stock).
+It is **not a fair player**, a bound on what knowing the hidden cards is worth; every output that
+seats it says so (``UNFAIR``, ``unfair_note``).
+
+A game may take more parameters (``extra``): Moska's ``search_stock`` (search only once the stock holds
+at most that many cards; ``None`` or ``"all"``: the whole game) and ``beliefs`` (``"uniform"`` worlds, or
+worlds that meet what the opponents' choices ``"reads"`` of their hands under the base policy).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 MC = "mc"
 """The name of the searching policy in every game."""
+ORACLE = "oracle"
+"""The search that sees every hand: not a fair player."""
+UNFAIR = (ORACLE,)
+"""Policy names that see cards a seat could not see at a real table."""
 DETERMINIZATIONS = 32
 """Worlds per decision by default."""
 MAX_DETERMINIZATIONS = 1024
 BASE = "greedy"
 """The play-out policy by default."""
+ALL = "all"
+"""``search_stock="all"`` (or ``None``): search from the first decision."""
+BELIEFS = ("uniform", "reads")
+"""How a world deals the hidden cards: uniformly over what the view allows, or also meeting the reads."""
 
 
 @dataclass(frozen=True)
 class MonteCarlo:
-    """The parameters of an ``mc`` policy string."""
+    """The parameters of an ``mc`` (or ``oracle``) policy string. ``search_stock`` None: the whole game."""
 
     determinizations: int = DETERMINIZATIONS
     base: str = BASE
+    search_stock: int | None = None
+    beliefs: str = "uniform"
+    sees_all: bool = False
 
 
-def parse_mc(game: str, params: dict[str, Any], bases: tuple[str, ...]) -> MonteCarlo:
-    """``MonteCarlo`` from the parameters of ``mc(...)`` (as ``rules.parse_call`` reads them); ``bases``
-    are the game's non-search policies. One ``ValueError`` line for an unknown parameter or a bad value."""
-    known = ("determinizations", "base")
+def parse_mc(game: str, params: dict[str, Any], bases: tuple[str, ...], name: str = MC,
+             extra: dict[str, Any] | None = None) -> MonteCarlo:
+    """``MonteCarlo`` from the parameters of ``mc(...)`` or ``oracle(...)`` (as ``rules.parse_call`` reads
+    them); ``bases`` are the game's non-search policies; ``extra`` the game's further parameters
+    (``search_stock``, ``beliefs``) with their defaults. One ``ValueError`` line for an unknown parameter or a
+    bad value."""
+    extra = extra or {}
+    known = ("determinizations", "base", *extra)
     unknown = sorted(set(params) - set(known))
     if unknown:
-        raise ValueError(f"{game} policy mc has no parameter {unknown[0]!r}; known: {', '.join(known)}")
+        raise ValueError(f"{game} policy {name} has no parameter {unknown[0]!r}; known: {', '.join(known)}")
     d = params.get("determinizations", DETERMINIZATIONS)
     if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= MAX_DETERMINIZATIONS:
-        raise ValueError(f"{game} policy mc: determinizations={d!r} must be an integer from 1 to "
+        raise ValueError(f"{game} policy {name}: determinizations={d!r} must be an integer from 1 to "
                          f"{MAX_DETERMINIZATIONS}")
     base = params.get("base", BASE)
     if base not in bases:
-        raise ValueError(f"{game} policy mc: base={base!r} must be one of {', '.join(bases)}")
-    return MonteCarlo(d, base)
+        raise ValueError(f"{game} policy {name}: base={base!r} must be one of {', '.join(bases)}")
+    stock = params.get("search_stock", extra.get("search_stock"))
+    if stock == ALL:
+        stock = None
+    if stock is not None and (isinstance(stock, bool) or not isinstance(stock, int) or not 0 <= stock <= 52):
+        raise ValueError(f"{game} policy {name}: search_stock={stock!r} must be an integer from 0 to 52, "
+                         f"None or all")
+    beliefs = params.get("beliefs", extra.get("beliefs", "uniform"))
+    if beliefs not in BELIEFS:
+        raise ValueError(f"{game} policy {name}: beliefs={beliefs!r} must be one of {', '.join(BELIEFS)}")
+    return MonteCarlo(d, base, stock, beliefs, name == ORACLE)
+
+
+def is_unfair(policy: str) -> bool:
+    """Whether a policy string names a player that sees hidden cards (``oracle``)."""
+    return policy.split("(", 1)[0].strip() in UNFAIR
+
+
+def unfair_note(policies: Iterable[str]) -> str:
+    """The line every output seating an ``oracle`` carries (empty when none is seated)."""
+    unfair = sorted({p for p in policies if is_unfair(p)})
+    if not unfair:
+        return ""
+    return (f"note: {', '.join(unfair)} sees every hand (its worlds are the true state): not a fair player, "
+            f"a bound on what the hidden cards are worth")

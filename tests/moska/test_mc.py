@@ -21,7 +21,7 @@ from cardsim.core.cards import FRENCH52 as F
 from cardsim.core.records import frame
 from cardsim.games.moska import GAME, compiled, reference
 from cardsim.games.moska.compiled_policies import table
-from cardsim.games.moska.policies import GreedyPolicy, MonteCarloPolicy, RandomPolicy, make_policy
+from cardsim.games.moska.policies import SEARCH_STOCK, GreedyPolicy, MonteCarloPolicy, RandomPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
 
 from .states import INVARIANTS, Game, assert_same_decision, hidden_cards_dealt_again
@@ -96,16 +96,16 @@ def test_mc_finds_the_opening_that_does_not_lose_where_greedy_loses(mc):
 
 
 def test_one_candidate_is_taken_without_a_play_out():
-    """While the stock holds more than ``SEARCH_STOCK`` cards ``mc``'s candidate is greedy's alone: it deals no
+    """While the stock holds more than ``search_stock`` (8 by default) cards ``mc``'s candidate is greedy's alone: it deals no
     world (its scratch is untouched); later, with several candidates, it does."""
     g = Game(MoskaRules(), 4, 1, 5, ("mc",) * 4)
     greedy = Game(MoskaRules(), 4, 1, 5, ("greedy",) * 4)
     searched = 0
     while compiled.to_act(g.s) >= 0:
         worlds, scores = g.work["worlds"].tobytes(), g.work["score"].tobytes()
-        n = compiled.candidates(g.s, g.p, compiled.new_work()[0])
+        n = compiled.candidates(g.s, g.p, compiled.new_work()[0], SEARCH_STOCK)
         compiled.choose(g.s, g.p, g.policies, g.move[0], g.work)
-        if compiled.stock_left(g.s) > compiled.SEARCH_STOCK:
+        if compiled.stock_left(g.s) > SEARCH_STOCK:
             assert n == 1
         if n == 1:
             assert g.work["worlds"].tobytes() == worlds and g.work["score"].tobytes() == scores

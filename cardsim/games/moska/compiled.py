@@ -101,21 +101,22 @@ STATE = np.dtype([
     ("self_attacks", np.int64),
     ("loser", np.int64),
     ("truncated", np.bool_),
+    ("barred", np.uint64, (MAX_PLAYERS,)),
+    ("reads", np.bool_),
 ])
 """One game. ``stock[drawn:stock_size]`` is the stock, front first; ``attack``/``unkilled``/``kills``
 the round's table; ``gone`` the defender's cards that left their hand this round; ``added``,
 ``step_room``, ``step_allowed``, ``adder`` the addition step under way (M-11, M-12; added cards stay
 in their owners' hands until every adder has chosen), ``excess`` the cards to give back;
 ``out`` a bitmask of seats out (M-18), ``finish`` their order packed (the ``j``-th seat out,
-plus one, in bits ``4j .. 4j+3``); the rest are the record's counters."""
+plus one, in bits ``4j .. 4j+3``); ``barred[q]`` the cards seat ``q``'s choices since its last draw say it
+does not hold, read as greedy's (``reads.py``), kept only while ``reads`` (a seat's ``mc`` deals its worlds
+from them); the rest are the record's counters."""
 
 MOVE = np.dtype([("cards", np.uint64), ("killer", np.int8, (DECK_SIZE,))])
 """One decision (see the module docstring)."""
 
 FULL_DECK = np.uint64((1 << DECK_SIZE) - 1)
-SEARCH_STOCK = 8
-"""``mc`` searches once the stock holds at most this many cards; before, its candidate is greedy's alone:
-with 32 worlds the play-outs could not tell earlier candidates apart (benchmarks/bench_moska_mc.py)."""
 MAX_CANDIDATES = 1 + DECK_SIZE + RANKS + 1
 """A bound on ``mc``'s candidates: greedy's, then an opening's single cards, rank groups and all non-trump
 groups (the longest list; an addition has at most 57, a defence 4, a give-back 2)."""
@@ -242,6 +243,8 @@ def refill(s: np.void, p: np.void, seat: int) -> None:
     M-6: right after drawing the trump 2, before the next card, the drawer swaps it if possible."""
     two = s.trump * RANKS + TRUMP_TWO_RANK
     n = popcount(s.hands[seat])
+    if s.drawn < s.stock_size and n < p.hand_size:
+        s.barred[seat] = ZERO  # unseen cards come in: what its choices said of its hand no longer holds
     while s.drawn < s.stock_size and n < p.hand_size:
         card = s.stock[s.drawn]
         s.hands[seat] |= bit(card)
@@ -636,11 +639,81 @@ def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void)
         respond(s, p, row[pol.CODE], m)
 
 
+# --- reads: what a choice says of its seat's hand, read as greedy's (reads.py specifies them) ----
+
+@njit(cache=True)
+def below(card: int) -> np.uint64:
+    """The cards of code below ``card``."""
+    return bit(card) - ONE
+
+
+@njit(cache=True)
+def read_opening(cards: np.uint64, trump: int) -> np.uint64:
+    if popcount(cards) != 1:
+        return ZERO
+    c = lowest(cards)
+    trumps = pol.SUIT_MASK[trump]
+    plain = FULL_DECK & ~trumps
+    if c // RANKS == trump:
+        return plain | (trumps & below(c))
+    return plain & (rank_cards(bit(c % RANKS) - ONE) | (pol.RANK_MASK[c % RANKS] & below(c)))
+
+
+@njit(cache=True)
+def read_kill(attack: int, killer: int, killers_of: np.uint64, trump: int, left: int) -> np.uint64:
+    trumps = pol.SUIT_MASK[trump]
+    plain = killers_of & ~trumps
+    if killer >= 0:
+        if killer // RANKS == trump:
+            return plain | (killers_of & trumps & below(killer))
+        return plain & below(killer)
+    if attack // RANKS != trump and left > 0:
+        return plain | (trumps & pol.LOW)
+    return killers_of
+
+
+@njit(cache=True)
+def read_addition(cards: np.uint64, allowed_: np.uint64, room_: int, trump: int, left: int) -> np.uint64:
+    eligible = allowed_ & ~pol.SUIT_MASK[trump]
+    if left > 0:
+        eligible &= pol.LOW
+    if cards & ~eligible != ZERO:
+        return ZERO
+    if popcount(cards) < room_:
+        return eligible & ~cards
+    return eligible & ~cards & below(jit.highest(cards))
+
+
+@njit(cache=True)
+def read(s: np.void, p: np.void, m: np.void) -> np.uint64:
+    """The cards the decision ``m`` of the seat to act says it does not hold (``reads.py``), from what the
+    whole table sees: openings of one card, each kill or its refusal while the six-card limit allows a kill
+    (M-14), additions; self-attacks and give-backs are not read."""
+    if s.phase == OPEN:
+        return read_opening(m.cards, s.trump)
+    if s.phase == ADD:
+        return read_addition(m.cards, s.step_allowed, s.step_room, s.trump, stock_left(s))
+    bar = ZERO
+    if s.phase == DEFEND:
+        gone = s.gone
+        rest = s.unkilled
+        while rest != ZERO and gone < p.leave_limit:
+            a = lowest(rest)
+            rest &= rest - ONE
+            k = m.killer[a]
+            bar |= read_kill(a, k, KILL[s.trump, a], s.trump, stock_left(s))
+            if k >= 0:
+                gone += 1
+    return bar
+
+
 @njit(cache=True)
 def apply(s: np.void, p: np.void, m: np.void) -> None:
     """Make the decision ``m`` of the seat to act, then run the game to its next decision (or its end)."""
     if s.phase == OVER:
         return
+    if s.reads:
+        s.barred[s.seat] |= read(s, p, m)
     s.turns += 1
     if s.phase == OPEN:
         step = open_round(s, p, m.cards)
@@ -742,12 +815,12 @@ def defence_candidates(s: np.void, p: np.void, w: np.void) -> int:
 
 
 @njit(cache=True)
-def candidates(s: np.void, p: np.void, w: np.void) -> int:
+def candidates(s: np.void, p: np.void, w: np.void, search_stock: int) -> int:
     """``mc``'s candidates for the seat to act into ``w.candidates``: greedy's decision first, then, once the
-    stock holds at most ``SEARCH_STOCK`` cards, those of its decision kind (``policies.MonteCarloPolicy``),
-    duplicates dropped. How many."""
+    stock holds at most ``search_stock`` cards (its ``mc(search_stock=...)``), those of its decision kind
+    (``policies.MonteCarloPolicy``), duplicates dropped. How many."""
     respond(s, p, pol.GREEDY, w.candidates[0])
-    if stock_left(s) > SEARCH_STOCK:
+    if stock_left(s) > search_stock:
         return 1
     if s.phase == OPEN:
         return pol.opening_candidates(w.candidates, 1, s.hands[s.seat], s.trump, room(s, p))
@@ -798,25 +871,40 @@ def hidden_cards(s: np.void, p: np.void, seat: int, w: np.void) -> int:
 def determinize(world: np.void, p: np.void, seat: int, key: np.uint64, n: int, w: np.void) -> None:
     """World ``key`` of a copy of the searched state: its ``n`` hidden cards (``hidden_cards``) in keyed order
     (the ``DEAL`` permutation of ``key``) fill the other hands after their shown cards, to their sizes, seat
-    by seat, then the stock front first (its last card stays); while ``trump_two_in_stock`` the trump 2
-    takes the stock place ``below(draw(key, EXTRA, 0, 0), places)`` from the front. Its game key, for the
-    play-outs' policy draws, is ``key``."""
+    by seat, each taking the first cards in that order not yet dealt and not in its ``barred`` (the reads;
+    where too few are left, the first cards not yet dealt), then the stock front first with the cards left
+    in that order (its last card stays); while ``trump_two_in_stock`` the trump 2 takes the stock place
+    ``below(draw(key, EXTRA, 0, 0), places)`` from the front. Its game key, for the play-outs' policy draws,
+    is ``key``. With no reads (``barred`` all 0) the hands take the order's cards one after another."""
     jit.bucket_permutation_into(key, jit.DEAL, 0, n, w.u, w.perm, w.count)
     two_at = -1
     if trump_two_in_stock(world, p):
         two_at = world.drawn + jit.below(jit.draw(key, jit.EXTRA, 0, 0), world.stock_size - 1 - world.drawn)
-    k = 0
+    dealt = ZERO
+    first = 0  # every card before the order's index ``first`` is dealt
     for q in range(p.players):
         if q != seat:
             hand = shown(world, q)
-            for _ in range(popcount(world.hands[q]) - popcount(hand)):
-                hand |= bit(w.hidden[w.perm[k]])
-                k += 1
+            need = popcount(world.hands[q]) - popcount(hand)
+            for bar in (world.barred[q], ZERO):  # the reads first, then as far as the cards go
+                i = first
+                while need > 0 and i < n:
+                    c = bit(w.hidden[w.perm[i]])
+                    i += 1
+                    if (dealt | bar) & c == ZERO:
+                        hand |= c
+                        dealt |= c
+                        need -= 1
+                while first < n and dealt & bit(w.hidden[w.perm[first]]) != ZERO:
+                    first += 1
             world.hands[q] = hand
+    k = first
     for i in range(world.drawn, world.stock_size - 1):
         if i == two_at:
             world.stock[i] = world.trump * RANKS + TRUMP_TWO_RANK
         else:
+            while dealt & bit(w.hidden[w.perm[k]]) != ZERO:
+                k += 1
             world.stock[i] = w.hidden[w.perm[k]]
             k += 1
     world.key = key
@@ -835,17 +923,31 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
     """``mc``'s decision for the seat to act (``row``: its policy table row) into ``m``: every candidate played
     out in the same ``row[DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns, j)``) with
     the base policy in every seat; a play-out scores 1 when the seat does not lose; the highest total wins,
-    ties to the first candidate (greedy's). One candidate is taken without a play-out."""
+    ties to the first candidate (greedy's). One candidate is taken without a play-out.
+
+    ``row[WORLDS]``: ``UNIFORM`` worlds ignore the reads, ``READS`` worlds meet them (``determinize``),
+    ``TRUE_STATE`` (``oracle``) worlds are the state itself under the world's key: it sees every hand. With
+    ``greedy`` play-outs (which draw nothing) its worlds are all alike and one is played."""
     seat = s.seat
-    n_candidates = candidates(s, p, w)
+    n_candidates = candidates(s, p, w, row[pol.SEARCH_STOCK])
     best = 0
     if n_candidates > 1:
-        n_hidden = hidden_cards(s, p, seat, w)
+        mode = row[pol.WORLDS]
+        n_hidden = hidden_cards(s, p, seat, w) if mode != pol.TRUE_STATE else 0
         w.score[:n_candidates] = 0
         world, trial = w.worlds[0], w.worlds[1]
-        for j in range(row[pol.DETERMINIZATIONS]):
+        n_worlds = row[pol.DETERMINIZATIONS]
+        if mode == pol.TRUE_STATE and row[pol.BASE] == pol.GREEDY:
+            n_worlds = 1
+        for j in range(n_worlds):
             w.worlds[0] = s
-            determinize(world, p, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
+            world.reads = False  # the play-outs need no reads
+            if mode == pol.UNIFORM:
+                world.barred[:] = ZERO
+            if mode == pol.TRUE_STATE:
+                world.key = jit.world_key(s.key, s.turns, j)
+            else:
+                determinize(world, p, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
             for i in range(n_candidates):
                 w.worlds[1] = world
                 apply(trial, p, w.candidates[i])
@@ -878,8 +980,10 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     state = np.zeros(1, STATE)
     move = np.zeros(1, MOVE)
     s, m = state[0], move[0]
+    reads_ = pol.reads_of(policies)
     for i in range(len(games)):
         deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        s.reads = reads_
         play_out(s, p, policies, m, w)
         write_record(s, out[i])
 
@@ -931,6 +1035,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
     s["swaps"], s["overplays"], s["pickups"], s["self_attacks"] = (game.swaps, game.overplays, game.pickups,
                                                                    game.self_attacks)
     s["loser"] = -1
+    s["barred"][:players], s["reads"] = game.barred, game.reads
     return state
 
 
@@ -938,8 +1043,8 @@ def decide_from(game: reference.State, kind: str, seat: int, search_: MonteCarlo
     """The ``MOVE`` of ``seat``'s ``mc`` decision (``search_``: its parameters) in a reference game, made on
     ``state_from``: the reference engine's ``mc`` (policies.MonteCarloPolicy)."""
     state, move = state_from(game, kind, seat), np.zeros(1, MOVE)
-    policies = np.zeros((game.players, 3), dtype=np.int64)
-    policies[seat] = pol.MC, search_.determinizations, pol.CODES[search_.base]
+    policies = np.zeros((game.players, pol.ROW), dtype=np.int64)
+    pol.search_row(policies[seat], search_)
     jit.first_call(choose, "moska mc", state[0], make_params(game.rules, game.players)[0], policies, move[0],
                    new_work()[0])
     return move[0]

@@ -20,13 +20,19 @@ from numba import njit
 
 from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
+from cardsim.core.search import MonteCarlo
 from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, make_policy, parse_policy
 
 RANDOM, GREEDY, MC = 0, 1, 2
 CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC}
 """Policy name → code of the policy table."""
-CODE, DETERMINIZATIONS, BASE = range(3)
-"""The columns of a policy table row: the code, and for ``mc`` its worlds and its base policy's code."""
+CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS = range(5)
+"""The columns of a policy table row: the code, and for ``mc`` its worlds, its base policy's code, the stock
+size from which it searches (``DECK_SIZE``: the whole game) and how its worlds deal the hidden cards."""
+ROW = 5
+UNIFORM, READS, TRUE_STATE = 0, 1, 2
+"""``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
+or not dealt at all (``oracle``: the world is the true state)."""
 ALL_KILLS, PLAIN_KILLS, GREEDY_KILLS = 10, 11, 12
 """Defence styles of ``mc``'s candidates (``policies.MonteCarloPolicy``): kill every card with its cheapest
 killer (greedy without keeping high trumps); kill only with non-trumps; greedy's kills without
@@ -320,14 +326,31 @@ def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trum
     return add_candidate(out, m, cheapest(cards, e, trump))
 
 
+def search_row(row: np.ndarray, search: MonteCarlo) -> None:
+    """Write an ``mc``/``oracle`` seat's parameters into its policy table row."""
+    row[CODE], row[DETERMINIZATIONS], row[BASE] = MC, search.determinizations, CODES[search.base]
+    row[SEARCH_STOCK] = 52 if search.search_stock is None else search.search_stock
+    row[WORLDS] = TRUE_STATE if search.sees_all else READS if search.beliefs == "reads" else UNIFORM
+
+
 def table(policies: tuple[str, ...]) -> np.ndarray:
-    """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``) of policy strings
-    (validated by ``policies.make_policy``)."""
-    rows = np.zeros((len(policies), 3), dtype=np.int64)
+    """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, ``SEARCH_STOCK``,
+    ``WORLDS``) of policy strings (validated by ``policies.make_policy``)."""
+    rows = np.zeros((len(policies), ROW), dtype=np.int64)
     for seat, text in enumerate(policies):
         make_policy(text)
         name, search = parse_policy(text)
-        rows[seat, CODE] = CODES[name]
         if search is not None:
-            rows[seat, DETERMINIZATIONS], rows[seat, BASE] = search.determinizations, CODES[search.base]
+            search_row(rows[seat], search)
+        else:
+            rows[seat, CODE] = CODES[name]
     return rows
+
+
+@njit(cache=True)
+def reads_of(policies: np.ndarray) -> bool:
+    """Whether a seat of the policy table deals its worlds from the reads (the engine keeps them only then)."""
+    for q in range(policies.shape[0]):
+        if policies[q, WORLDS] == READS:
+            return True
+    return False

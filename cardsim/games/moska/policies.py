@@ -42,7 +42,7 @@ from typing import Any
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of, count, lowest
 from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, MonteCarlo, parse_mc
 
 RANKS = FRENCH52.n_ranks
 LOW_RANKS = 8
@@ -284,7 +284,12 @@ class MonteCarloPolicy:
 
 BASES = ("random", "greedy")
 """The policies that decide without search: ``mc``'s play-out policies."""
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, MC: MonteCarloPolicy}
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, MC: MonteCarloPolicy, ORACLE: MonteCarloPolicy}
+SEARCH_STOCK = 8
+"""``mc(search_stock=N)`` by default: search once the stock holds at most ``N`` cards (``None``/``all``: the whole
+game); before, the candidate is greedy's alone (benchmarks/bench_beliefs.py measures both)."""
+MC_EXTRA = {"search_stock": SEARCH_STOCK, "beliefs": "uniform"}
+"""Moska's further ``mc``/``oracle`` parameters and their defaults (``core/search.py``)."""
 
 
 @lru_cache(maxsize=None)
@@ -293,8 +298,8 @@ def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown moska policy {name!r}; known policies: {', '.join(POLICIES)}")
-    if name == MC:
-        return name, parse_mc("moska", params, BASES)
+    if name in (MC, ORACLE):
+        return name, parse_mc("moska", params, BASES, name, MC_EXTRA)
     if params:
         raise ValueError(f"moska policy {name!r} takes no parameters, got {', '.join(params)}")
     return name, None

@@ -122,6 +122,7 @@ from typing import Callable, Sequence
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of, count
 from cardsim.core.records import Replay, Setup
+from cardsim.games.moska import reads
 from cardsim.games.moska.events import BOOK
 from cardsim.games.moska.policies import View, make_policy
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
@@ -196,6 +197,10 @@ class State:
     """The cards each seat is publicly known to hold (``mc``'s view, see ``policies.MonteCarloPolicy``):
     picked up from the table, taken back after an over-play, the turned card taken by the trump-two
     swap, the stock's last card drawn; a card leaves with the hand."""
+    barred: list[int] = field(default_factory=list)
+    """The cards each seat's choices since its last draw say it does not hold, read as greedy's (``reads.py``),
+    kept while ``reads`` (a seat's ``mc`` deals its worlds from them)."""
+    reads: bool = False
     finish_order: list[int] = field(default_factory=list)
     turns: int = 0
     rounds: int = 0
@@ -212,6 +217,7 @@ class State:
     def __post_init__(self) -> None:
         self.out = self.out or [False] * len(self.hands)
         self.known = self.known or [0] * len(self.hands)
+        self.barred = self.barred or [0] * len(self.hands)
 
     @property
     def players(self) -> int:
@@ -349,6 +355,8 @@ def refill(s: State, seat: int) -> None:
     """
     drawn: list[int] = []
     two = trump_two(s)
+    if s.stock and count(s.hands[seat]) < s.rules.hand_size:
+        s.barred[seat] = 0  # unseen cards come in: what its choices said of its hand no longer holds
     while s.stock and count(s.hands[seat]) < s.rules.hand_size:
         card = s.stock.pop(0)
         s.hands[seat] |= 1 << card
@@ -436,6 +444,8 @@ def opening_step(s: State, policy) -> None:
     cards = policy.open(view(s, a, turn, room(s)))
     if not is_legal_opening(cards, s.hands[a], room(s)):
         raise IllegalMove(f"seat {a} opened {FRENCH52.names(cards)} from {FRENCH52.names(s.hands[a])}")
+    if s.reads:
+        s.barred[a] |= reads.opening(cards, s.trump)
     leave_hand(s, a, cards)
     s.table.attack |= cards
     s.table.unkilled |= cards
@@ -483,10 +493,13 @@ def defence_step(s: State, policy) -> None:
     gone = s.table.gone
     for a in cards_of(s.table.unkilled):
         ks = killers(a, s.hands[d], s.trump)
+        k = -1
         if ks and may_kill(s):
             k = policy.kill(view(s, d, turn, room(s)), a, ks)
-            if k >= 0:
-                kill(s, a, k, turn)
+        if s.reads and may_kill(s):
+            s.barred[d] |= reads.kill(a, k, KILL[s.trump][a], s.trump, len(s.stock))
+        if k >= 0:
+            kill(s, a, k, turn)
     if s.rules.defender_self_attack:
         for c in range(DECK_SIZE):
             ks = self_attack_killers(s, c)
@@ -557,6 +570,8 @@ def addition_step(s: State, policies: Sequence) -> bool:
             raise IllegalMove(f"seat {p} added {FRENCH52.names(cards)} (allowed {FRENCH52.names(ok & s.hands[p])},"
                               f" room {room_})")
         s.note("add", p, cards, d, turn)
+        if s.reads:
+            s.barred[p] |= reads.addition(cards, ok, room_, s.trump, len(s.stock))
         added[p] = cards
     chosen = dict(added)
     give_back(s, room_, policies)
@@ -640,11 +655,14 @@ def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequen
     """Play game ``game`` of a study with ``seed``: its record and its moves in words."""
     s = deal(rules, players, rng.game_key(seed, game))
     s.on_move = on_move
+    seated = [make_policy(p) for p in policies]
+    s.reads = any(getattr(getattr(p, "search", None), "beliefs", "") == "reads" and not p.search.sees_all
+                  for p in seated)
     for p in range(players):
         s.note("deal", p, s.hands[p])
     s.note("turn", -1, (s.turned,))
     swap_after_deal(s)
-    run(s, [make_policy(p) for p in policies])
+    run(s, seated)
     for p in range(players):
         s.note("final", p, s.hands[p])
     return Replay("moska", record(s, game), s.log, Setup("moska", rules, players, seed, game, tuple(policies)), BOOK)
