@@ -46,6 +46,7 @@ def count_decisions(p: np.void, policies: np.ndarray, seed: np.uint64, games: np
     decisions = searched = 0
     for i in range(len(games)):
         C.deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        s.reads = pol.reads_of(policies)
         while s.phase != C.OVER:
             if s.seat == seat:
                 decisions += 1

@@ -32,7 +32,7 @@ from numba import njit
 from cardsim.core import jit
 from cardsim.core.jit import ONE, ZERO, bit, lowest, popcount
 from cardsim.games.moska import compiled as C
-from cardsim.games.moska.compiled_policies import table
+from cardsim.games.moska.compiled_policies import reads_of, table
 from cardsim.games.moska.rules import MoskaRules
 
 PRESETS = ("moska", "turamoska", "pyhaselka", "taraki")
@@ -210,6 +210,7 @@ def checked_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.n
     s, m = state[0], move[0]
     for i in range(len(games)):
         C.deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        s.reads = reads_of(policies)  # as run_games: the reads of mc(beliefs=reads)
         check_state(s, p, counts)
         while C.to_act(s) >= 0:
             if s.turns >= p.max_turns:

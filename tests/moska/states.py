@@ -7,7 +7,7 @@ import numpy as np
 
 from cardsim.core import jit
 from cardsim.games.moska import compiled
-from cardsim.games.moska.compiled_policies import table
+from cardsim.games.moska.compiled_policies import reads_of, table
 
 
 class Game:
@@ -21,6 +21,7 @@ class Game:
         self.move = np.zeros(1, compiled.MOVE)
         compiled.deal(self.state[0], self.p, np.uint64(jit.game_key(np.uint64(seed), game)), np.zeros(52, np.uint64),
                       np.zeros(52, np.int64))
+        self.state[0]["reads"] = reads_of(self.policies)  # as run_games does
 
     @property
     def s(self):

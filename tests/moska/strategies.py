@@ -29,15 +29,22 @@ def setups(draw):
     return rules, players, seats, draw(st.integers(0, 2**32)), draw(st.integers(0, 10**6))
 
 
-MC = st.builds("mc(determinizations={}, base={})".format, st.integers(1, 4), st.sampled_from(["random", "greedy"]))
-"""``mc`` with few worlds (tests stay quick) and either base policy."""
+SEARCH_STOCK = st.sampled_from(["", ", search_stock=all", ", search_stock=None", ", search_stock=0",
+                                ", search_stock=20", ", search_stock=52"])
+BELIEFS = st.sampled_from(["", ", beliefs=uniform", ", beliefs=reads"])
+MC = st.builds("mc(determinizations={}, base={}{}{})".format, st.integers(1, 4), st.sampled_from(["random", "greedy"]),
+               SEARCH_STOCK, BELIEFS)
+"""``mc`` with few worlds (tests stay quick), either base policy, any ``search_stock``, either ``beliefs``."""
+ORACLE = st.builds("oracle(determinizations={}, base={}{})".format, st.integers(1, 4),
+                   st.sampled_from(["random", "greedy"]), SEARCH_STOCK)
 
 
 @st.composite
-def mc_setups(draw):
-    """``setups`` with at least one ``mc`` seat among ``random`` and ``greedy`` seats."""
+def mc_setups(draw, unfair: bool = False):
+    """``setups`` with at least one ``mc`` seat (``unfair``: or ``oracle`` seat) among ``random`` and ``greedy``
+    seats."""
     rules, players, seats, seed, game = draw(setups())
     seats = list(seats)
     for seat in draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=players, unique=True)):
-        seats[seat] = draw(MC)
+        seats[seat] = draw(st.one_of(MC, ORACLE) if unfair else MC)
     return rules, players, tuple(seats), seed, game

@@ -524,7 +524,7 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, perm: np.ndarray
     players, dealt = p.players, p.players * p.hand_size
     s.key = key
     for q in range(MAX_PLAYERS):
-        s.hands[q] = s.known[q] = s.added[q] = ZERO
+        s.hands[q] = s.known[q] = s.added[q] = s.barred[q] = ZERO
     for j in range(dealt):
         s.hands[(1 + j) % players] |= bit(perm[j])
     s.turned = perm[dealt]

@@ -491,13 +491,14 @@ def defence_step(s: State, policy) -> None:
         return
     turn = decide(s, d)
     gone = s.table.gone
+    read = 0  # what the decision says of the defender's hand, kept once it is made
     for a in cards_of(s.table.unkilled):
         ks = killers(a, s.hands[d], s.trump)
         k = -1
         if ks and may_kill(s):
             k = policy.kill(view(s, d, turn, room(s)), a, ks)
-        if s.reads and may_kill(s):
-            s.barred[d] |= reads.kill(a, k, KILL[s.trump][a], s.trump, len(s.stock))
+        if may_kill(s):
+            read |= reads.kill(a, k, KILL[s.trump][a], s.trump, len(s.stock))
         if k >= 0:
             kill(s, a, k, turn)
     if s.rules.defender_self_attack:
@@ -507,6 +508,8 @@ def defence_step(s: State, policy) -> None:
                 k = policy.self_attack(view(s, d, turn, room(s)), c, ks)
                 if k >= 0:
                     self_attack(s, c, k, turn)
+    if s.reads:
+        s.barred[d] |= read
     if s.table.gone == gone:
         s.note("kill", d, decision=turn)  # the decision kills nothing
 
