@@ -16,6 +16,7 @@ worlds that meet what the opponents' choices ``"reads"`` of their hands under th
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -23,6 +24,8 @@ MC = "mc"
 """The name of the searching policy in every game."""
 ORACLE = "oracle"
 """The search that sees every hand: not a fair player."""
+SEARCHES = (MC, ORACLE)
+"""The searching policies' names."""
 UNFAIR = (ORACLE,)
 """Policy names that see cards a seat could not see at a real table."""
 DETERMINIZATIONS = 32
@@ -77,9 +80,13 @@ def parse_mc(game: str, params: dict[str, Any], bases: tuple[str, ...], name: st
     return MonteCarlo(d, base, stock, beliefs, name == ORACLE)
 
 
+_UNFAIR = re.compile(r"(?<![\w.])(" + "|".join(UNFAIR) + r")\b")
+
+
 def is_unfair(policy: str) -> bool:
-    """Whether a policy string names a player that sees hidden cards (``oracle``)."""
-    return policy.split("(", 1)[0].strip() in UNFAIR
+    """Whether a policy string (or a list of seats' policies in one string) seats a player that sees hidden
+    cards (``oracle``)."""
+    return _UNFAIR.search(policy) is not None
 
 
 def unfair_note(policies: Iterable[str]) -> str:

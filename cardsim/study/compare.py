@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import api
+from cardsim.core.search import unfair_note
 from cardsim.study.explore import outcome_column
 from cardsim.study.spec import Study, StudyError
 from cardsim.study.stats import LENGTHS
@@ -49,6 +50,8 @@ def table(summary: pd.DataFrame, baseline: str) -> str:
         head = (f"{rows.game.iloc[0]}, {n} players, policy {p}, {int(rows.games.max()):,} games per variant: "
                 f"{o} rate by seat in % (Wilson 95%); under each variant its paired difference against {baseline} "
                 f"(Δ, pp and turns, 95%); fairness in pp (exact 95%)")
+        if unfair_note([p]):
+            head += "\n" + unfair_note([p])
         header = ["variant", *(f"seat {s}" for s in range(n)), *(f"mean {c}" for c in lengths), "spread", "TV"]
         lines = []
         for _, r in rows.iterrows():

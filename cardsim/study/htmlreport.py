@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 import pandas as pd
 
+from cardsim.core.search import unfair_note
 from cardsim.study import manifest as claims, storage
 from cardsim.study.explore import headline, outcome_column
 from cardsim.study.report import EFFECTS, parse_effects
@@ -67,8 +68,10 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
     study, o = manifest["study"], outcome_column(summary)
     groups = list(dict.fromkeys(zip(summary.players, summary.policy)))
     baseline = study["baseline"]
+    unfair = unfair_note(summary.policy.astype(str))
     parts = [f"<h1>{_e(study['name'])}: {_e(study['game'])}</h1>",
              f"<p>{_e(study.get('description', ''))}</p>",
+             *([f"<p class=\"note\" id=\"unfair\">{_e(unfair)}</p>"] if unfair else []),
              _table("headline", "What was run", ["", ""], [[k, v] for k, v in _headline(manifest, skipped).items()],
                     names=2),
              "<h2>Findings at a glance</h2>", _glance(summary, effects, o, groups, baseline),

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
+from cardsim.core.search import unfair_note
 from cardsim.study import ladder_plot, storage
 from cardsim.study.ladder import ALL, Report, Tally, format_report, measure_of
 from cardsim.study.spec import Study
@@ -43,9 +44,11 @@ def compute(study: Study, folder: Path) -> Report:
 
 
 def title(study: Study) -> str:
+    """The ladder's heading (text and plot); a second line when it seats a player that sees hidden cards."""
     (variant,) = study.variants
+    note = unfair_note(study.ladder.policies)
     return (f"{study.game} {variant}, {study.players[0]} players, {study.games:,} games per seating, "
-            f"{len(study.cells())} seatings ({study.ladder.seatings}), seed {study.seed}")
+            f"{len(study.cells())} seatings ({study.ladder.seatings}), seed {study.seed}" + (f"\n{note}" if note else ""))
 
 
 def command(study: Study, out: str | Path | None) -> list[str]:

@@ -132,7 +132,7 @@ def make_params(rules: MolotowRules, players: int) -> tuple[int, ...]:
 
 
 # the policy table (policy_table): a row per seat
-CODE, DETERMINIZATIONS, BASE = range(3)
+CODE, DETERMINIZATIONS, BASE, SEES = range(4)
 
 MAX_CANDIDATES = 12
 """``mc``'s candidates are the legal cards: at most a hand, 12 cards at the 3-player table."""
@@ -150,12 +150,13 @@ WORK = np.dtype([
 def policy_table(policies: tuple[str, ...]) -> np.ndarray:
     """A row per seat (int64): ``CODE`` (``RANDOM``, ``GREEDY``, ``SEARCH``), and for ``mc`` its
     ``DETERMINIZATIONS`` and ``BASE`` (a code); validated (``policies.parse_policy``)."""
-    table = np.zeros((len(policies), 3), dtype=np.int64)
+    table = np.zeros((len(policies), 4), dtype=np.int64)
     for seat, text in enumerate(policies):
         name, mc = parse_policy(text)
-        table[seat, CODE] = POLICIES.index(name)
+        table[seat, CODE] = SEARCH if mc is not None else POLICIES.index(name)
         if mc is not None:
             table[seat, DETERMINIZATIONS], table[seat, BASE] = mc.determinizations, POLICIES.index(mc.base)
+            table[seat, SEES] = mc.sees_all  # oracle: its worlds are the true state
     return table
 
 
@@ -420,7 +421,7 @@ def choose(s, params: tuple, policies: np.ndarray, w) -> int:
     seat = to_act(s)
     policy = policies[seat, CODE]
     if policy == SEARCH:
-        return search(s, params, policies[seat, DETERMINIZATIONS], policies[seat, BASE], w)
+        return search(s, params, policies[seat, DETERMINIZATIONS], policies[seat, BASE], w, policies[seat, SEES])
     return base_card(s, params, policy)
 
 
@@ -766,12 +767,13 @@ def roll_out(s, params: tuple, base: int) -> None:
 
 
 @njit(cache=True)
-def search(s, params: tuple, determinizations: int, base: int, w) -> int:
+def search(s, params: tuple, determinizations: int, base: int, w, sees: int) -> int:
     """``mc``'s card for the seat to act (policies.py): every legal card, greedy's first, played out in
     the same ``determinizations`` worlds (``determinize``, keyed ``jit.world_key(key, turn, j)``) to the
     end of the hand with ``base`` in every seat; a play-out scores the seat's sticks minus potatoes of the
     hand (0 if ``max_turns`` stops it first). The highest total wins, ties to greedy's card. A single
-    legal card is played without a play-out."""
+    legal card is played without a play-out. ``sees`` (``oracle``): the worlds are the state itself under
+    the world's key (it sees every hand)."""
     seat, hand_no = to_act(s), s.hand_no
     legal = legal_cards(s, params)
     first = greedy_card(s, legal)
@@ -790,7 +792,11 @@ def search(s, params: tuple, determinizations: int, base: int, w) -> int:
         w.totals[i] = 0
     for j in range(determinizations):
         w.worlds[0] = s
-        determinize(world, seat, jit.world_key(s.key, s.turn, j), w)
+        if sees:
+            world.key = jit.world_key(s.key, s.turn, j)
+            draw_policy(world)
+        else:
+            determinize(world, seat, jit.world_key(s.key, s.turn, j), w)
         for i in range(m):
             w.worlds[1] = world
             apply(trial, hand_end, w.candidates[i])

@@ -61,13 +61,13 @@ from functools import lru_cache
 from cardsim.core import rng
 from cardsim.core.cards import cards_of, count
 from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.molotow.cards import (DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, TRUMP_POINTS, TRUMP_POWER, beats,
                                          is_trump, points, rank, suit)
 
 BASES = ("random", "greedy")
 """The policies that decide without search: ``mc``'s play-out policies."""
-POLICIES = (*BASES, MC)
+POLICIES = (*BASES, MC, ORACLE)
 
 
 @lru_cache(maxsize=None)
@@ -77,8 +77,8 @@ def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown molotow policy {name!r}; known policies: {', '.join(POLICIES)}")
-    if name == MC:
-        return name, parse_mc("molotow", params, BASES)
+    if name in SEARCHES:
+        return name, parse_mc("molotow", params, BASES, name)
     if params:
         raise ValueError(f"molotow policy {name!r} takes no parameters, got {', '.join(params)}")
     return name, None

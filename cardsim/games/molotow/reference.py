@@ -41,7 +41,7 @@ from typing import Callable, Iterable
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.core.records import Replay, Setup
-from cardsim.core.search import MC
+from cardsim.core.search import SEARCHES
 from cardsim.games.molotow.cards import N_CARDS, NO_TRUMP, beats, buur, is_trump, points, rank, suit, suit_mask
 from cardsim.games.molotow.events import BOOK
 from cardsim.games.molotow.policies import check_policy, choose
@@ -234,7 +234,7 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
             held = hand.held[seat]
             legal = legal_moves(held, trick, hand.trump, rules.undertrump)
             name = check_policy(policies[seat])
-            if name == MC:
+            if name in SEARCHES:
                 card = searched(rules, policies[seat], key, turn, hand, trick, trick_no)
             else:
                 card = choose(name, held, legal, trick, hand.trump, key, turn)
@@ -262,7 +262,7 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
               log: list[Decision] | None = None) -> Game:
     """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
-    search = MC in [check_policy(p) for p in policies]
+    search = any(check_policy(p) in SEARCHES for p in policies)
     key = rng.game_key(seed, game)
     out = Game({})
     sticks, potatoes = [0] * players, [0] * players

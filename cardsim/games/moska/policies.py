@@ -214,7 +214,8 @@ class GreedyPolicy:
 
 
 class MonteCarloPolicy:
-    """``mc(determinizations=D, base=B)``: determinized Monte Carlo (docs/design.md), run by the compiled engine.
+    """``mc(determinizations=D, base=B, search_stock=N, beliefs=uniform|reads)``: determinized Monte Carlo
+    (docs/design.md), run by the compiled engine; ``oracle(...)``: the same search on the true state.
 
     At each decision of seat ``p`` at decision ``turn``: the candidates below (greedy's decision
     first, duplicates dropped; one candidate is taken without a play-out); ``D`` worlds, world ``j``
@@ -232,10 +233,16 @@ class MonteCarloPolicy:
     with the swap on, the trump 2 is in the stock (its holder would have swapped at once), so a world
     puts it at a random place of the stock (``below(draw(w, EXTRA, 0, 0), places)``).
 
+    ``beliefs=reads``: each other seat's hand is filled first with the hidden cards its choices since its
+    last draw do not rule out, read as greedy's (``reads.py``; ``compiled.determinize``), then, where too
+    few are left, with any. ``oracle``: no world is dealt; each is the true state under the world's key (it
+    sees every hand and the stock: not a fair player); with ``greedy`` play-outs, which draw nothing, its
+    worlds are all alike and one is played.
+
     Candidates (``compiled_policies``, ``compiled.candidates``). While the stock holds more than
-    ``compiled.SEARCH_STOCK`` (8) cards the candidate is greedy's alone: measured against greedy, 32
-    worlds cannot tell earlier candidates apart, and searching there lost as often or more (and the
-    decision costs no play-out). From then on, decision kind by decision kind:
+    ``search_stock`` cards (``SEARCH_STOCK`` = 8 by default; ``None`` or ``all``: never) the candidate is
+    greedy's alone: measured against greedy (benchmarks/bench_beliefs.py), searching earlier with 32 worlds
+    loses more often, not less (and the decision costs no play-out). From then on, decision kind by kind:
     - open: greedy's; each single card; each rank's group ``part(hand, r, room)`` (ranks with >= 2
       cards, room >= 2); all non-trump groups together from the lowest rank, within the room;
     - defence: greedy's; kill every card with its cheapest killer (non-trump killers first, then the

@@ -546,7 +546,8 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
     """``mc``'s decision for the seat to act (``row`` its policy table row), into ``m``: every candidate
     played out in the same ``row[DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns,
     j)``) with the base policy in every seat; a play-out scores 1 when the seat does not lose; the highest
-    total wins, ties to the first candidate (greedy's). One candidate is taken without a play-out."""
+    total wins, ties to the first candidate (greedy's). One candidate is taken without a play-out.
+    ``row[SEES]`` (``oracle``): the worlds are the state itself under the world's key (it sees every hand)."""
     seat = s.seat
     n_candidates = candidates(s, p, w)
     best = 0
@@ -556,7 +557,10 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
         world, trial = w.worlds[0], w.worlds[1]
         for j in range(row[pol.DETERMINIZATIONS]):
             w.worlds[0] = s
-            determinize(world, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
+            if row[pol.SEES]:
+                world.key = jit.world_key(s.key, s.turns, j)
+            else:
+                determinize(world, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
             for i in range(n_candidates):
                 w.worlds[1] = world
                 apply(trial, p, w.candidates[i])

@@ -20,8 +20,8 @@ from cardsim.games.musta_maija.cards import (
 from cardsim.games.musta_maija.policies import parse_policy
 
 RANDOM, GREEDY, MC = 0, 1, 2
-CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC}
-CODE, DETERMINIZATIONS, BASE = range(3)
+CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "oracle": MC}
+CODE, DETERMINIZATIONS, BASE, SEES = range(4)
 """Columns of a seat's row of the policy table: its policy's code and, for ``mc``, its worlds per
 decision and its base policy's code."""
 NO_CAP = -1
@@ -35,8 +35,9 @@ def table(seats: tuple[str, ...]) -> np.ndarray:
     rows = []
     for text in seats:
         name, search = parse_policy(text)
-        rows.append((CODES[name], search.determinizations, CODES[search.base]) if search else (CODES[name], 0, 0))
-    return np.array(rows, dtype=np.int64).reshape(len(seats), 3)
+        rows.append((CODES[name], search.determinizations, CODES[search.base], search.sees_all) if search
+                    else (CODES[name], 0, 0, 0))
+    return np.array(rows, dtype=np.int64).reshape(len(seats), 4)
 
 
 @njit(cache=True)

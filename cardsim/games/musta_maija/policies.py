@@ -91,12 +91,12 @@ from functools import lru_cache
 
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, RANKS, SPADES, SUITS, cards, mask, rank, suit, suit_cards
 
 BASES = ("random", "greedy")
 """The policies that decide without search: ``mc``'s play-out policies."""
-POLICIES = (*BASES, MC)
+POLICIES = (*BASES, MC, ORACLE)
 HIGHEST_TRUMP = "highest_trump"
 
 
@@ -106,8 +106,8 @@ def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown musta_maija policy {text!r}; known policies: {', '.join(POLICIES)}")
-    if name == MC:
-        return name, parse_mc("musta_maija", params, BASES)
+    if name in SEARCHES:
+        return name, parse_mc("musta_maija", params, BASES, name)
     if params:
         raise ValueError(f"musta_maija policy {name!r} takes no parameters, got {', '.join(params)}")
     return name, None

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52
 from cardsim.core.records import Replay, Setup
-from cardsim.core.search import MC
+from cardsim.core.search import SEARCHES
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
     BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, names, rank, suit,
@@ -343,7 +343,7 @@ def offer_marriage(t: Table, seat: int, policy: str) -> None:
 
 
 def attack_decision(t: Table, policy: str) -> None:
-    if policies.policy_name(policy) == MC:
+    if policies.policy_name(policy) in SEARCHES:
         suit_declared, attack_cards, _ = searched(t, policy)
         if suit_declared >= 0:
             declare(t, t.attacker, suit_declared)
@@ -356,7 +356,7 @@ def attack_decision(t: Table, policy: str) -> None:
 
 def defence_decision(t: Table, policy: str) -> None:
     seat = defender(t)
-    if policies.policy_name(policy) == MC:
+    if policies.policy_name(policy) in SEARCHES:
         suit_declared, beaters, beaten = searched(t, policy)
         if suit_declared >= 0:
             declare(t, seat, suit_declared)

@@ -60,7 +60,7 @@ from cardsim.games.uno.rules import UnoRules
 
 MAX_PLAYERS, MAX_CARDS = 10, 112
 GREEDY, MC = NAMES.index("greedy"), NAMES.index("mc")
-POLICY_COLUMNS = CODE, BLUFF_CUT, CHALLENGE_CUT, DETERMINIZATIONS, BASE = range(5)
+POLICY_COLUMNS = CODE, BLUFF_CUT, CHALLENGE_CUT, DETERMINIZATIONS, BASE, SEES = range(6)
 """Columns of a seat's row of the ``policy`` array: policy code, ``bluff`` and ``challenge`` as 53-bit cut-offs,
 and for ``mc`` its worlds per decision and its base policy's code."""
 DEFAULT_CUTS = np.array([(p.bluff_cut, p.challenge_cut) for p in map(parse_policy, BASES)], dtype=np.int64)
@@ -930,9 +930,17 @@ def determinize(world, key: np.uint64, w) -> None:
             m += 1
     order_cards(key, DEAL, 0, world.pile, 0, m, w)
     deal_world(world, m, w)
-    world.reads = False
     if world.challenge_open:
         world.wd4_bluffed = colour_held(world, world.wd4_player, world.wd4_colour) > 0
+    as_world(world, key)
+
+
+@njit(cache=True)
+def as_world(world, key: np.uint64) -> None:
+    """A copy of the searched state made world ``key`` once its hands are dealt (``determinize``; as it is for
+    ``oracle``, which sees them): it forgets what anyone was shown or read, its game key is ``key`` (its
+    play-outs' draws) and it ends with the hand."""
+    world.reads = False
     forget_hands(world)
     world.key, world.pkey = key, fold(key, POLICY)
     world.tkey = fold(world.pkey, world.turns - 1)
@@ -952,7 +960,7 @@ def search(s, params, policy, w) -> int:
     ``policy[p, DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns - 1, j)``) with
     the base policy in every seat; the most hands won, then the fewest cards left in its hand at the
     play-outs' ends, then the first candidate (greedy's choice). One candidate is taken without a play-out.
-    ``s`` is left as it is."""
+    ``s`` is left as it is. ``policy[p, SEES]`` (``oracle``): the worlds are the state itself (``as_world``)."""
     p = s.current
     m = candidates(s, w)
     if m == 1:
@@ -962,7 +970,10 @@ def search(s, params, policy, w) -> int:
     w.score[:m] = 0
     for j in range(policy[p, DETERMINIZATIONS]):
         w.worlds[0] = s
-        determinize(w.worlds[0], jit.world_key(s.key, s.turns - 1, j), w)
+        if policy[p, SEES]:
+            as_world(w.worlds[0], jit.world_key(s.key, s.turns - 1, j))
+        else:
+            determinize(w.worlds[0], jit.world_key(s.key, s.turns - 1, j), w)
         for i in range(m):
             w.worlds[1] = w.worlds[0]
             trial = w.worlds[1]
@@ -1035,8 +1046,8 @@ def policy_of(policies: tuple[str | Policy, ...]) -> np.ndarray:
     rows = []
     for p in policies:
         p = parse_policy(p) if isinstance(p, str) else p
-        search = (p.search.determinizations, NAMES.index(p.search.base)) if p.mc else (0, 0)
-        rows.append((NAMES.index(p.name), p.bluff_cut, p.challenge_cut, *search))
+        search = (p.search.determinizations, NAMES.index(p.search.base), p.search.sees_all) if p.mc else (0, 0, 0)
+        rows.append((MC if p.mc else NAMES.index(p.name), p.bluff_cut, p.challenge_cut, *search))
     return np.array(rows, dtype=np.int64).reshape(len(policies), len(POLICY_COLUMNS))
 
 

@@ -82,7 +82,7 @@ import numpy as np
 
 from cardsim.core import rng
 from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.uno.cards import DECK_SIZES, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, K, KIND_COLOUR, LEGAL, WD4
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ if TYPE_CHECKING:
 
 BASES = ("random", "greedy")
 """The policies that decide without search: ``mc``'s play-out policies."""
-NAMES = (*BASES, MC)
+NAMES = (*BASES, MC, ORACLE)
 DEFAULTS = {"random": {"bluff": 0.0, "challenge": 0.5}, "greedy": {"bluff": 0.1, "challenge": 0.25}}
 _ONE = 1 << 53
 
@@ -111,7 +111,8 @@ class Policy:
 
     @property
     def mc(self) -> bool:
-        return self.name == MC
+        """A searching policy: ``mc``, or ``oracle`` (the same search on the true state)."""
+        return self.search is not None
 
     @property
     def bluff_cut(self) -> int:
@@ -128,8 +129,8 @@ def parse_policy(text: str) -> Policy:
     name, params = parse_call(text)
     if name not in NAMES:
         raise ValueError(f"unknown uno policy {name!r}; known policies: {', '.join(NAMES)}")
-    if name == MC:
-        return Policy(MC, search=parse_mc("uno", params, BASES))
+    if name in SEARCHES:
+        return Policy(name, search=parse_mc("uno", params, BASES, name))
     unknown = sorted(set(params) - set(DEFAULTS[name]))
     if unknown:
         raise ValueError(f"uno policy {name} has no parameter {unknown[0]!r}; known: bluff, challenge")
