@@ -8,7 +8,7 @@ import pytest
 
 import cardsim
 
-PLAYERS = {"moska": 4, "musta_maija": 4, "uno": 4, "molotow": 3}
+PLAYERS = {"moska": 4, "musta_maija": 4, "uno": 4, "molotow": 4}
 
 
 @pytest.mark.parametrize("game", sorted(PLAYERS))
