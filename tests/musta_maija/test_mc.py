@@ -247,8 +247,9 @@ def test_mc_parameters_are_checked_on_both_engines_in_one_line(text, message):
 
 def test_mc_alone_means_the_defaults():
     assert parse_policy("mc") == parse_policy("mc()") == parse_policy("mc(determinizations=32, base=greedy)")
-    assert (cpol.table(("mc", "mc(base=random, determinizations=5)")) == [[cpol.MC, 32, cpol.GREEDY],
-                                                                          [cpol.MC, 5, cpol.RANDOM]]).all()
+    assert (cpol.table(("mc", "mc(base=random, determinizations=5)", "oracle")) == [[cpol.MC, 32, cpol.GREEDY, 0],
+                                                                                    [cpol.MC, 5, cpol.RANDOM, 0],
+                                                                                    [cpol.MC, 32, cpol.GREEDY, 1]]).all()
     runs = [cardsim.simulate("musta_maija", players=3, games=5, seed=4, policy=[text, "greedy", "random"])
             for text in ("mc", "mc()", "mc(base=greedy, determinizations=32)")]
     pd.testing.assert_frame_equal(runs[0], runs[1])
