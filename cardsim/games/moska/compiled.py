@@ -50,11 +50,14 @@ from numba import njit
 from cardsim.core import jit
 from cardsim.core.cards import FRENCH52
 from cardsim.core.records import finish_strings
+from cardsim.core.rules import format_call
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, popcount
 from cardsim.core.search import MonteCarlo
 from cardsim.games.moska import compiled_policies as pol
+from cardsim.games.moska import features as feat
 from cardsim.games.moska import reference
 from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
+from cardsim.games.moska.policies import warn_other_rules
 from cardsim.games.moska.reference import NO_CAP, TRUMP_TWO_RANK
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
@@ -124,10 +127,12 @@ WORK = np.dtype([
     ("u", np.uint64, (DECK_SIZE,)), ("perm", np.int64, (DECK_SIZE,)), ("count", np.int64, (jit.BUCKETS + 1,)),
     ("hidden", np.int64, (DECK_SIZE,)), ("candidates", MOVE, (MAX_CANDIDATES,)),
     ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)), ("worlds", STATE, (2,)),
+    ("play", MOVE, (MAX_CANDIDATES,)), ("features", np.int64, (feat.N,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and permutation (``u``, ``perm``); for ``mc``
 (``search``) the bucket counts of a world's permutation, the hidden cards, the candidates and their
-scores, a play-out's move, a world and a play-out state."""
+scores, a play-out's move, a world and a play-out state; for ``learned`` (``learned_move``, also inside
+``mc``'s play-outs) its candidates and one candidate's features."""
 
 
 def new_work() -> np.ndarray:
@@ -626,14 +631,25 @@ def respond(s: np.void, p: np.void, code: int, m: np.void) -> None:
 
 
 @njit(cache=True)
+def decide(s: np.void, p: np.void, code: int, row: np.ndarray, m: np.void, w: np.void) -> None:
+    """Write into ``m`` the decision of the seat to act by the search-free policy ``code`` (random, greedy,
+    or learned with the weights of the policy table row ``row``), from its view."""
+    if code == pol.LEARNED:
+        learned_move(s, p, row[pol.WEIGHTS:], m, w)
+    else:
+        respond(s, p, code, m)
+
+
+@njit(cache=True)
 def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void) -> None:
     """Write into ``m`` the decision of the seat to act by its row of the policy table
-    (``compiled_policies.table``), from its view; ``w``: a ``WORK`` record (``mc``'s scratch)."""
+    (``compiled_policies.table``), from its view; ``w``: a ``WORK`` record (``mc``'s and ``learned``'s
+    scratch)."""
     row = policies[s.seat]
     if row[pol.CODE] == pol.MC:
         search(s, p, row, m, w)
     else:
-        respond(s, p, row[pol.CODE], m)
+        decide(s, p, row[pol.CODE], row, m, w)
 
 
 @njit(cache=True)
@@ -725,15 +741,15 @@ def same_defence(s: np.void, x: np.void, y: np.void) -> bool:
 
 
 @njit(cache=True)
-def defence_candidates(s: np.void, p: np.void, w: np.void) -> int:
-    """The defences after greedy's (``w.candidates[0]``): each defence style of ``compiled_policies``
+def defence_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
+    """The defences after greedy's (``out[0]``): each defence style of ``compiled_policies``
     (M-10, M-14), duplicates dropped. How many candidates in all."""
     m = 1
     for style in (pol.ALL_KILLS, pol.PLAIN_KILLS, pol.GREEDY_KILLS):
-        choose_defence(s, p, style, ZERO, w.candidates[m])
+        choose_defence(s, p, style, ZERO, out[m])
         new = True
         for i in range(m):
-            if same_defence(s, w.candidates[i], w.candidates[m]):
+            if same_defence(s, out[i], out[m]):
                 new = False
                 break
         if new:
@@ -746,16 +762,24 @@ def candidates(s: np.void, p: np.void, w: np.void) -> int:
     """``mc``'s candidates for the seat to act into ``w.candidates``: greedy's decision first, then, once the
     stock holds at most ``SEARCH_STOCK`` cards, those of its decision kind (``policies.MonteCarloPolicy``),
     duplicates dropped. How many."""
-    respond(s, p, pol.GREEDY, w.candidates[0])
     if stock_left(s) > SEARCH_STOCK:
+        respond(s, p, pol.GREEDY, w.candidates[0])
         return 1
+    return decision_candidates(s, p, w.candidates)
+
+
+@njit(cache=True)
+def decision_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
+    """The candidates of the seat to act's decision kind into ``out`` (``MOVE`` records): greedy's decision
+    first, then those of ``policies.MonteCarloPolicy``'s list, duplicates dropped. How many."""
+    respond(s, p, pol.GREEDY, out[0])
     if s.phase == OPEN:
-        return pol.opening_candidates(w.candidates, 1, s.hands[s.seat], s.trump, room(s, p))
+        return pol.opening_candidates(out, 1, s.hands[s.seat], s.trump, room(s, p))
     if s.phase == DEFEND:
-        return defence_candidates(s, p, w)
+        return defence_candidates(s, p, out)
     if s.phase == ADD:
-        return pol.addition_candidates(w.candidates, 1, s.hands[s.seat] & s.step_allowed, s.step_room, s.trump)
-    return pol.give_back_candidates(w.candidates, 1, give_back_pool(s, p), s.excess, s.trump)
+        return pol.addition_candidates(out, 1, s.hands[s.seat] & s.step_allowed, s.step_room, s.trump)
+    return pol.give_back_candidates(out, 1, give_back_pool(s, p), s.excess, s.trump)
 
 
 @njit(cache=True)
@@ -823,10 +847,10 @@ def determinize(world: np.void, p: np.void, seat: int, key: np.uint64, n: int, w
 
 
 @njit(cache=True)
-def roll_out(s: np.void, p: np.void, code: int, m: np.void) -> None:
-    """An ``mc`` play-out: the search-free policy ``code`` in every seat until the game ends."""
+def roll_out(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> None:
+    """An ``mc`` play-out: the base policy of the policy table row ``row`` in every seat until the game ends."""
     while s.phase != OVER:
-        respond(s, p, code, m)
+        decide(s, p, row[pol.BASE], row, m, w)
         apply(s, p, m)
 
 
@@ -849,12 +873,97 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
             for i in range(n_candidates):
                 w.worlds[1] = world
                 apply(trial, p, w.candidates[i])
-                roll_out(trial, p, row[pol.BASE], w.move[0])
+                roll_out(trial, p, row, w.move[0], w)
                 if trial.loser != seat:
                     w.score[i] += 1
         best = jit.argmax_first(w.score, n_candidates)
     m.cards = w.candidates[best].cards
     m.killer[:] = w.candidates[best].killer
+
+
+# --- learned: a linear scorer over the candidates (policies.LearnedPolicy specifies it) --------
+
+@njit(cache=True)
+def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The masks ``features.describe`` reads of candidate ``m`` of the seat to act (``spent``, ``left``,
+    ``picked``), from its view: its hand, the table, the addition step."""
+    hand = s.hands[s.seat]
+    if s.phase == DEFEND:
+        spent, picked = ZERO, s.unkilled
+        rest = s.unkilled
+        while rest != ZERO:
+            a = lowest(rest)
+            rest &= rest - ONE
+            if m.killer[a] >= 0:
+                spent |= bit(m.killer[a])
+                picked &= ~bit(a)
+        rest = m.cards
+        while rest != ZERO:
+            c = lowest(rest)
+            rest &= rest - ONE
+            spent |= bit(c) | bit(m.killer[c])
+        return spent, (hand & ~spent) | picked, picked
+    if s.phase == GIVE_BACK:  # M-12: own cards sent back stay in the hand; the defender faces the rest
+        facing = give_back_pool(s, p) & ~m.cards if s.seat == s.defender else ZERO
+        return m.cards, hand & ~(s.added[s.seat] & ~m.cards), facing
+    return m.cards, hand & ~m.cards, ZERO
+
+
+@njit(cache=True)
+def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, out: np.ndarray) -> None:
+    """``features.describe`` of candidate ``m`` of the seat to act into ``out``: ``others`` are the cards
+    not in its hand, the discard or on the table."""
+    spent, left, picked = candidate_masks(s, p, m)
+    others = FULL_DECK & ~(s.hands[s.seat] | s.discard | s.attack | s.kills)
+    defender_hand = popcount(s.hands[s.defender]) if s.phase == OPEN or s.phase == ADD else DECK_SIZE
+    feat.describe(out, greedy, spent, left, picked, others, s.trump, KILL, defender_hand)
+
+
+@njit(cache=True)
+def block_of(s: np.void, p: np.void) -> int:
+    """The weight block of the seat to act's decision: its kind and the stage of the game."""
+    return s.phase * feat.STAGES + feat.stage(stock_left(s), p.players - s.n_out)
+
+
+@njit(cache=True)
+def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.void) -> None:
+    """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``features.WEIGHTS``):
+    the candidate of ``decision_candidates`` with the highest score, ties to the first (greedy's)."""
+    n = decision_candidates(s, p, w.play)
+    best = 0
+    if n > 1:
+        block = block_of(s, p)
+        top = 0
+        for i in range(n):
+            candidate_features(s, p, w.play[i], i == 0, w.features)
+            value = feat.score(weights, block, w.features)
+            if i == 0 or value > top:
+                best, top = i, value
+    m.cards = w.play[best].cards
+    m.killer[:] = w.play[best].killer
+
+
+@njit(cache=True)
+def teacher_scores(s: np.void, p: np.void, row: np.ndarray, worlds: int, w: np.void, scores: np.ndarray) -> int:
+    """Training labels: ``mc``'s totals for every candidate of ``decision_candidates`` (into ``w.candidates``),
+    searched at any stage of the game: ``worlds`` worlds as ``search`` deals them, each candidate played out
+    with the base policy of ``row`` in every seat, 1 per play-out the seat does not lose, into ``scores``.
+    How many candidates."""
+    seat = s.seat
+    n = decision_candidates(s, p, w.candidates)
+    scores[:n] = 0
+    n_hidden = hidden_cards(s, p, seat, w)
+    world, trial = w.worlds[0], w.worlds[1]
+    for j in range(worlds):
+        w.worlds[0] = s
+        determinize(world, p, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
+        for i in range(n):
+            w.worlds[1] = world
+            apply(trial, p, w.candidates[i])
+            roll_out(trial, p, row, w.move[0], w)
+            if trial.loser != seat:
+                scores[i] += 1
+    return n
 
 
 # --- records --------------------------------------------------------------------------------
@@ -889,8 +998,10 @@ def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
     """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD_FIELDS)), dtype=np.int64)
-    jit.first_call(run_games, "moska", make_params(rules, players)[0], pol.table(policies), np.uint64(seed), games,
-                   out, new_work()[0])
+    table = pol.table(policies)
+    warn_other_rules(policies, rules, players)
+    jit.first_call(run_games, "moska", make_params(rules, players)[0], table, np.uint64(seed), games, out,
+                   new_work()[0])
     cols = {f: out[:, j] for j, f in enumerate(RECORD_FIELDS)}
     finish = cols.pop("finish")
     cols["truncated"] = cols["truncated"].astype(bool)
@@ -937,9 +1048,15 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
 def decide_from(game: reference.State, kind: str, seat: int, search_: MonteCarlo) -> np.void:
     """The ``MOVE`` of ``seat``'s ``mc`` decision (``search_``: its parameters) in a reference game, made on
     ``state_from``: the reference engine's ``mc`` (policies.MonteCarloPolicy)."""
+    return decide_with(game, kind, seat, pol.table((format_call("mc", vars(search_)),))[0])
+
+
+def decide_with(game: reference.State, kind: str, seat: int, row: np.ndarray) -> np.void:
+    """The ``MOVE`` of ``seat``'s decision by the policy table row ``row`` in a reference game, made on
+    ``state_from``: the reference engine's ``mc`` and ``learned``."""
     state, move = state_from(game, kind, seat), np.zeros(1, MOVE)
-    policies = np.zeros((game.players, 3), dtype=np.int64)
-    policies[seat] = pol.MC, search_.determinizations, pol.CODES[search_.base]
-    jit.first_call(choose, "moska mc", state[0], make_params(game.rules, game.players)[0], policies, move[0],
+    policies = np.zeros((game.players, len(row)), dtype=np.int64)
+    policies[seat] = row
+    jit.first_call(choose, "moska", state[0], make_params(game.rules, game.players)[0], policies, move[0],
                    new_work()[0])
     return move[0]

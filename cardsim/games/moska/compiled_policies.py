@@ -8,8 +8,9 @@ hold: the deciding seat's own hand and public facts (trump, stock size, room, th
 to kill), never another hand. ``head`` is ``fold(fold(key, POLICY), turn)``, the prefix
 of every draw of the decision, so ``d(k) = fold(head, k)``. No function allocates.
 
-Policies are codes (``RANDOM``, ``GREEDY``, ``MC``) so that a seat's policy is one row of
-the policy table the engine receives (``table``: code, determinizations, base).
+Policies are codes (``RANDOM``, ``GREEDY``, ``MC``, ``LEARNED``) so that a seat's policy is one row of
+the policy table the engine receives (``table``: code, determinizations, base, then the weights of a
+``learned`` policy, or of ``mc``'s ``learned`` base, in fixed point: ``features.SCALE``).
 The defence styles (``ALL_KILLS`` ...) are not seat policies: they are rules that
 ``kill_move`` and ``self_attack_move`` also follow, to make ``mc``'s defence candidates.
 """
@@ -18,15 +19,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardsim.core import models
 from cardsim.core.cards import FRENCH52
+from cardsim.core.search import MonteCarlo
 from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
-from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, make_policy, parse_policy
+from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, parse_policy
 
-RANDOM, GREEDY, MC = 0, 1, 2
-CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC}
+RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
+CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "learned": LEARNED}
 """Policy name → code of the policy table."""
-CODE, DETERMINIZATIONS, BASE = range(3)
-"""The columns of a policy table row: the code, and for ``mc`` its worlds and its base policy's code."""
+CODE, DETERMINIZATIONS, BASE, WEIGHTS = range(4)
+"""The columns of a policy table row: the code, for ``mc`` its worlds and its base policy's code, and from
+``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy (``features.WEIGHTS`` of them)."""
 ALL_KILLS, PLAIN_KILLS, GREEDY_KILLS = 10, 11, 12
 """Defence styles of ``mc``'s candidates (``policies.MonteCarloPolicy``): kill every card with its cheapest
 killer (greedy without keeping high trumps); kill only with non-trumps; greedy's kills without
@@ -321,13 +325,26 @@ def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trum
 
 
 def table(policies: tuple[str, ...]) -> np.ndarray:
-    """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``) of policy strings
-    (validated by ``policies.make_policy``)."""
-    rows = np.zeros((len(policies), 3), dtype=np.int64)
+    """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, the weights) of
+    policy strings (validated by ``policies.parse_policy``)."""
+    from cardsim.games.moska import features  # it imports this module's masks
+
+    rows = np.zeros((len(policies), WEIGHTS + features.WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(policies):
-        make_policy(text)
-        name, search = parse_policy(text)
+        name, param = parse_policy(text)
         rows[seat, CODE] = CODES[name]
-        if search is not None:
-            rows[seat, DETERMINIZATIONS], rows[seat, BASE] = search.determinizations, CODES[search.base]
+        if isinstance(param, MonteCarlo):
+            rows[seat, DETERMINIZATIONS] = param.determinizations
+            name, param = parse_policy(param.base)
+            rows[seat, BASE] = CODES[name]
+        if isinstance(param, models.Learned):
+            rows[seat, WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
     return rows
+
+
+def load_model(model: str) -> models.Model:
+    """A Moska model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
+    from cardsim.games.moska import features
+
+    return models.load("moska", model, features.VERSION, features.NAMES, features.block_names())
+
