@@ -30,6 +30,8 @@ from cardsim.learn.train import train
 from .states import Game, assert_same_decision, hidden_cards_dealt_again
 from .strategies import setups
 
+pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
+
 PROVENANCE = dict(rules="moska", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
                   feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
                   libraries={})
