@@ -18,9 +18,11 @@ import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
+
+from cardsim.core.rules import parse_call
 
 FORMAT = "cardsim-model/1"
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -151,3 +153,23 @@ def write(path: Path, body: dict[str, Any]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+def digests(game: str, policies: Iterable[str], default: str) -> dict[str, str]:
+    """The digest of every model the policy strings play (``learned(model=X)``, alone or as ``mc``'s base;
+    ``default`` for ``learned`` without a model), by model name: what a study's manifest records."""
+    out: dict[str, str] = {}
+    for text in policies:
+        while True:
+            name, params = parse_call(text)
+            if name == "learned":
+                model = params.get("model", default)
+                path = path_of(game, model)
+                try:
+                    out[model] = json.loads(path.read_text(encoding="utf-8"))["digest"]
+                except (OSError, ValueError, KeyError, TypeError):
+                    raise ValueError(f"{path}: not a readable {game} model file") from None
+            if not isinstance(params.get("base"), str):
+                break
+            text = params["base"]
+    return dict(sorted(out.items()))

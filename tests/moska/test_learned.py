@@ -289,3 +289,17 @@ def test_train_rejects_bad_arguments_with_one_line(tmp_path, capsys, monkeypatch
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and match in err and not (tmp_path / "x").exists()
+
+
+def test_a_studys_manifest_names_the_digest_of_every_model_it_plays():
+    """The claims ``cardsim verify`` checks: the models by name with their digests (``learned`` alone is the
+    default model, ``mc``'s base counts); a study without a learned seat claims none."""
+    from cardsim.study import manifest
+    from cardsim.study.ladder_run import ladder_study
+
+    study = ladder_study("moska", policies=["greedy", "learned(model=moska_4p_g1)", "mc(base=learned)"], games=4,
+                         seed=1)
+    digest = {name: models.load("moska", name, features.VERSION, features.NAMES, features.block_names()).digest
+              for name in ("moska_4p_g1", DEFAULT_MODEL)}
+    assert manifest.claims(study)["models"] == digest
+    assert "models" not in manifest.claims(ladder_study("moska", policies=["greedy", "random"], games=4, seed=1))
