@@ -140,4 +140,5 @@ def libraries() -> dict[str, str]:
     import numba
     import scipy
 
-    return {"cardsim": cardsim.__version__, "numpy": np.__version__, "scipy": scipy.__version__, "numba": numba.__version__}
+    return {"cardsim": cardsim.__version__, "numpy": np.__version__, "scipy": scipy.__version__,
+            "numba": numba.__version__}

@@ -11,8 +11,9 @@ integer arithmetic, the same on every machine and in both engines.
 
 The weights form ``BLOCKS`` blocks of ``len(NAMES)``: block ``kind * STAGES + stage`` for the decision
 kind (the engine's phases: open, defend, add, give_back) and the stage of the game (``stage``: the stock
-holds more than ``LATE_STOCK`` cards, some, none, none with two seats left). Changing a feature changes ``VERSION``: a model
-file names the version and the features it was fitted on, and loads only where they match.
+holds more than ``LATE_STOCK`` cards, some, none, none with two seats left). Changing a feature changes
+``VERSION``: a model file names the version and the features it was fitted on, and loads only where they
+match.
 """
 from __future__ import annotations
 
