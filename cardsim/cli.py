@@ -1,4 +1,4 @@
-"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report``.
+"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report | train``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
@@ -136,6 +136,17 @@ def cmd_report(args: argparse.Namespace) -> None:
     print(f"wrote into {args.folder}: {', '.join(report_study(args.folder))}")
 
 
+def cmd_train(args: argparse.Namespace) -> None:
+    """Expert iteration: one model file per generation in ``--out`` (cardsim/learn/train.py)."""
+    from cardsim.learn.train import train
+
+    paths = train(args.game, args.rules, players=args.players, generations=args.generations,
+                  positions=args.positions, teacher=args.teacher, seed=args.seed, jobs=args.jobs, out=args.out,
+                  name=args.name, every=args.every, progress=not args.quiet)
+    for path in paths:
+        print(f"wrote {path}")
+
+
 def _folder_options(p: argparse.ArgumentParser, out: str, resume: str, cluster: bool = True) -> None:
     """The options of every command that plays games into a study folder: workers, the folder, and
     (``cluster``) the backend and a Dask scheduler."""
@@ -228,6 +239,26 @@ def build_parser() -> argparse.ArgumentParser:
                                                        "provenance) from the folder's files instead; needs no "
                                                        "games.parquet")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("train", help="train a learned policy by expert iteration: self-play positions labelled by "
+                                     "mc, a conditional logit per generation")
+    p.add_argument("game")
+    p.add_argument("rules", nargs="?", help="a preset or string form (default: the game's default preset)")
+    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p.add_argument("--generations", type=int, default=3, help="generations of expert iteration (default 3)")
+    p.add_argument("--positions", type=int, default=20_000, help="labelled positions per generation "
+                                                                  "(default 20,000)")
+    p.add_argument("--teacher", default="mc(determinizations=64)",
+                   help="the first generation's teacher, an mc(...) string (default mc(determinizations=64)); "
+                        "later generations search the previous one's play-outs with its worlds")
+    p.add_argument("--seed", type=int, default=0, help="the training seed (default 0)")
+    p.add_argument("--every", type=int, default=8, help="one decision in EVERY becomes a position (default 8)")
+    p.add_argument("--jobs", type=int, default=1, help="labelling processes (default 1)")
+    p.add_argument("--name", help="model names NAME_g1, NAME_g2, ... (default RULES_<players>p, e.g. moska_4p)")
+    p.add_argument("--out", required=True, help="folder of the model files; a run with a folder holding some "
+                                                "generations resumes after them")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_train)
     return parser
 
 

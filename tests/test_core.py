@@ -157,5 +157,7 @@ def test_mc_parameters_defaults_and_one_line_errors():
         with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")) as err:
             mc(text)
         assert "\n" not in str(err.value)
-    with pytest.raises(ValueError, match="cannot read"):
-        parse_call("mc(base=greedy())")
+    assert parse_call("mc(base=learned(model=x))") == ("mc", {"base": "learned(model=x)"})  # a call is its text
+    assert mc("mc(base=greedy())") == MonteCarlo(32, "greedy")
+    with pytest.raises(ValueError, match=r"base='greedy\(1\)' must be one of random, greedy"):
+        mc("mc(base=greedy(1))")

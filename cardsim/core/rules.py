@@ -71,7 +71,10 @@ def knob(default: Any, doc: str, *, choices: tuple | None = None, minimum: int |
 
 
 def _value(node: ast.expr) -> Any:
-    """A parameter value: a Python literal, or a bare name read as its string (``base=greedy``)."""
+    """A parameter value: a Python literal, a bare name read as its string (``base=greedy``), or a call
+    read as its text (``base=learned(model=moska_4p_g3)``)."""
+    if isinstance(node, ast.Call):
+        return ast.unparse(node)
     return node.id if isinstance(node, ast.Name) else ast.literal_eval(node)
 
 

@@ -3,7 +3,8 @@
 ``mc(determinizations=D, base=B)`` is determinized Monte Carlo (docs/design.md): at each decision it
 deals ``D`` worlds of the cards hidden from the decider (``rng.world_key``), plays every
 candidate out in each with policy ``B`` in every seat, and takes the candidate with the best
-total score (``jit.argmax_first``: ties to the first candidate, ``greedy``'s choice). The
+total score (``jit.argmax_first``: ties to the first candidate, ``greedy``'s choice). ``B`` is a policy string
+of the game's search-free policies (``learned(model=X)`` among them, where the game has it). The
 candidates, the worlds and the score are the game's (its ``compiled.py``).
 
 ``oracle(...)`` is the same search whose worlds are the true state: it sees every hand (and the stock).
@@ -19,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable
+
+from cardsim.core.rules import format_call, normal_call, parse_call
 
 MC = "mc"
 """The name of the searching policy in every game."""
@@ -66,7 +69,7 @@ def parse_mc(game: str, params: dict[str, Any], bases: tuple[str, ...], name: st
         raise ValueError(f"{game} policy {name}: determinizations={d!r} must be an integer from 1 to "
                          f"{MAX_DETERMINIZATIONS}")
     base = params.get("base", BASE)
-    if base not in bases:
+    if not isinstance(base, str) or _name(base) not in bases:
         raise ValueError(f"{game} policy {name}: base={base!r} must be one of {', '.join(bases)}")
     stock = params.get("search_stock", extra.get("search_stock"))
     if stock == ALL:
@@ -77,7 +80,19 @@ def parse_mc(game: str, params: dict[str, Any], bases: tuple[str, ...], name: st
     beliefs = params.get("beliefs", extra.get("beliefs", "uniform"))
     if beliefs not in BELIEFS:
         raise ValueError(f"{game} policy {name}: beliefs={beliefs!r} must be one of {', '.join(BELIEFS)}")
-    return MonteCarlo(d, base, stock, beliefs, name == ORACLE)
+    return MonteCarlo(d, normal_call(base), stock, beliefs, name == ORACLE)
+
+
+def search_call(search: MonteCarlo, extra: dict[str, Any] | None = None, **change: Any) -> str:
+    """The policy string of ``search`` (``parse_mc``'s inverse), with the parameters in ``change`` replaced:
+    ``determinizations`` and ``base``, then the game's ``extra`` parameters where they differ from its
+    defaults (so ``mc(determinizations=48, base='greedy')`` reads as it was written)."""
+    params = {"determinizations": search.determinizations, "base": search.base}
+    for key, default in (extra or {}).items():
+        value = getattr(search, key)
+        if value != (None if default == ALL else default):
+            params[key] = ALL if value is None else value
+    return format_call(ORACLE if search.sees_all else MC, params | change)
 
 
 _UNFAIR = re.compile(r"(?<![\w.])(" + "|".join(UNFAIR) + r")\b")
@@ -96,3 +111,11 @@ def unfair_note(policies: Iterable[str]) -> str:
         return ""
     return (f"note: {', '.join(unfair)} sees every hand (its worlds are the true state): not a fair player, "
             f"a bound on what the hidden cards are worth")
+
+
+def _name(call: str) -> str | None:
+    """The policy name of a base policy string (``learned(model=X)`` → ``learned``), None if unreadable."""
+    try:
+        return parse_call(call)[0]
+    except ValueError:
+        return None

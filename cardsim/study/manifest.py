@@ -10,6 +10,7 @@ kind is one ``StudyError`` line (it cannot be checked at all).
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import platform
@@ -25,6 +26,7 @@ import pyarrow as pa
 
 import cardsim
 from cardsim.api import ALIASES
+from cardsim.core import models
 from cardsim.study import report, storage
 from cardsim.study.runner import engine_for
 from cardsim.study.spec import Study, StudyError
@@ -68,6 +70,7 @@ def build(study: Study, *, run: str, study_file: str, outputs: list[str], files:
 def claims(study: Study) -> dict[str, Any]:
     """Everything the manifest says that follows from the study alone (as JSON holds it)."""
     cells = study.cells()
+    played = _models(study.game, [s for c in cells for s in c.seats])
     return json.loads(json.dumps({
         "study": study.to_dict(),
         "seed": study.seed,
@@ -76,7 +79,18 @@ def claims(study: Study) -> dict[str, Any]:
         "cells": [{"variant": c.variant, "players": c.players, "policy": c.policy, "seats": list(c.seats)}
                   for c in cells],
         "digest": storage.DIGEST,
+        **({"models": played} if played else {}),
     }))
+
+
+def _models(game: str, seats: list[str]) -> dict[str, str]:
+    """The digests of the ``learned`` models the seats play, by name (none for a game without them, a game
+    plugged in from outside the package included)."""
+    try:
+        default = importlib.import_module(f"cardsim.games.{game}.policies").DEFAULT_MODEL
+    except (ImportError, AttributeError):
+        return {}
+    return models.digests(game, dict.fromkeys(seats), default)
 
 
 def study_of(manifest: dict[str, Any], path: Path) -> Study:

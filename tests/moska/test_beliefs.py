@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim.core import jit
 from cardsim.core.cards import FRENCH52 as F
-from cardsim.core.search import unfair_note
+from cardsim.core.search import search_call, unfair_note
 from cardsim.games.moska import compiled, reads
 from cardsim.games.moska.compiled_policies import SEARCH_STOCK, WORLDS, READS, TRUE_STATE, UNIFORM, table
-from cardsim.games.moska.policies import make_policy
+from cardsim.games.moska.policies import MC_EXTRA, make_policy, parse_policy
 from cardsim.games.moska.rules import MoskaRules
 
 from .states import Game, hidden_cards_dealt_again
@@ -52,6 +52,19 @@ def test_the_table_rows_of_the_new_parameters():
     assert rows[:, SEARCH_STOCK].tolist() == [8, 52, 52, 3, 8, 8, 0]
     assert rows[:, WORLDS].tolist() == [UNIFORM, UNIFORM, UNIFORM, READS, TRUE_STATE, TRUE_STATE, UNIFORM]
     assert (table(("mc",)) == table(("mc(search_stock=8, beliefs=uniform)",))).all()
+
+
+@pytest.mark.parametrize("text, said", [
+    ("mc(determinizations=48)", "mc(determinizations=48, base='greedy')"),
+    ("mc(search_stock=8, beliefs=uniform)", "mc(determinizations=32, base='greedy')"),
+    ("mc(beliefs=reads, search_stock=all, base=learned(model=moska_4p_g1))",
+     """mc(determinizations=32, base="learned(model='moska_4p_g1')", search_stock='all', beliefs='reads')"""),
+    ("oracle(search_stock=3)", "oracle(determinizations=32, base='greedy', search_stock=3)"),
+])
+def test_a_search_reads_back_as_its_policy_string_without_its_defaults(text, said):
+    """``search_call``, the string a trained model's provenance names its teacher by."""
+    assert search_call(parse_policy(text)[1], MC_EXTRA) == said
+    assert parse_policy(said) == parse_policy(text)
 
 
 @pytest.mark.parametrize("stock, early", [("all", True), ("0", False)])
@@ -195,10 +208,11 @@ def test_with_no_reads_the_worlds_are_the_uniform_ones():
 
 # --- the oracle ---------------------------------------------------------------------------
 
-@given(st.integers(0, 10**6), st.sampled_from(["greedy", "random"]))
+@given(st.integers(0, 10**6), st.sampled_from(["greedy", "random", "learned"]))
 def test_where_nothing_is_hidden_the_oracle_decides_as_mc(game, base):
     """Two players with the stock empty: the seat's view pins the other hand, so ``mc``'s worlds are the true
-    state and the oracle (the same search on it) makes the same decisions."""
+    state and the oracle (the same search on it) makes the same decisions (over ``greedy`` and ``learned``,
+    which draw nothing, in one world instead of ``mc``'s three alike)."""
     rules = MoskaRules(hand_size=9)
     g = Game(rules, 2, 5, game, ("greedy", "greedy"))
     while compiled.to_act(g.s) >= 0 and compiled.stock_left(g.s) > 0:

@@ -53,8 +53,10 @@ from cardsim.core.records import finish_strings
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, popcount
 from cardsim.core.search import MonteCarlo
 from cardsim.games.moska import compiled_policies as pol
+from cardsim.games.moska import features as feat
 from cardsim.games.moska import reference
 from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
+from cardsim.games.moska.policies import warn_other_rules
 from cardsim.games.moska.reference import NO_CAP, TRUMP_TWO_RANK
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
@@ -125,10 +127,12 @@ WORK = np.dtype([
     ("u", np.uint64, (DECK_SIZE,)), ("perm", np.int64, (DECK_SIZE,)), ("count", np.int64, (jit.BUCKETS + 1,)),
     ("hidden", np.int64, (DECK_SIZE,)), ("candidates", MOVE, (MAX_CANDIDATES,)),
     ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)), ("worlds", STATE, (2,)),
+    ("play", MOVE, (MAX_CANDIDATES,)), ("features", np.int64, (feat.N,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and permutation (``u``, ``perm``); for ``mc``
 (``search``) the bucket counts of a world's permutation, the hidden cards, the candidates and their
-scores, a play-out's move, a world and a play-out state."""
+scores, a play-out's move, a world and a play-out state; for ``learned`` (``learned_move``, also inside
+``mc``'s play-outs) its candidates and one candidate's features."""
 
 
 def new_work() -> np.ndarray:
@@ -629,14 +633,25 @@ def respond(s: np.void, p: np.void, code: int, m: np.void) -> None:
 
 
 @njit(cache=True)
+def decide(s: np.void, p: np.void, code: int, row: np.ndarray, m: np.void, w: np.void) -> None:
+    """Write into ``m`` the decision of the seat to act by the search-free policy ``code`` (random, greedy,
+    or learned with the weights of the policy table row ``row``), from its view."""
+    if code == pol.LEARNED:
+        learned_move(s, p, row[pol.WEIGHTS:], m, w)
+    else:
+        respond(s, p, code, m)
+
+
+@njit(cache=True)
 def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void) -> None:
     """Write into ``m`` the decision of the seat to act by its row of the policy table
-    (``compiled_policies.table``), from its view; ``w``: a ``WORK`` record (``mc``'s scratch)."""
+    (``compiled_policies.table``), from its view; ``w``: a ``WORK`` record (``mc``'s and ``learned``'s
+    scratch)."""
     row = policies[s.seat]
     if row[pol.CODE] == pol.MC:
         search(s, p, row, m, w)
     else:
-        respond(s, p, row[pol.CODE], m)
+        decide(s, p, row[pol.CODE], row, m, w)
 
 
 # --- reads: what a choice says of its seat's hand, read as greedy's (reads.py specifies them) ----
@@ -798,15 +813,15 @@ def same_defence(s: np.void, x: np.void, y: np.void) -> bool:
 
 
 @njit(cache=True)
-def defence_candidates(s: np.void, p: np.void, w: np.void) -> int:
-    """The defences after greedy's (``w.candidates[0]``): each defence style of ``compiled_policies``
+def defence_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
+    """The defences after greedy's (``out[0]``): each defence style of ``compiled_policies``
     (M-10, M-14), duplicates dropped. How many candidates in all."""
     m = 1
     for style in (pol.ALL_KILLS, pol.PLAIN_KILLS, pol.GREEDY_KILLS):
-        choose_defence(s, p, style, ZERO, w.candidates[m])
+        choose_defence(s, p, style, ZERO, out[m])
         new = True
         for i in range(m):
-            if same_defence(s, w.candidates[i], w.candidates[m]):
+            if same_defence(s, out[i], out[m]):
                 new = False
                 break
         if new:
@@ -819,16 +834,24 @@ def candidates(s: np.void, p: np.void, w: np.void, search_stock: int) -> int:
     """``mc``'s candidates for the seat to act into ``w.candidates``: greedy's decision first, then, once the
     stock holds at most ``search_stock`` cards (its ``mc(search_stock=...)``), those of its decision kind
     (``policies.MonteCarloPolicy``), duplicates dropped. How many."""
-    respond(s, p, pol.GREEDY, w.candidates[0])
     if stock_left(s) > search_stock:
+        respond(s, p, pol.GREEDY, w.candidates[0])
         return 1
+    return decision_candidates(s, p, w.candidates)
+
+
+@njit(cache=True)
+def decision_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
+    """The candidates of the seat to act's decision kind into ``out`` (``MOVE`` records): greedy's decision
+    first, then those of ``policies.MonteCarloPolicy``'s list, duplicates dropped. How many."""
+    respond(s, p, pol.GREEDY, out[0])
     if s.phase == OPEN:
-        return pol.opening_candidates(w.candidates, 1, s.hands[s.seat], s.trump, room(s, p))
+        return pol.opening_candidates(out, 1, s.hands[s.seat], s.trump, room(s, p))
     if s.phase == DEFEND:
-        return defence_candidates(s, p, w)
+        return defence_candidates(s, p, out)
     if s.phase == ADD:
-        return pol.addition_candidates(w.candidates, 1, s.hands[s.seat] & s.step_allowed, s.step_room, s.trump)
-    return pol.give_back_candidates(w.candidates, 1, give_back_pool(s, p), s.excess, s.trump)
+        return pol.addition_candidates(out, 1, s.hands[s.seat] & s.step_allowed, s.step_room, s.trump)
+    return pol.give_back_candidates(out, 1, give_back_pool(s, p), s.excess, s.trump)
 
 
 @njit(cache=True)
@@ -911,52 +934,133 @@ def determinize(world: np.void, p: np.void, seat: int, key: np.uint64, n: int, w
 
 
 @njit(cache=True)
-def roll_out(s: np.void, p: np.void, code: int, m: np.void) -> None:
-    """An ``mc`` play-out: the search-free policy ``code`` in every seat until the game ends."""
+def roll_out(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> None:
+    """An ``mc`` play-out: the base policy of the policy table row ``row`` in every seat until the game ends."""
     while s.phase != OVER:
-        respond(s, p, code, m)
+        decide(s, p, row[pol.BASE], row, m, w)
         apply(s, p, m)
+
+
+@njit(cache=True)
+def play_worlds(s: np.void, p: np.void, row: np.ndarray, n_worlds: int, n: int, w: np.void,
+                scores: np.ndarray) -> None:
+    """Add to ``scores[:n]`` the play-outs of the candidates ``w.candidates[:n]`` that the seat to act does not
+    lose, in the same ``n_worlds`` worlds (world ``j`` keyed ``jit.world_key(key, turns, j)``), with the base
+    policy of ``row`` in every seat. ``row[WORLDS]``: ``UNIFORM`` worlds ignore the reads, ``READS`` worlds meet
+    them (``determinize``), ``TRUE_STATE`` (``oracle``) worlds are the state itself under the world's key."""
+    seat = s.seat
+    mode = row[pol.WORLDS]
+    n_hidden = hidden_cards(s, p, seat, w) if mode != pol.TRUE_STATE else 0
+    world, trial = w.worlds[0], w.worlds[1]
+    for j in range(n_worlds):
+        w.worlds[0] = s
+        world.reads = False  # the play-outs need no reads
+        if mode == pol.UNIFORM:
+            world.barred[:] = ZERO
+        if mode == pol.TRUE_STATE:
+            world.key = jit.world_key(s.key, s.turns, j)
+        else:
+            determinize(world, p, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
+        for i in range(n):
+            w.worlds[1] = world
+            apply(trial, p, w.candidates[i])
+            roll_out(trial, p, row, w.move[0], w)
+            if trial.loser != seat:
+                scores[i] += 1
 
 
 @njit(cache=True)
 def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> None:
     """``mc``'s decision for the seat to act (``row``: its policy table row) into ``m``: every candidate played
-    out in the same ``row[DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns, j)``) with
-    the base policy in every seat; a play-out scores 1 when the seat does not lose; the highest total wins,
-    ties to the first candidate (greedy's). One candidate is taken without a play-out.
-
-    ``row[WORLDS]``: ``UNIFORM`` worlds ignore the reads, ``READS`` worlds meet them (``determinize``),
-    ``TRUE_STATE`` (``oracle``) worlds are the state itself under the world's key: it sees every hand. With
-    ``greedy`` play-outs (which draw nothing) its worlds are all alike and one is played."""
-    seat = s.seat
+    out in the same ``row[DETERMINIZATIONS]`` worlds (``play_worlds``) with the base policy in every seat; a
+    play-out scores 1 when the seat does not lose; the highest total wins, ties to the first candidate
+    (greedy's). One candidate is taken without a play-out. ``oracle`` (``TRUE_STATE``) with ``greedy`` or
+    ``learned`` play-outs (which draw nothing): its worlds are all alike and one is played."""
     n_candidates = candidates(s, p, w, row[pol.SEARCH_STOCK])
     best = 0
     if n_candidates > 1:
-        mode = row[pol.WORLDS]
-        n_hidden = hidden_cards(s, p, seat, w) if mode != pol.TRUE_STATE else 0
         w.score[:n_candidates] = 0
-        world, trial = w.worlds[0], w.worlds[1]
         n_worlds = row[pol.DETERMINIZATIONS]
-        if mode == pol.TRUE_STATE and row[pol.BASE] == pol.GREEDY:
+        if row[pol.WORLDS] == pol.TRUE_STATE and row[pol.BASE] != pol.RANDOM:
             n_worlds = 1
-        for j in range(n_worlds):
-            w.worlds[0] = s
-            world.reads = False  # the play-outs need no reads
-            if mode == pol.UNIFORM:
-                world.barred[:] = ZERO
-            if mode == pol.TRUE_STATE:
-                world.key = jit.world_key(s.key, s.turns, j)
-            else:
-                determinize(world, p, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
-            for i in range(n_candidates):
-                w.worlds[1] = world
-                apply(trial, p, w.candidates[i])
-                roll_out(trial, p, row[pol.BASE], w.move[0])
-                if trial.loser != seat:
-                    w.score[i] += 1
+        play_worlds(s, p, row, n_worlds, n_candidates, w, w.score)
         best = jit.argmax_first(w.score, n_candidates)
     m.cards = w.candidates[best].cards
     m.killer[:] = w.candidates[best].killer
+
+
+# --- learned: a linear scorer over the candidates (policies.LearnedPolicy specifies it) --------
+
+@njit(cache=True)
+def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """The masks ``features.describe`` reads of candidate ``m`` of the seat to act (``spent``, ``left``,
+    ``picked``), from its view: its hand, the table, the addition step."""
+    hand = s.hands[s.seat]
+    if s.phase == DEFEND:
+        spent, picked = ZERO, s.unkilled
+        rest = s.unkilled
+        while rest != ZERO:
+            a = lowest(rest)
+            rest &= rest - ONE
+            if m.killer[a] >= 0:
+                spent |= bit(m.killer[a])
+                picked &= ~bit(a)
+        rest = m.cards
+        while rest != ZERO:
+            c = lowest(rest)
+            rest &= rest - ONE
+            spent |= bit(c) | bit(m.killer[c])
+        return spent, (hand & ~spent) | picked, picked
+    if s.phase == GIVE_BACK:  # M-12: own cards sent back stay in the hand; the defender faces the rest
+        facing = give_back_pool(s, p) & ~m.cards if s.seat == s.defender else ZERO
+        return m.cards, hand & ~(s.added[s.seat] & ~m.cards), facing
+    return m.cards, hand & ~m.cards, ZERO
+
+
+@njit(cache=True)
+def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, out: np.ndarray) -> None:
+    """``features.describe`` of candidate ``m`` of the seat to act into ``out``: ``others`` are the cards
+    not in its hand, the discard or on the table."""
+    spent, left, picked = candidate_masks(s, p, m)
+    others = FULL_DECK & ~(s.hands[s.seat] | s.discard | s.attack | s.kills)
+    defender_hand = popcount(s.hands[s.defender]) if s.phase == OPEN or s.phase == ADD else DECK_SIZE
+    feat.describe(out, greedy, spent, left, picked, others, s.trump, KILL, defender_hand)
+
+
+@njit(cache=True)
+def block_of(s: np.void, p: np.void) -> int:
+    """The weight block of the seat to act's decision: its kind and the stage of the game."""
+    return s.phase * feat.STAGES + feat.stage(stock_left(s), p.players - s.n_out)
+
+
+@njit(cache=True)
+def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.void) -> None:
+    """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``features.WEIGHTS``):
+    the candidate of ``decision_candidates`` with the highest score, ties to the first (greedy's)."""
+    n = decision_candidates(s, p, w.play)
+    best = 0
+    if n > 1:
+        block = block_of(s, p)
+        top = 0
+        for i in range(n):
+            candidate_features(s, p, w.play[i], i == 0, w.features)
+            value = feat.score(weights, block, w.features)
+            if i == 0 or value > top:
+                best, top = i, value
+    m.cards = w.play[best].cards
+    m.killer[:] = w.play[best].killer
+
+
+@njit(cache=True)
+def teacher_scores(s: np.void, p: np.void, row: np.ndarray, worlds: int, w: np.void, scores: np.ndarray) -> int:
+    """Training labels: ``mc``'s totals for every candidate of ``decision_candidates`` (into ``w.candidates``),
+    searched at any stage of the game: ``worlds`` worlds as ``search`` deals them (``play_worlds``, the
+    beliefs of ``row``), each candidate played out with the base policy of ``row`` in every seat, 1 per
+    play-out the seat does not lose, into ``scores``. How many candidates."""
+    n = decision_candidates(s, p, w.candidates)
+    scores[:n] = 0
+    play_worlds(s, p, row, worlds, n, w, scores)
+    return n
 
 
 # --- records --------------------------------------------------------------------------------
@@ -993,8 +1097,10 @@ def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
     """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD_FIELDS)), dtype=np.int64)
-    jit.first_call(run_games, "moska", make_params(rules, players)[0], pol.table(policies), np.uint64(seed), games,
-                   out, new_work()[0])
+    table = pol.table(policies)
+    warn_other_rules(policies, rules, players)
+    jit.first_call(run_games, "moska", make_params(rules, players)[0], table, np.uint64(seed), games, out,
+                   new_work()[0])
     cols = {f: out[:, j] for j, f in enumerate(RECORD_FIELDS)}
     finish = cols.pop("finish")
     cols["truncated"] = cols["truncated"].astype(bool)
@@ -1042,9 +1148,17 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
 def decide_from(game: reference.State, kind: str, seat: int, search_: MonteCarlo) -> np.void:
     """The ``MOVE`` of ``seat``'s ``mc`` decision (``search_``: its parameters) in a reference game, made on
     ``state_from``: the reference engine's ``mc`` (policies.MonteCarloPolicy)."""
+    row = np.zeros(pol.WEIGHTS + feat.WEIGHTS, dtype=np.int64)
+    pol.search_row(row, search_)
+    return decide_with(game, kind, seat, row)
+
+
+def decide_with(game: reference.State, kind: str, seat: int, row: np.ndarray) -> np.void:
+    """The ``MOVE`` of ``seat``'s decision by the policy table row ``row`` in a reference game, made on
+    ``state_from``: the reference engine's ``mc`` and ``learned``."""
     state, move = state_from(game, kind, seat), np.zeros(1, MOVE)
-    policies = np.zeros((game.players, pol.ROW), dtype=np.int64)
-    pol.search_row(policies[seat], search_)
-    jit.first_call(choose, "moska mc", state[0], make_params(game.rules, game.players)[0], policies, move[0],
+    policies = np.zeros((game.players, len(row)), dtype=np.int64)
+    policies[seat] = row
+    jit.first_call(choose, "moska", state[0], make_params(game.rules, game.players)[0], policies, move[0],
                    new_work()[0])
     return move[0]

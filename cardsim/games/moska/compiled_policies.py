@@ -8,8 +8,9 @@ hold: the deciding seat's own hand and public facts (trump, stock size, room, th
 to kill), never another hand. ``head`` is ``fold(fold(key, POLICY), turn)``, the prefix
 of every draw of the decision, so ``d(k) = fold(head, k)``. No function allocates.
 
-Policies are codes (``RANDOM``, ``GREEDY``, ``MC``) so that a seat's policy is one row of
-the policy table the engine receives (``table``: code, determinizations, base).
+Policies are codes (``RANDOM``, ``GREEDY``, ``MC``, ``LEARNED``) so that a seat's policy is one row of
+the policy table the engine receives (``table``: code, determinizations, base, then the weights of a
+``learned`` policy, or of ``mc``'s ``learned`` base, in fixed point: ``features.SCALE``).
 The defence styles (``ALL_KILLS`` ...) are not seat policies: they are rules that
 ``kill_move`` and ``self_attack_move`` also follow, to make ``mc``'s defence candidates.
 """
@@ -18,18 +19,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cardsim.core import models
 from cardsim.core.cards import FRENCH52
-from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
 from cardsim.core.search import MonteCarlo
-from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, make_policy, parse_policy
+from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
+from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, parse_policy
 
-RANDOM, GREEDY, MC = 0, 1, 2
-CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC}
+RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
+CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "learned": LEARNED}
 """Policy name → code of the policy table."""
-CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS = range(5)
-"""The columns of a policy table row: the code, and for ``mc`` its worlds, its base policy's code, the stock
-size from which it searches (``DECK_SIZE``: the whole game) and how its worlds deal the hidden cards."""
-ROW = 5
+CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS, WEIGHTS = range(6)
+"""The columns of a policy table row: the code; for ``mc`` (and ``oracle``) its worlds, its base policy's code,
+the stock size from which it searches (``DECK_SIZE``: the whole game) and how its worlds deal the hidden cards;
+from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of its search's ``learned``
+base (``features.WEIGHTS`` of them)."""
 UNIFORM, READS, TRUE_STATE = 0, 1, 2
 """``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
 or not dealt at all (``oracle``: the world is the true state)."""
@@ -327,24 +330,40 @@ def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trum
 
 
 def search_row(row: np.ndarray, search: MonteCarlo) -> None:
-    """Write an ``mc``/``oracle`` seat's parameters into its policy table row."""
-    row[CODE], row[DETERMINIZATIONS], row[BASE] = MC, search.determinizations, CODES[search.base]
+    """Write an ``mc``/``oracle`` seat's parameters into its policy table row (``WEIGHTS`` on: its ``learned``
+    base's, if it has one)."""
+    from cardsim.games.moska import features  # it imports this module's masks
+
+    name, base = parse_policy(search.base)
+    row[CODE], row[DETERMINIZATIONS], row[BASE] = MC, search.determinizations, CODES[name]
+    if isinstance(base, models.Learned):
+        row[WEIGHTS:] = load_model(base.model).fixed_point(features.SCALE)
     row[SEARCH_STOCK] = 52 if search.search_stock is None else search.search_stock
     row[WORLDS] = TRUE_STATE if search.sees_all else READS if search.beliefs == "reads" else UNIFORM
 
 
 def table(policies: tuple[str, ...]) -> np.ndarray:
     """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, ``SEARCH_STOCK``,
-    ``WORLDS``) of policy strings (validated by ``policies.make_policy``)."""
-    rows = np.zeros((len(policies), ROW), dtype=np.int64)
+    ``WORLDS``, the weights) of policy strings (validated by ``policies.parse_policy``)."""
+    from cardsim.games.moska import features  # it imports this module's masks
+
+    rows = np.zeros((len(policies), WEIGHTS + features.WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(policies):
-        make_policy(text)
-        name, search = parse_policy(text)
-        if search is not None:
-            search_row(rows[seat], search)
+        name, param = parse_policy(text)
+        if isinstance(param, MonteCarlo):
+            search_row(rows[seat], param)
         else:
             rows[seat, CODE] = CODES[name]
+            if isinstance(param, models.Learned):
+                rows[seat, WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
     return rows
+
+
+def load_model(model: str) -> models.Model:
+    """A Moska model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
+    from cardsim.games.moska import features
+
+    return models.load("moska", model, features.VERSION, features.NAMES, features.block_names())
 
 
 @njit(cache=True)

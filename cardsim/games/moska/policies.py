@@ -1,4 +1,5 @@
-"""Moska self-play policies (scalar twins): ``random`` and ``greedy``; ``mc``, the search on the compiled engine.
+"""Moska self-play policies (scalar twins): ``random`` and ``greedy``; ``mc`` and ``learned``, decided by the
+compiled engine.
 
 Each policy is specified in words in its class docstring, precisely enough for the
 compiled twin in ``compiled_policies.py`` to choose the same moves. This file does not
@@ -37,11 +38,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Sequence
 
 from cardsim.core import rng
+from cardsim.core.models import Learned, parse_learned, warn_rules
 from cardsim.core.cards import FRENCH52, cards_of, count, lowest
-from cardsim.core.rules import parse_call
+from cardsim.core.rules import Rules, parse_call
 from cardsim.core.search import MC, ORACLE, MonteCarlo, parse_mc
 
 RANKS = FRENCH52.n_ranks
@@ -234,10 +236,10 @@ class MonteCarloPolicy:
     puts it at a random place of the stock (``below(draw(w, EXTRA, 0, 0), places)``).
 
     ``beliefs=reads``: each other seat's hand is filled first with the hidden cards its choices since its
-    last draw do not rule out, read as greedy's (``reads.py``; ``compiled.determinize``), then, where too
-    few are left, with any. ``oracle``: no world is dealt; each is the true state under the world's key (it
-    sees every hand and the stock: not a fair player); with ``greedy`` play-outs, which draw nothing, its
-    worlds are all alike and one is played.
+    last draw do not rule out, read as greedy's whatever the base (``reads.py``; ``compiled.determinize``),
+    then, where too few are left, with any. ``oracle``: no world is dealt; each is the true state under the world's key (it
+    sees every hand and the stock: not a fair player); with ``greedy`` or ``learned`` play-outs, which draw
+    nothing, its worlds are all alike and one is played.
 
     Candidates (``compiled_policies``, ``compiled.candidates``). While the stock holds more than
     ``search_stock`` cards (``SEARCH_STOCK`` = 8 by default; ``None`` or ``all``: never) the candidate is
@@ -289,9 +291,45 @@ class MonteCarloPolicy:
         return int(self._decide(v, "give_back")["cards"])
 
 
-BASES = ("random", "greedy")
+class LearnedPolicy:
+    """``learned(model=NAME)``: a linear scorer over candidate decisions, run by the compiled engine.
+
+    At each decision the candidates are ``mc``'s for its decision kind, at every stage of the game
+    (``compiled.decision_candidates``: greedy's first, duplicates dropped). Each is described by the
+    integer features of ``features.py``, computed from the deciding seat's view only (its hand, the
+    table, the discard, trump, the stock's size); its score is the model's fixed-point weights of the
+    block of the decision's kind and stage dotted with them; the highest score wins, ties to the first
+    candidate (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed model
+    (``cardsim/models/moska/``) or a model file's path; without it, ``DEFAULT_MODEL``.
+
+    The reference engine asks the compiled scorer, once per decision as for ``mc``.
+    """
+
+    def __init__(self, text: str) -> None:
+        from cardsim.games.moska.compiled_policies import table  # compiled_policies imports this module
+
+        self.row = table((text,))[0]
+        self._turn: tuple[int, int] | None = None
+        self._move: Any = None
+
+    def _decide(self, v: View, kind: str) -> Any:
+        if self._turn != (v.key, v.turn):
+            from cardsim.games.moska.compiled import decide_with
+
+            self._move, self._turn = decide_with(v.game, kind, v.seat, self.row), (v.key, v.turn)
+        return self._move
+
+    open, kill, self_attack = MonteCarloPolicy.open, MonteCarloPolicy.kill, MonteCarloPolicy.self_attack
+    add, give_back = MonteCarloPolicy.add, MonteCarloPolicy.give_back
+
+
+LEARNED = "learned"
+DEFAULT_MODEL = "moska_4p_g3"
+"""The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
+BASES = ("random", "greedy", LEARNED)
 """The policies that decide without search: ``mc``'s play-out policies."""
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, MC: MonteCarloPolicy, ORACLE: MonteCarloPolicy}
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, MC: MonteCarloPolicy, ORACLE: MonteCarloPolicy,
+            LEARNED: LearnedPolicy}
 SEARCH_STOCK = 8
 """``mc(search_stock=N)`` by default: search once the stock holds at most ``N`` cards (``None``/``all``: the whole
 game); before, the candidate is greedy's alone (benchmarks/bench_beliefs.py measures both)."""
@@ -300,19 +338,42 @@ MC_EXTRA = {"search_stock": SEARCH_STOCK, "beliefs": "uniform"}
 
 
 @lru_cache(maxsize=None)
-def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
-    """The policy of a policy string and, for ``mc``, its parameters (one ``ValueError`` line if bad)."""
+def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
+    """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (one ``ValueError`` line
+    if bad, a model that does not load included)."""
+    from cardsim.games.moska.compiled_policies import load_model
+
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown moska policy {name!r}; known policies: {', '.join(POLICIES)}")
     if name in (MC, ORACLE):
-        return name, parse_mc("moska", params, BASES, name, MC_EXTRA)
+        search = parse_mc("moska", params, BASES, name, MC_EXTRA)
+        parse_policy(search.base)
+        return name, search
+    if name == LEARNED:
+        learned = parse_learned("moska", params, DEFAULT_MODEL)
+        load_model(learned.model)
+        return name, learned
     if params:
         raise ValueError(f"moska policy {name!r} takes no parameters, got {', '.join(params)}")
     return name, None
 
 
-def make_policy(text: str) -> RandomPolicy | GreedyPolicy | MonteCarloPolicy:
+def make_policy(text: str) -> RandomPolicy | GreedyPolicy | MonteCarloPolicy | LearnedPolicy:
     """A policy object from its string."""
-    name, search = parse_policy(text)
-    return MonteCarloPolicy(search) if search is not None else POLICIES[name]()
+    name, param = parse_policy(text)
+    if name == LEARNED:
+        return LearnedPolicy(text)
+    return MonteCarloPolicy(param) if param is not None else POLICIES[name]()
+
+
+def warn_other_rules(policies: Sequence[str], rules: Rules, players: int) -> None:
+    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
+    from cardsim.games.moska.compiled_policies import load_model
+
+    for text in dict.fromkeys(policies):
+        name, param = parse_policy(text)
+        if isinstance(param, MonteCarlo):
+            name, param = parse_policy(param.base)
+        if isinstance(param, Learned):
+            warn_rules(load_model(param.model), rules.describe(), players)

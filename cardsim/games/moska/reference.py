@@ -124,7 +124,7 @@ from cardsim.core.cards import FRENCH52, cards_of, count
 from cardsim.core.records import Replay, Setup
 from cardsim.games.moska import reads
 from cardsim.games.moska.events import BOOK
-from cardsim.games.moska.policies import View, make_policy
+from cardsim.games.moska.policies import View, make_policy, warn_other_rules
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
 NO_CAP = DECK_SIZE
@@ -665,6 +665,7 @@ def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequen
         s.note("deal", p, s.hands[p])
     s.note("turn", -1, (s.turned,))
     swap_after_deal(s)
+    warn_other_rules(policies, rules, players)
     run(s, seated)
     for p in range(players):
         s.note("final", p, s.hands[p])

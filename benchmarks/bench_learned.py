@@ -1,0 +1,74 @@
+"""Moska ``learned`` (issue 22): speed and strength among three ``greedy`` seats, seats rotated.
+
+    PYTHONPATH=. python benchmarks/bench_learned.py --games 8000 --jobs 2 --policies "learned,mc(base=learned)"
+
+Speed: games per CPU-second of ``learned`` self-play and of ``greedy`` self-play in this process (median and
+range over ``--rounds`` rounds), and their ratio. Strength: each policy in one seat among three ``greedy``
+seats, the seat rotated over the 4 seats (``--games`` in all, the same deals for every policy), its loss
+rate with a 95% Wilson interval (issue 22's targets: ``learned`` <= 15.3%, ``mc(32)``'s; ``mc(base=learned)``
+at 32 worlds <= 11%). The load (``uptime``) is printed: the machine is shared.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+from joblib import Parallel, delayed
+
+import cardsim
+from cardsim.core.rules import split_calls
+from cardsim.study.stats import wilson
+
+
+def throughput(policy: str, games: int, rounds: int) -> list[float]:
+    cardsim.simulate("moska", players=4, games=20, seed=1, policy=policy)  # compile or load once
+    rates = []
+    for r in range(rounds):
+        start = time.process_time()
+        cardsim.simulate("moska", players=4, games=games, seed=100 + r, policy=policy)
+        rates.append(games / (time.process_time() - start))
+    return rates
+
+
+def seat_losses(policy: str, seat: int, games: int, seed: int) -> int:
+    seats = ["greedy"] * 4
+    seats[seat] = policy
+    return int((cardsim.simulate("moska", players=4, games=games, seed=seed, policy=seats).loser == seat).sum())
+
+
+def loss_rate(policy: str, games: int, seed: int, jobs: int) -> tuple[int, int]:
+    """Losses of ``policy`` in seat 0, 1, 2, 3 among ``greedy`` (``games // 4`` each, the same deals)."""
+    per_seat = games // 4
+    lost = Parallel(n_jobs=jobs)(delayed(seat_losses)(policy, seat, per_seat, seed) for seat in range(4))
+    return sum(lost), per_seat * 4
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8000)
+    parser.add_argument("--speed-games", type=int, default=20000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=20261201)
+    parser.add_argument("--jobs", type=int, default=1, help="processes for the strength runs (one per seat)")
+    parser.add_argument("--learned", default="learned", help="the learned policy string timed for speed")
+    parser.add_argument("--policies", default="learned", help="the policies rated, separated by commas")
+    args = parser.parse_args()
+    print("load:", os.popen("uptime").read().strip())
+    rates = {p: throughput(p, args.speed_games, args.rounds) for p in ("greedy", args.learned)}
+    for p, r in rates.items():
+        print(f"{p:30} {statistics.median(r):10,.0f} games/CPU-s (range {min(r):,.0f} .. {max(r):,.0f})")
+    ratio = statistics.median(rates[args.learned]) / statistics.median(rates["greedy"])
+    print(f"learned / greedy speed: {ratio:.3f}")
+    for policy in split_calls(args.policies):
+        start = time.perf_counter()
+        lost, n = loss_rate(policy, args.games, args.seed, args.jobs)
+        lo, hi = wilson(lost, n)
+        print(f"{policy:40} loses {lost / n:6.2%} [{lo:6.2%}, {hi:6.2%}] of {n:,} games among 3 greedy "
+              f"({time.perf_counter() - start:.0f} s)")
+    print("load:", os.popen("uptime").read().strip())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+"""Model files of the ``learned`` policies: read, check, write (docs/design.md#learned-players).
+
+A model is one small JSON file: the weights of a game's linear scorer over candidate decisions
+(``cardsim/games/<game>/features.py`` names the features and their blocks) and its provenance: the
+game, the rules (string form) and player count it was trained under, the seed, the teacher, the
+generation, the positions it was fitted on, the feature set's version and names, the library
+versions, ``parent`` (the digest of the previous generation, whose play-outs the teacher searched;
+null for the first), and ``digest``, the sha256 of the rest (its canonical JSON). Committed models live in
+the package (``cardsim/models/<game>/<name>.json``) and load by name; any other file loads by its
+path. Every problem with a file is one ``ValueError`` line naming the file and what is wrong.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+
+from cardsim.core.rules import parse_call
+
+FORMAT = "cardsim-model/1"
+MODELS = Path(__file__).resolve().parent.parent / "models"
+"""The committed models: ``MODELS/<game>/<name>.json``."""
+PROVENANCE = ("game", "rules", "players", "seed", "teacher", "generation", "parent", "positions",
+              "feature_version", "features", "blocks", "libraries")
+"""The keys every model file holds besides ``format``, ``weights``, ``fit`` and ``digest``."""
+
+
+@dataclass(frozen=True)
+class Learned:
+    """The parameter of a ``learned(model=NAME)`` policy string: the model's name or file path."""
+
+    model: str
+
+
+def parse_learned(game: str, params: dict[str, Any], default: str) -> Learned:
+    """``Learned`` from the parameters of ``learned(...)``; ``default`` when no model is named. One
+    ``ValueError`` line for an unknown parameter, a model that is not a string, or one that does not load."""
+    unknown = sorted(set(params) - {"model"})
+    if unknown:
+        raise ValueError(f"{game} policy learned has no parameter {unknown[0]!r}; known: model")
+    model = params.get("model", default)
+    if not isinstance(model, str) or not model:
+        raise ValueError(f"{game} policy learned: model={model!r} must be a model name "
+                         f"({', '.join(names(game)) or 'none committed'}) or a .json path")
+    return Learned(model)
+
+
+def names(game: str) -> list[str]:
+    """The committed models of a game."""
+    folder = MODELS / game
+    return sorted(p.stem for p in folder.glob("*.json")) if folder.is_dir() else []
+
+
+def path_of(game: str, model: str) -> Path:
+    """The file of a model: a committed one by name, else a path (it ends in ``.json`` or names a folder)."""
+    if model.endswith(".json") or os.sep in model or "/" in model:
+        return Path(model)
+    return MODELS / game / f"{model}.json"
+
+
+def digest(content: dict[str, Any]) -> str:
+    """``sha256:`` of the canonical JSON (sorted keys, no spaces) of a model's content less its digest."""
+    body = {k: v for k, v in content.items() if k != "digest"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Model:
+    """A loaded, checked model: where it came from, its content and its weights (float64)."""
+
+    path: Path
+    content: dict[str, Any]
+    weights: np.ndarray
+
+    @property
+    def digest(self) -> str:
+        return self.content["digest"]
+
+    def fixed_point(self, scale: int) -> np.ndarray:
+        """The weights as int64 ``round(w * scale)``: what the policy table holds."""
+        return np.round(self.weights * scale).astype(np.int64)
+
+
+def load(game: str, model: str, version: int, features: tuple[str, ...], blocks: list[str]) -> Model:
+    """The model ``model`` (a committed name or a path) of ``game``, checked against the engine's feature set
+    (``version``, the feature names, the block names). A ``ValueError`` line for a missing, truncated,
+    corrupt or foreign file."""
+    path = path_of(game, model)
+    if not path.is_file():
+        known = ", ".join(names(game)) or "none committed"
+        raise ValueError(f"{path}: no such {game} model (committed models: {known})")
+    stat = path.stat()
+    return _load(game, path, (stat.st_mtime_ns, stat.st_size), version, features, tuple(blocks))
+
+
+@lru_cache(maxsize=64)
+def _load(game: str, path: Path, stamp: tuple[int, int], version: int, features: tuple[str, ...],
+          blocks: tuple[str, ...]) -> Model:
+    """``load`` of one version of a file (``stamp``: its modification time and size)."""
+    try:
+        content = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: not a model file (truncated or corrupt JSON: {err.msg})") from None
+    if not isinstance(content, dict) or content.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a model file (expected format {FORMAT!r})")
+    missing = [k for k in (*PROVENANCE, "weights", "digest") if k not in content]
+    if missing:
+        raise ValueError(f"{path}: model file lacks {missing[0]!r}")
+    if content["digest"] != digest(content):
+        raise ValueError(f"{path}: model file is corrupt (its content does not match its digest)")
+    if content["game"] != game:
+        raise ValueError(f"{path}: a model of {content['game']}, not of {game}")
+    if content["feature_version"] != version or tuple(content["features"]) != features \
+            or tuple(content["blocks"]) != blocks:
+        raise ValueError(f"{path}: features version {content['feature_version']} do not match this engine's "
+                         f"(version {version}, {len(features)} features in {len(blocks)} blocks); retrain it")
+    weights = np.asarray(content["weights"], dtype=np.float64)
+    if weights.shape != (len(blocks), len(features)) or not np.isfinite(weights).all():
+        raise ValueError(f"{path}: weights must be {len(blocks)} rows of {len(features)} finite numbers")
+    return Model(path, content, weights.reshape(-1))
+
+
+def warn_rules(model: Model, rules: str, players: int) -> None:
+    """A warning when a model is used under other rules or another player count than it was trained for."""
+    trained = (model.content["rules"], model.content["players"])
+    if trained != (rules, players):
+        warnings.warn(f"{model.path.name}: a model trained for {trained[0]} at {trained[1]} players plays "
+                      f"{rules} at {players} players", stacklevel=3)
+
+
+def content(game: str, weights: np.ndarray, provenance: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:
+    """A model's content, digest included (``provenance``: the ``PROVENANCE`` keys but ``game``)."""
+    provenance = provenance | {"game": game}
+    missing = [k for k in PROVENANCE if k not in provenance]
+    if missing:
+        raise ValueError(f"model provenance lacks {missing[0]!r}")
+    body = {"format": FORMAT, **provenance, "fit": fit,
+            "weights": [[float(f"{w:.6g}") for w in row] for row in np.asarray(weights)]}
+    return body | {"digest": digest(body)}
+
+
+def write(path: Path, body: dict[str, Any]) -> None:
+    """Write a model's content to ``path`` whole (a temporary file renamed over it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def digests(game: str, policies: Iterable[str], default: str) -> dict[str, str]:
+    """The digest of every model the policy strings play (``learned(model=X)``, alone or as ``mc``'s base;
+    ``default`` for ``learned`` without a model), by model name: what a study's manifest records."""
+    out: dict[str, str] = {}
+    for text in policies:
+        while True:
+            name, params = parse_call(text)
+            if name == "learned":
+                model = params.get("model", default)
+                path = path_of(game, model)
+                try:
+                    out[model] = json.loads(path.read_text(encoding="utf-8"))["digest"]
+                except (OSError, ValueError, KeyError, TypeError):
+                    raise ValueError(f"{path}: not a readable {game} model file") from None
+            if not isinstance(params.get("base"), str):
+                break
+            text = params["base"]
+    return dict(sorted(out.items()))

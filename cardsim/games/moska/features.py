@@ -1,0 +1,129 @@
+"""Moska's features of a candidate decision for ``learned`` (docs/design.md#learned-players), compiled with numba.
+
+A candidate is described by three masks the deciding seat can compute from its **view**: ``spent``,
+the cards that leave its hand now (an opening, an addition, the killers and self-attacked cards of a
+defence) or, in a give-back (M-12), the cards sent back; ``left``, its hand after the decision (a
+defence's unkilled cards included: it picks them up unless it kills them later); ``picked``, those
+unkilled cards. ``others`` are the cards the seat cannot place itself: the cards it cannot see and
+the cards shown in the other hands. Every feature is an integer, so a score (``score``: the
+fixed-point weights of the block of the decision's kind and stage, times the features) is exact
+integer arithmetic, the same on every machine and in both engines.
+
+The weights form ``BLOCKS`` blocks of ``len(NAMES)``: block ``kind * STAGES + stage`` for the decision
+kind (the engine's phases: open, defend, add, give_back) and the stage of the game (``stage``: the stock
+holds more than ``LATE_STOCK`` cards, some, none, none with two seats left). Changing a feature changes
+``VERSION``: a model file names the version and the features it was fitted on, and loads only where they
+match.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.core.cards import FRENCH52
+from cardsim.core.jit import ONE, ZERO, lowest, popcount
+from cardsim.games.moska.compiled_policies import SUIT_MASK, pair_ranks, rank_set
+from cardsim.games.moska.policies import LOW_RANKS
+
+VERSION = 1
+"""The feature set's version (a model file records it)."""
+NAMES = (
+    "greedy", "spent", "spent_trumps", "spent_trump_ranks", "spent_plain_ranks", "spent_high_plain",
+    "out", "left", "left_ranks", "left_pairs", "left_trumps", "left_high_trumps", "left_low_plain",
+    "left_plain_ranks", "left_trump_ranks", "picked", "picked_trumps", "killable", "unkillable", "spent_low_plain",
+    "left_unkillable", "over_defender",
+)
+"""The features of a candidate, in the order of a block of weights: whether it is ``greedy``'s decision;
+of ``spent``: how many cards, trumps, rank sums (2 = 0 … A = 12) of its trumps and non-trumps, non-trumps
+J..A, non-trumps 2..T (``spent_low_plain``); ``out``: the hand is empty after it; of ``left``: how many
+cards, ranks, ranks held twice or more, trumps, trumps J..A, non-trumps 2..T, rank sums; ``picked``: how
+many, trumps; ``killable``: the killers (M-10) among ``others`` summed over the spent cards;
+``unkillable``: spent cards with no killer among ``others``; ``left_unkillable``: cards of ``left`` with
+none; ``over_defender``: in an opening or an addition, the spent cards beyond the defender's hand size."""
+N = len(NAMES)
+KINDS = ("open", "defend", "add", "give_back")
+"""Decision kinds in the order of the engine's phases (``compiled.OPEN`` …)."""
+STAGE_NAMES = ("stock", "late", "empty", "duel")
+STAGES = len(STAGE_NAMES)
+LATE_STOCK = 8
+"""The stock is ``late`` from this many cards down (``mc``'s ``SEARCH_STOCK``), ``empty`` at none; a
+``duel`` when it is empty and two seats are left in play."""
+BLOCKS = len(KINDS) * STAGES
+WEIGHTS = BLOCKS * N
+"""Weights of a model: ``BLOCKS`` blocks of ``N``."""
+SCALE = 1 << 16
+"""Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
+RANKS = FRENCH52.n_ranks
+HIGH = LOW_RANKS + 1
+
+
+def block_names() -> list[str]:
+    """``kind/stage`` for every block, in order."""
+    return [f"{k}/{s}" for k in KINDS for s in STAGE_NAMES]
+
+
+@njit(cache=True)
+def stage(stock_left: int, in_play: int) -> int:
+    """0 while the stock holds more than ``LATE_STOCK`` cards, 1 while it holds some, 2 when empty, 3 when
+    empty with ``in_play`` two seats."""
+    if stock_left > LATE_STOCK:
+        return 0
+    if stock_left > 0:
+        return 1
+    return 3 if in_play <= 2 else 2
+
+
+@njit(cache=True)
+def describe(out: np.ndarray, greedy: bool, spent: np.uint64, left: np.uint64, picked: np.uint64,
+             others: np.uint64, trump: int, kill: np.ndarray, defender_hand: int) -> None:
+    """The features (``NAMES``) of one candidate into ``out[:N]`` (int64); ``kill``: ``compiled.KILL``;
+    ``defender_hand``: the defender's hand size in an opening or an addition (else a large number)."""
+    trumps = SUIT_MASK[trump]
+    out[:] = 0
+    out[0] = greedy
+    out[1] = popcount(spent)
+    out[2] = popcount(spent & trumps)
+    rest = spent
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        r = c % RANKS
+        if c // RANKS == trump:
+            out[3] += r
+        else:
+            out[4] += r
+            out[5] += r >= HIGH
+            out[19] += r < HIGH
+        killers = popcount(kill[trump, c] & others)
+        out[17] += killers
+        out[18] += killers == 0
+    out[6] = left == ZERO
+    out[7] = popcount(left)
+    out[8] = popcount(rank_set(left))
+    out[9] = popcount(pair_ranks(left))
+    out[10] = popcount(left & trumps)
+    rest = left
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        r = c % RANKS
+        if c // RANKS == trump:
+            out[11] += r >= HIGH
+            out[14] += r
+        else:
+            out[12] += r < HIGH
+            out[13] += r
+        out[20] += kill[trump, c] & others == ZERO
+    out[15] = popcount(picked)
+    out[16] = popcount(picked & trumps)
+    out[21] = max(0, out[1] - defender_hand)
+
+
+@njit(cache=True)
+def score(weights: np.ndarray, block: int, features: np.ndarray) -> int:
+    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64) dotted with its features."""
+    total = 0
+    base = block * N
+    for i in range(N):
+        total += weights[base + i] * features[i]
+    return total

@@ -1,0 +1,1 @@
+"""Training ``learned`` policies: expert iteration over a game's compiled engine (docs/ladder.md#training)."""

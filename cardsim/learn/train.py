@@ -1,0 +1,145 @@
+"""``cardsim train``: expert iteration for a game's ``learned`` policy (docs/ladder.md#training).
+
+Generation ``k`` (from 1) plays self-play positions with the previous generation in every seat (with
+the teacher's base policy for ``k = 1``), labels them with the teacher, ``mc`` searched over the whole
+game on the previous generation's play-outs (``mc(determinizations=D, base=learned(model=<k-1>))``;
+the ``--teacher`` string itself for ``k = 1``), fits the next model (``fit.py``) and writes it to
+``OUT/<name>_g<k>.json``. The positions of generation ``k`` come from chunks of ``CHUNK`` games keyed
+``rng.mix(seed, k)``, taken in order until ``--positions`` are labelled: the same arguments give the
+same models whatever ``--jobs``. A generation whose file exists (with the same arguments) is loaded,
+not trained again, so an interrupted run resumes at its first missing generation.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+import cardsim
+from cardsim.core import models, rng
+from cardsim.core.rules import format_call
+from cardsim.core.search import MonteCarlo, search_call
+from cardsim.learn.fit import L2, fit
+
+CHUNK = 128
+"""Games per labelling task."""
+EVERY = 8
+"""On average one decision in ``EVERY`` (of those with several candidates) becomes a position."""
+GAMES = ("moska",)
+"""The games with a ``learned`` policy."""
+
+
+def game_modules(game: str) -> tuple[Any, Any, Any]:
+    """The game's ``features``, ``training`` and ``policies`` modules (a ``ValueError`` line for a game
+    without a ``learned`` policy)."""
+    if game not in GAMES:
+        raise ValueError(f"cardsim train: {game!r} has no learned policy; games with one: {', '.join(GAMES)}")
+    return tuple(importlib.import_module(f"cardsim.games.{game}.{m}") for m in ("features", "training", "policies"))
+
+
+def default_name(rules: str, players: int) -> str:
+    """``moska_4p`` for the ``moska`` preset at 4 players (the rules' string form, as a name)."""
+    return f"{re.sub(r'[^0-9A-Za-z]+', '_', rules).strip('_')}_{players}p"
+
+
+def learned_call(path: Path) -> str:
+    return format_call("learned", {"model": str(path)})
+
+
+def _chunk(game: str, rules: Any, players: int, seed: int, chunk: int, play: str, teacher: str,
+           every: int) -> dict[str, np.ndarray]:
+    training = importlib.import_module(f"cardsim.games.{game}.training")
+    games = np.arange(chunk * CHUNK, (chunk + 1) * CHUNK)
+    return training.label(rules, players, seed, games, (play,) * players, teacher, every)
+
+
+def positions_of(game: str, rules: Any, players: int, seed: int, play: str, teacher: str, wanted: int,
+                 jobs: int, every: int, bar: tqdm) -> dict[str, np.ndarray]:
+    """The first ``wanted`` positions of the chunks 0, 1, … (labelled ``jobs`` chunks at a time)."""
+    parts: list[dict[str, np.ndarray]] = []
+    have, chunk = 0, 0
+    with Parallel(n_jobs=jobs) as parallel:
+        while have < wanted:
+            batch = parallel(delayed(_chunk)(game, rules, players, seed, c, play, teacher, every)
+                             for c in range(chunk, chunk + jobs))
+            chunk += jobs
+            for part in batch:
+                parts.append(part)
+                bar.update(min(len(part["count"]), wanted - have))
+                have += len(part["count"])
+    count = np.concatenate([p["count"] for p in parts])[:wanted]
+    rows = int(count.sum())
+    return {"block": np.concatenate([p["block"] for p in parts])[:wanted], "count": count,
+            "x": np.concatenate([p["x"] for p in parts])[:rows], "y": np.concatenate([p["y"] for p in parts])[:rows]}
+
+
+def train(game: str, rules: str | None, *, players: int, generations: int, positions: int, teacher: str,
+          seed: int, jobs: int = 1, out: str | Path, name: str | None = None, every: int = EVERY,
+          progress: bool = True) -> list[Path]:
+    """Train ``generations`` generations of ``learned`` (see the module docstring); the model files."""
+    features, _, policies = game_modules(game)
+    r = cardsim.rules(game, rules)
+    players = cardsim.games.spec(game).check_players(r, players)
+    rules_text = r.describe()
+    search = policies.parse_policy(teacher)[1]
+    extra = getattr(policies, "MC_EXTRA", {})
+    if not isinstance(search, MonteCarlo):
+        raise ValueError(f"--teacher: expected an mc(...) policy string, not {teacher!r}")
+    for option, value in (("--generations", generations), ("--positions", positions), ("--jobs", jobs),
+                          ("--every", every)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{option} must be an integer >= 1, not {value!r}")
+    out, name = Path(out), name or default_name(rules_text, players)
+
+    def load(path: Path) -> models.Model:
+        return models.load(game, str(path), features.VERSION, features.NAMES, features.block_names())
+
+    paths, play, parent = [], search.base, None
+    for k in range(1, generations + 1):
+        path = out / f"{name}_g{k}.json"
+        if k == 1:
+            label_teacher, said = teacher, search_call(search, extra)
+        else:
+            label_teacher = search_call(search, extra, base=learned_call(paths[-1]))
+            said = search_call(search, extra, base=f"learned(model={paths[-1].stem})")
+        provenance = {"game": game, "rules": rules_text, "players": players, "seed": seed, "teacher": said,
+                      "generation": k, "positions": positions, "feature_version": features.VERSION,
+                      "features": list(features.NAMES), "blocks": features.block_names(),
+                      "libraries": libraries()}
+        if path.exists():
+            _check_resumed(path, load(path).content, provenance | {"parent": parent})
+        else:
+            key = int(rng.mix(seed, k))
+            with tqdm(total=positions, desc=f"{name} generation {k}", unit="pos", disable=not progress) as bar:
+                data = positions_of(game, r, players, key, play, label_teacher, positions, jobs, every, bar)
+            weights, summary = fit(data, features.BLOCKS)
+            blocks = features.block_names()
+            body = models.content(game, weights, provenance | {"parent": parent}, {
+                "method": "conditional logit, L-BFGS (scipy.optimize)", "l2": L2, "every": every,
+                "candidates": int(data["count"].sum()), "blocks": {blocks[b]: s for b, s in summary.items()}})
+            models.write(path, body)
+        paths.append(path)
+        play, parent = learned_call(path), load(path).digest
+    return paths
+
+
+def _check_resumed(path: Path, content: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """A generation file found in ``--out`` must have been trained with the same arguments."""
+    for key in ("rules", "players", "seed", "teacher", "generation", "positions", "parent"):
+        if content.get(key) != wanted[key]:
+            raise ValueError(f"{path}: trained with {key}={content.get(key)!r}, not {wanted[key]!r}: "
+                             "resume it with its own arguments or use another --out")
+
+
+def libraries() -> dict[str, str]:
+    """The versions of the libraries a model's training used."""
+    import numba
+    import scipy
+
+    return {"cardsim": cardsim.__version__, "numpy": np.__version__, "scipy": scipy.__version__,
+            "numba": numba.__version__}

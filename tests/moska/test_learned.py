@@ -1,0 +1,317 @@
+"""The Moska ``learned`` policy (docs/design.md#learned-players): model files, decisions, both engines alike,
+information sets, the fit and ``cardsim train``.
+
+Models here are written by the tests (random weights under ``tmp_path``), so the tests do not depend on
+what the committed models learned; the committed ones are checked to load and to play alike on both
+engines.
+"""
+import json
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardsim
+from cardsim import cli
+from cardsim.core import models
+from cardsim.core.records import frame
+from cardsim.core.rules import format_call, normal_call
+from cardsim.games.moska import GAME, compiled, features, reference
+from cardsim.games.moska.compiled_policies import WEIGHTS, table
+from cardsim.games.moska.policies import DEFAULT_MODEL, LearnedPolicy, make_policy
+from cardsim.games.moska.rules import MoskaRules
+from cardsim.learn import fit as fitting
+from cardsim.learn.train import train
+
+from .states import Game, assert_same_decision, hidden_cards_dealt_again
+from .strategies import setups
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
+
+PROVENANCE = dict(rules="moska", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
+                  feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
+                  libraries={})
+
+
+def write_model(path, weights, **provenance):
+    models.write(path, models.content("moska", weights, PROVENANCE | provenance, {}))
+    return path
+
+
+def random_model(path, seed: int):
+    return write_model(path, np.random.default_rng(seed).normal(size=(features.BLOCKS, features.N)))
+
+
+def learned(path) -> str:
+    return normal_call(f"learned(model={str(path)!r})")
+
+
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory):
+    """Three random models and a zero one."""
+    d = tmp_path_factory.mktemp("models")
+    for k in range(3):
+        random_model(d / f"r{k}.json", k)
+    write_model(d / "zero.json", np.zeros((features.BLOCKS, features.N)))
+    return d
+
+
+def records(engine, rules, players, seed, games, seats) -> pd.DataFrame:
+    if engine == "reference":
+        return frame([reference.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
+    return frame(compiled.simulate(rules, players, seed, np.asarray(games), seats), GAME.columns)
+
+
+# --- model files and parameters ------------------------------------------------------------
+
+def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
+    w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
+    path = write_model(tmp_path / "m.json", w)
+    model = models.load("moska", str(path), features.VERSION, features.NAMES, features.block_names())
+    assert model.digest == models.digest(json.loads(path.read_text())) and model.digest.startswith("sha256:")
+    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    row = table((learned(path),))[0]
+    assert row[0] == 3 and (row[WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
+
+
+def test_the_committed_models_load_and_name_their_provenance():
+    names = models.names("moska")
+    assert DEFAULT_MODEL in names and len(names) >= 3
+    for name in names:
+        content = models.load("moska", name, features.VERSION, features.NAMES, features.block_names()).content
+        assert (content["game"], content["rules"], content["players"]) == ("moska", "moska", 4)
+        assert content["generation"] >= 1 and content["positions"] > 0 and "mc(" in content["teacher"]
+        assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
+    assert isinstance(make_policy("learned"), LearnedPolicy)
+
+
+def corrupt(path):
+    body = json.loads(path.read_text())
+    body["weights"][0][0] += 1
+    path.write_text(json.dumps(body))
+
+
+def foreign(path):
+    body = json.loads(path.read_text()) | {"game": "uno"}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+def old_features(path):
+    body = json.loads(path.read_text()) | {"feature_version": features.VERSION + 1}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+@pytest.mark.parametrize("spoil, match", [
+    (lambda p: p.write_text(p.read_text()[:200]), "not a model file (truncated or corrupt JSON"),
+    (corrupt, "model file is corrupt (its content does not match its digest)"),
+    (foreign, "a model of uno, not of moska"),
+    (old_features, "do not match this engine's"),
+    (lambda p: p.unlink(), "no such moska model"),
+])
+def test_a_bad_model_file_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys, spoil, match):
+    path = random_model(tmp_path / "bad.json", 0)
+    spoil(path)
+    for call in (lambda: cardsim.simulate("moska", players=4, games=2, policy=learned(path)),
+                 lambda: cardsim.simulate("moska", players=4, games=2, policy=f"mc(base={learned(path)!r})",
+                                          engine="reference")):
+        with pytest.raises(ValueError, match=re.escape(match)) as err:
+            call()
+        assert str(path) in str(err.value) and "\n" not in str(err.value)
+    out = tmp_path / "out"
+    assert cli.main(["ladder", "moska", "--policies", f"greedy,{learned(path)}", "--games", "4", "--out",
+                     str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and match in err and not out.exists()
+
+
+@pytest.mark.parametrize("text, match", [
+    ("learned(depth=2)", "moska policy learned has no parameter 'depth'; known: model"),
+    ("learned(model=3)", "moska policy learned: model=3 must be a model name"),
+    ("learned(model=nobody)", "nobody.json: no such moska model (committed models: "),
+    ("mc(base=learned(model=nobody))", "nobody.json: no such moska model"),
+])
+def test_learned_parameters_are_checked_with_one_line(text, match):
+    with pytest.raises(ValueError, match=re.escape(match)) as err:
+        cardsim.simulate("moska", players=3, games=2, policy=text)
+    assert "\n" not in str(err.value)
+
+
+def test_mc_over_a_learned_base_has_one_spelling():
+    text = normal_call("mc(determinizations=4, base=learned(model=moska_4p_g1))")
+    assert text == normal_call(text) == "mc(base='learned(model=moska_4p_g1)', determinizations=4)"
+    row = table((text,))[0]
+    assert (row[1], row[2]) == (4, 3) and (row[WEIGHTS:] == table(("learned(model=moska_4p_g1)",))[0][WEIGHTS:]).all()
+
+
+def test_a_model_of_other_rules_is_used_with_a_warning(tmp_path):
+    path = write_model(tmp_path / "t.json", np.zeros((features.BLOCKS, features.N)), rules="turamoska")
+    with pytest.warns(UserWarning, match="t.json: a model trained for turamoska at 4 players plays moska at 4 players"):
+        cardsim.simulate("moska", players=4, games=2, policy=learned(path))
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+def test_a_model_of_zero_weights_plays_greedy(models_dir):
+    """Every score ties, and a tie goes to the first candidate, greedy's."""
+    seats = (learned(models_dir / "zero.json"), "greedy", "random", "greedy")
+    a = records("compiled", MoskaRules(), 4, 5, np.arange(200), seats)
+    b = records("compiled", MoskaRules(), 4, 5, np.arange(200), ("greedy", "greedy", "random", "greedy"))
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_learned_decision_is_the_best_scored_candidate(models_dir):
+    """At every decision of a game: the move is a candidate whose score no other candidate beats, the first
+    such; and it is legal (``Game.step``)."""
+    seats = (learned(models_dir / "r1.json"),) * 4
+    g = Game(MoskaRules(), 4, 3, 8, seats)
+    weights, w = g.policies[0][WEIGHTS:], compiled.new_work()[0]
+    x = np.zeros(features.N, np.int64)
+    for _ in range(300):
+        if compiled.to_act(g.s) < 0:
+            break
+        n = compiled.decision_candidates(g.s, g.p, w["play"])
+        scores = []
+        for i in range(n):
+            compiled.candidate_features(g.s, g.p, w["play"][i], i == 0, x)
+            scores.append(int(weights[compiled.block_of(g.s, g.p) * features.N:][:features.N] @ x))
+        compiled.choose(g.s, g.p, g.policies, g.move[0], g.work)
+        assert g.move[0]["cards"] == w["play"][int(np.argmax(scores))]["cards"]
+        g.step()
+
+
+SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "ML2", "MRL2"])
+"""Seat policies, ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``ML2``: ``mc`` with 2 worlds
+over ``learned`` with r2; ``MRL2``: the same searching the whole game with ``beliefs=reads``."""
+
+
+@st.composite
+def learned_setups(draw):
+    """``setups`` with at least one ``learned`` seat (or ``mc`` over a learned base)."""
+    rules, players, seats, seed, game = draw(setups())
+    seats = list(seats)
+    for seat in draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=players, unique=True)):
+        seats[seat] = draw(SEATS)
+    return rules, players, seats, seed, game
+
+
+def with_models(seats, d) -> tuple[str, ...]:
+    """The policy strings of ``SEATS``'s names, with the models of ``models_dir``."""
+    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"),
+             "ML2": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json")})),
+             "MRL2": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json"),
+                                                    "search_stock": "all", "beliefs": "reads"}))}
+    return tuple(names.get(s, s) for s in seats)
+
+
+@settings(max_examples=25)
+@given(learned_setups())
+def test_learned_games_are_the_same_on_both_engines(models_dir, cell):
+    rules, players, seats, seed, first = cell
+    seats = with_models(seats, models_dir)
+    games = np.arange(first, first + 3)
+    pd.testing.assert_frame_equal(records("reference", rules, players, seed, games, seats),
+                                  records("compiled", rules, players, seed, games, seats))
+
+
+@pytest.mark.parametrize("preset", ["moska", "turamoska", "taraki"])
+def test_the_committed_model_plays_alike_on_both_engines_and_warns_under_other_rules(preset):
+    rules = MoskaRules.preset(preset)
+    seats = ("learned", "greedy", "mc(determinizations=4, base=learned)", "random")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pd.testing.assert_frame_equal(records("reference", rules, 4, 11, np.arange(12), seats),
+                                      records("compiled", rules, 4, 11, np.arange(12), seats))
+    said = {str(w.message) for w in caught}
+    assert said == (set() if preset == "moska" else
+                    {f"{DEFAULT_MODEL}.json: a model trained for moska at 4 players plays {preset} at 4 players"})
+
+
+@pytest.mark.parametrize("preset", ["moska", "turamoska"])
+def test_the_searches_over_the_committed_model_play_alike_on_both_engines(preset):
+    """``oracle`` and ``mc(beliefs=reads)`` over a ``learned`` base (docs/design.md): the same records."""
+    rules = MoskaRules.preset(preset)
+    seats = ("oracle(determinizations=2, base=learned)", "mc(determinizations=2, base=learned, beliefs=reads)",
+             "learned", "greedy")
+    pd.testing.assert_frame_equal(records("reference", rules, 4, 3, np.arange(6), seats),
+                                  records("compiled", rules, 4, 3, np.arange(6), seats))
+
+
+@settings(max_examples=25)
+@given(learned_setups())
+def test_a_learned_decision_depends_only_on_the_deciding_seats_view(models_dir, cell):
+    """At every decision, the cards the seat cannot see dealt again: the same decision (and every decision
+    legal)."""
+    rules, players, seats, seed, game = cell
+    g = Game(rules, players, seed, game, with_models(seats, models_dir))
+    gen = np.random.default_rng(game)
+    a, b = np.zeros(1, compiled.MOVE), np.zeros(1, compiled.MOVE)
+    for _ in range(150):
+        seat = compiled.to_act(g.s)
+        if seat < 0:
+            break
+        assert_same_decision(g, hidden_cards_dealt_again(g.s, g.p, seat, players, gen), a, b)
+        g.step()
+
+
+# --- the fit and training ----------------------------------------------------------------------
+
+def test_the_fit_learns_the_teachers_choice_from_a_feature():
+    """Positions of 3..6 candidates where the teacher prefers the highest feature 1 (feature 0 is noise):
+    the fitted block picks the teacher's best in every position, positions with one total are left out."""
+    gen = np.random.default_rng(0)
+    count = gen.integers(3, 7, size=400)
+    x = gen.integers(0, 10, size=(count.sum(), 2))
+    y = np.where(np.arange(count.sum()) < count[0], 5, 3 * x[:, 1])
+    w, summary = fitting.fit_block(count, x, y)
+    assert w[1] > 0 and abs(w[0]) < w[1] / 10
+    keep, t = fitting.targets(count, y)
+    assert not keep[0] and keep[1:].all() and np.isclose(t.sum(), len(count))
+    assert summary["positions"] == 399 and summary["teacher_agreement"] == 1.0
+
+
+def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
+    args = dict(players=3, generations=2, positions=40, teacher="mc(determinizations=2)", seed=5, every=4,
+                progress=False)
+    a = train("moska", "turamoska", out=tmp_path / "a", **args)
+    b = train("moska", "turamoska", out=tmp_path / "b", jobs=2, **args)
+    assert [p.name for p in a] == ["turamoska_3p_g1.json", "turamoska_3p_g2.json"]
+    assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]
+    g2 = json.loads(a[1].read_text())
+    assert g2["parent"] == json.loads(a[0].read_text())["digest"]
+    assert g2["teacher"] == "mc(determinizations=2, base='learned(model=turamoska_3p_g1)')"
+    first = a[0].stat().st_mtime_ns
+    a[1].unlink()
+    assert train("moska", "turamoska", out=tmp_path / "a", **args) == a
+    assert a[0].stat().st_mtime_ns == first and a[1].read_bytes() == b[1].read_bytes()
+    with pytest.raises(ValueError, match="turamoska_3p_g1.json: trained with seed=5, not 6"):
+        train("moska", "turamoska", out=tmp_path / "a", **(args | {"seed": 6}))
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["train", "uno", "--out", "x"], "cardsim train: 'uno' has no learned policy; games with one: moska"),
+    (["train", "moska", "--teacher", "greedy", "--out", "x"], "--teacher: expected an mc(...) policy string"),
+    (["train", "moska", "--positions", "0", "--out", "x"], "--positions must be an integer >= 1, not 0"),
+])
+def test_train_rejects_bad_arguments_with_one_line(tmp_path, capsys, monkeypatch, argv, match):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and match in err and not (tmp_path / "x").exists()
+
+
+def test_a_studys_manifest_names_the_digest_of_every_model_it_plays():
+    """The claims ``cardsim verify`` checks: the models by name with their digests (``learned`` alone is the
+    default model, ``mc``'s base counts); a study without a learned seat claims none."""
+    from cardsim.study import manifest
+    from cardsim.study.ladder_run import ladder_study
+
+    study = ladder_study("moska", policies=["greedy", "learned(model=moska_4p_g1)", "mc(base=learned)"], games=4,
+                         seed=1)
+    digest = {name: models.load("moska", name, features.VERSION, features.NAMES, features.block_names()).digest
+              for name in ("moska_4p_g1", DEFAULT_MODEL)}
+    assert manifest.claims(study)["models"] == digest
+    assert "models" not in manifest.claims(ladder_study("moska", policies=["greedy", "random"], games=4, seed=1))
