@@ -96,7 +96,7 @@ def test_bad_input_is_one_clear_value_error(call, match):
 def test_the_game_spec():
     from cardsim.games.moska import GAME
     assert (GAME.name, GAME.min_players, GAME.max_players) == ("moska", 2, 8)
-    assert GAME.policies == ("random", "greedy", "mc", "oracle")
+    assert GAME.policies == ("random", "greedy", "mc", "oracle", "learned")
     names = [c.name for c in GAME.columns]
     assert names[:6] == ["game", "turns", "truncated", "loser", "rounds", "first_out"]
     assert {"finish_order", "trump_suit", "swaps", "overplays", "pickups", "self_attacks"} <= set(names)
