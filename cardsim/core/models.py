@@ -1,7 +1,7 @@
 """Model files of the ``learned`` policies: read, check, write (docs/design.md#learned-players).
 
 A model is one small JSON file: the weights of a game's linear scorer over candidate decisions
-(``cardsim/games/<game>/features.py`` names the features and their blocks) and its provenance: the
+(``cardsim/games/<game>/learned_features.py`` names the features and their blocks) and its provenance: the
 game, the rules (string form) and player count it was trained under, the seed, the teacher, the
 generation, the positions it was fitted on, the feature set's version and names, the library
 versions, ``parent`` (the digest of the previous generation, whose play-outs the teacher searched;

@@ -35,11 +35,11 @@ GAMES = ("moska",)
 
 
 def game_modules(game: str) -> tuple[Any, Any, Any]:
-    """The game's ``features``, ``training`` and ``policies`` modules (a ``ValueError`` line for a game
+    """The game's ``learned_features``, ``training`` and ``policies`` modules (a ``ValueError`` line for a game
     without a ``learned`` policy)."""
     if game not in GAMES:
         raise ValueError(f"cardsim train: {game!r} has no learned policy; games with one: {', '.join(GAMES)}")
-    return tuple(importlib.import_module(f"cardsim.games.{game}.{m}") for m in ("features", "training", "policies"))
+    return tuple(importlib.import_module(f"cardsim.games.{game}.{m}") for m in ("learned_features", "training", "policies"))
 
 
 def default_name(rules: str, players: int) -> str:

@@ -53,7 +53,7 @@ from cardsim.core.records import finish_strings
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, popcount
 from cardsim.core.search import MonteCarlo
 from cardsim.games.moska import compiled_policies as pol
-from cardsim.games.moska import features as feat
+from cardsim.games.moska import learned_features as feat
 from cardsim.games.moska import reference
 from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
 from cardsim.games.moska.policies import warn_other_rules
@@ -993,7 +993,7 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
 
 @njit(cache=True)
 def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.uint64, np.uint64]:
-    """The masks ``features.describe`` reads of candidate ``m`` of the seat to act (``spent``, ``left``,
+    """The masks ``learned_features.describe`` reads of candidate ``m`` of the seat to act (``spent``, ``left``,
     ``picked``), from its view: its hand, the table, the addition step."""
     hand = s.hands[s.seat]
     if s.phase == DEFEND:
@@ -1019,7 +1019,7 @@ def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.u
 
 @njit(cache=True)
 def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, out: np.ndarray) -> None:
-    """``features.describe`` of candidate ``m`` of the seat to act into ``out``: ``others`` are the cards
+    """``learned_features.describe`` of candidate ``m`` of the seat to act into ``out``: ``others`` are the cards
     not in its hand, the discard or on the table."""
     spent, left, picked = candidate_masks(s, p, m)
     others = FULL_DECK & ~(s.hands[s.seat] | s.discard | s.attack | s.kills)
@@ -1035,7 +1035,7 @@ def block_of(s: np.void, p: np.void) -> int:
 
 @njit(cache=True)
 def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.void) -> None:
-    """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``features.WEIGHTS``):
+    """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``learned_features.WEIGHTS``):
     the candidate of ``decision_candidates`` with the highest score, ties to the first (greedy's)."""
     n = decision_candidates(s, p, w.play)
     best = 0

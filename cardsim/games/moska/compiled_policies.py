@@ -10,7 +10,7 @@ of every draw of the decision, so ``d(k) = fold(head, k)``. No function allocate
 
 Policies are codes (``RANDOM``, ``GREEDY``, ``MC``, ``LEARNED``) so that a seat's policy is one row of
 the policy table the engine receives (``table``: code, determinizations, base, then the weights of a
-``learned`` policy, or of ``mc``'s ``learned`` base, in fixed point: ``features.SCALE``).
+``learned`` policy, or of ``mc``'s ``learned`` base, in fixed point: ``learned_features.SCALE``).
 The defence styles (``ALL_KILLS`` ...) are not seat policies: they are rules that
 ``kill_move`` and ``self_attack_move`` also follow, to make ``mc``'s defence candidates.
 """
@@ -32,7 +32,7 @@ CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS, WEIGHTS = range(6)
 """The columns of a policy table row: the code; for ``mc`` (and ``oracle``) its worlds, its base policy's code,
 the stock size from which it searches (``DECK_SIZE``: the whole game) and how its worlds deal the hidden cards;
 from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of its search's ``learned``
-base (``features.WEIGHTS`` of them)."""
+base (``learned_features.WEIGHTS`` of them)."""
 UNIFORM, READS, TRUE_STATE = 0, 1, 2
 """``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
 or not dealt at all (``oracle``: the world is the true state)."""
@@ -332,7 +332,7 @@ def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trum
 def search_row(row: np.ndarray, search: MonteCarlo) -> None:
     """Write an ``mc``/``oracle`` seat's parameters into its policy table row (``WEIGHTS`` on: its ``learned``
     base's, if it has one)."""
-    from cardsim.games.moska import features  # it imports this module's masks
+    from cardsim.games.moska import learned_features as features  # it imports this module's masks
 
     name, base = parse_policy(search.base)
     row[CODE], row[DETERMINIZATIONS], row[BASE] = MC, search.determinizations, CODES[name]
@@ -345,7 +345,7 @@ def search_row(row: np.ndarray, search: MonteCarlo) -> None:
 def table(policies: tuple[str, ...]) -> np.ndarray:
     """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, ``SEARCH_STOCK``,
     ``WORLDS``, the weights) of policy strings (validated by ``policies.parse_policy``)."""
-    from cardsim.games.moska import features  # it imports this module's masks
+    from cardsim.games.moska import learned_features as features  # it imports this module's masks
 
     rows = np.zeros((len(policies), WEIGHTS + features.WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(policies):
@@ -361,7 +361,7 @@ def table(policies: tuple[str, ...]) -> np.ndarray:
 
 def load_model(model: str) -> models.Model:
     """A Moska model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
-    from cardsim.games.moska import features
+    from cardsim.games.moska import learned_features as features
 
     return models.load("moska", model, features.VERSION, features.NAMES, features.block_names())
 

@@ -296,7 +296,7 @@ class LearnedPolicy:
 
     At each decision the candidates are ``mc``'s for its decision kind, at every stage of the game
     (``compiled.decision_candidates``: greedy's first, duplicates dropped). Each is described by the
-    integer features of ``features.py``, computed from the deciding seat's view only (its hand, the
+    integer features of ``learned_features.py``, computed from the deciding seat's view only (its hand, the
     table, the discard, trump, the stock's size); its score is the model's fixed-point weights of the
     block of the decision's kind and stage dotted with them; the highest score wins, ties to the first
     candidate (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed model

@@ -1,7 +1,7 @@
 """Moska training positions for ``learned`` (``cardsim train``, cardsim/learn/train.py): self-play, labelled.
 
 ``label`` plays games with the seat policies and, at a keyed sample of the decisions that have more
-than one candidate, records the candidates' features (``features.describe``, the deciding seat's
+than one candidate, records the candidates' features (``learned_features.describe``, the deciding seat's
 view) and the teacher's totals for them (``compiled.teacher_scores``: ``mc`` searched over the whole
 game). The game then goes on with the seat's own decision, so the positions are those the playing
 policy meets. Everything is keyed from the seed: the same arguments give the same positions.
@@ -14,7 +14,7 @@ from numba import njit
 from cardsim.core import jit
 from cardsim.games.moska import compiled as C
 from cardsim.games.moska import compiled_policies as pol
-from cardsim.games.moska import features as feat
+from cardsim.games.moska import learned_features as feat
 from cardsim.games.moska.rules import MoskaRules
 
 SAMPLE = 1 << 20
