@@ -32,7 +32,7 @@ def cmd_list(args: argparse.Namespace) -> None:
             print(f"{name:12} {g.min_players}-{g.max_players} players; presets: {', '.join(g.rules.PRESETS)}")
         return
     g = spec(args.game)
-    print(f"{g.name}: {g.min_players}-{g.max_players} players; the rules (IDs cited below): docs/rules/{g.name}.md")
+    print(f"{g.name}: {g.min_players}-{g.max_players} players; the rules (IDs cited below): {g.rules_page}")
     default = g.rules.preset(g.rules.DEFAULT_PRESET)
     print("presets:")
     for name, r in g.rules.presets().items():

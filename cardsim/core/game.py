@@ -48,6 +48,13 @@ class GameSpec:
     columns: tuple[Column, ...]
     play: Callable[[Rules, int, int, int, tuple[str, ...]], Replay]
     compiled: Callable[[Rules, int, int, np.ndarray, tuple[str, ...]], dict[str, np.ndarray]] | None = None
+    rules_page: str = ""
+    """Where the game's numbered rules are written (``cardsim list GAME`` cites it); the built-ins':
+    ``docs/rules/<game>.md``."""
+
+    def __post_init__(self) -> None:
+        if not self.rules_page:
+            object.__setattr__(self, "rules_page", f"docs/rules/{self.name}.md")
 
     def check_players(self, rules: Rules, players: object) -> int:
         if not isinstance(players, (int, np.integer)) or isinstance(players, bool):

@@ -16,4 +16,4 @@ COLUMNS = COMMON + (
 )
 
 GAME = GameSpec(name="eights", rules=EightsRules, min_players=2, max_players=6, policies=POLICIES,
-                columns=COLUMNS, play=play)
+                columns=COLUMNS, play=play, rules_page="examples/eights/README.md (cardsim-eights)")
