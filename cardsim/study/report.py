@@ -16,12 +16,15 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
-from cardsim.study import ladder_files, plots, storage
-from cardsim.study.effects import COLUMNS as EFFECT_COLUMNS, effects as effects_of
+from cardsim.study import ladder_files, multiplicity, plots, storage
+from cardsim.study.effects import COLUMNS as RAW_COLUMNS, effects as effects_of
 from cardsim.study.spec import Study, StudyError
 from cardsim.study.stats import CELL, Measures, length_histograms, measures, summarize
 
 EFFECTS = "effects.csv"
+EFFECT_COLUMNS = (*RAW_COLUMNS, *multiplicity.COLUMNS)
+"""``effects.csv``'s columns: the effects, then their corrections for many comparisons (``multiplicity``;
+a folder written before them holds only ``RAW_COLUMNS``)."""
 LEGACY_FORMAT = 2
 """Folders of this manifest format were written before fairness and effects: no fairness columns in
 ``summary.csv``, no fairness, knob or effects plot, no ``effects.csv``."""
@@ -45,7 +48,8 @@ def unpaired(study: Study) -> tuple[str, ...]:
 
 def compute(study: Study, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
     """The summary (one row per cell, in cell order), the length histograms and the effects (None
-    unless the study is a sweep or factorial) of ``folder/games.parquet``."""
+    unless the study is a sweep or factorial) of ``folder/games.parquet``; the effects carry their
+    corrections for many comparisons, each family over the whole study (``multiplicity.adjust``)."""
     m = study_measures(study)
     cells = study.cells()
     summaries, histograms, effects = [], [], []
@@ -60,7 +64,7 @@ def compute(study: Study, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.
     summary = pd.concat(summaries, ignore_index=True)
     summary = summary.iloc[np.argsort([order[k] for k in zip(summary.variant, summary.players, summary.policy)])]
     return (summary.reset_index(drop=True), pd.concat(histograms, ignore_index=True),
-            pd.concat(effects, ignore_index=True) if effects else None)
+            multiplicity.adjust(pd.concat(effects, ignore_index=True), study.alpha) if effects else None)
 
 
 def summarize_records(study: Study, records: pd.DataFrame) -> pd.DataFrame:
@@ -110,14 +114,15 @@ def effects_csv(effects: pd.DataFrame) -> str:
 
 
 def parse_effects(text: str, where: str = EFFECTS) -> pd.DataFrame:
-    """The table of ``effects.csv``'s text (labels as text, ``None`` and empty ones included)."""
-    numbers = ("estimate", "lo", "hi")
+    """The table of ``effects.csv``'s text (labels as text, ``None`` and empty ones included); a table
+    written before the corrections (``RAW_COLUMNS`` only) reads back as it is."""
+    numbers = ("estimate", "lo", "hi", *multiplicity.COLUMNS[:-1])
     try:
         table = pd.read_csv(io.StringIO(text), keep_default_na=False, na_values={c: [""] for c in numbers},
                             dtype={c: "str" for c in ("game", "policy", "effect", "knob", "level", "reference",
                                                       "knob_b", "level_b", "reference_b", "measure")})
     except (ValueError, pd.errors.ParserError) as err:
         raise StudyError(where, None, f"unreadable effects table ({err})") from None
-    if list(table.columns) != list(EFFECT_COLUMNS):
+    if list(table.columns) not in (list(EFFECT_COLUMNS), list(RAW_COLUMNS)):
         raise StudyError(where, None, f"expected the columns {', '.join(EFFECT_COLUMNS)}")
     return table
