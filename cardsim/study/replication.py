@@ -1,0 +1,117 @@
+"""Replication on fresh deals: ``cardsim replicate FOLDER [--seed S] [--out DIR]``.
+
+A study's finding is quoted only once it holds on deals it has not seen. ``replicate``
+re-runs the study of ``FOLDER`` with another seed, every other setting equal (its games per
+cell included, also for a run stepped to a precision), into ``DIR/fresh`` (a study folder
+like any other; ``DIR`` defaults to ``FOLDER_replication`` beside ``FOLDER``), and writes
+``DIR/replication.csv``: each contrast (``effects.csv``'s effects for a sweep or factorial,
+else ``summary.csv``'s paired shifts against the baseline) in both runs, each corrected for
+many comparisons in its own run (``multiplicity``), with a verdict (``VERDICTS``):
+
+- ``no finding``: the original does not survive correction: there is nothing to replicate;
+- ``replicated``: the fresh run's contrast survives too, with the same sign;
+- ``underpowered``: the fresh run's contrast does not survive, and could not have for an
+  effect of the original's size: its simultaneous interval's half-width is at least the
+  original's |estimate| (a fresh estimate equal to the original would not exclude 0);
+- ``not replicated``: otherwise (the fresh contrast survives with the other sign, or it
+  does not survive although the fresh run could resolve an effect of the original's size).
+
+The default seed is the original's plus 1: game keys hash the seed, so its deals share
+nothing with the original's.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from cardsim.core.game import SEED_LIMIT
+from cardsim.study import folder as folders, manifest as claims, multiplicity, report, storage
+from cardsim.study.spec import Study, StudyError
+
+TABLE = "replication.csv"
+FRESH = "fresh"
+VERDICTS = ("replicated", "not replicated", "underpowered", "no finding")
+LABELS = ("variant", "players", "policy", "effect", "knob", "level", "reference", "knob_b", "level_b",
+          "reference_b", "measure")
+"""The columns that name a contrast (those a table holds)."""
+SHOWN = ("estimate", "lo", "hi", "p_holm", "sim_lo", "sim_hi", "survives")
+
+
+def contrasts(folder: Path, study: Study) -> pd.DataFrame:
+    """A study folder's contrasts, corrected (``multiplicity``): its effects (a sweep or factorial;
+    a table written before the corrections is corrected here) or its paired shifts."""
+    if study.design is not None:
+        effects = report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"),
+                                       str(folder / report.EFFECTS))
+        if "p_holm" not in effects:
+            effects = multiplicity.adjust(effects, study.alpha)
+        return effects
+    summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"),
+                                    str(folder / storage.SUMMARY))
+    return multiplicity.paired_table(summary, study.baseline, study.alpha)
+
+
+def verdicts(original: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
+    """Each contrast of ``original`` beside the same one of ``fresh`` (``fresh_`` columns), with its verdict."""
+    keys = [c for c in LABELS if c in original.columns]
+    a = original[[*keys, *SHOWN]]
+    b = fresh[[*keys, *SHOWN]].rename(columns={c: f"fresh_{c}" for c in SHOWN})
+    both = a.merge(b, on=keys, how="left", validate="one_to_one")
+    same = np.sign(both.estimate) == np.sign(both.fresh_estimate)
+    resolves = (both.fresh_sim_hi - both.fresh_sim_lo) / 2 < both.estimate.abs()
+    fresh_survives = both.fresh_survives.fillna(False).astype(bool)
+    verdict = np.where(~both.survives.astype(bool), "no finding",
+                       np.where(fresh_survives & same, "replicated",
+                                np.where(~fresh_survives & ~resolves, "underpowered", "not replicated")))
+    return both.assign(verdict=verdict)
+
+
+def fresh_seed(study: Study) -> int:
+    return (study.seed + 1) % SEED_LIMIT
+
+
+def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | None = None, jobs: int = 1,
+              backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
+              resume: bool = False, note: Callable[[str], None] | None = None) -> tuple[Path, pd.DataFrame]:
+    """Replicate the study of ``folder`` on the fresh deals of ``seed``; return the replication
+    folder and its table (also written as ``TABLE`` there)."""
+    from cardsim.study.commands import note_on_stderr, run_loaded
+
+    folder = Path(folder)
+    manifest = storage.read_manifest(folder)
+    study = claims.study_of(manifest, folder / storage.MANIFEST)
+    if study.ladder is not None:
+        raise StudyError(str(folder), None, "a ladder has no effects to replicate; rerun it with another --seed")
+    seed = fresh_seed(study) if seed is None else seed
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"--seed: expected an integer 0 .. 2**64 - 1, not {seed!r}")
+    if seed == study.seed:
+        raise ValueError(f"--seed {seed}: the study's own seed; a replication needs fresh deals")
+    place = Path(out) if out is not None else folder.parent / f"{folder.name}_replication"
+    folders.check_parent(place.absolute().parent, f"--out {place}")
+    place.mkdir(exist_ok=True)
+    fresh = replace(study, seed=seed, replicate=False)
+    argv = ["cardsim", "replicate", str(folder), "--seed", str(seed), *(["--out", str(out)] if out else [])]
+    run = run_loaded(fresh, None, argv, jobs=jobs, out=place / FRESH, backend=backend, scheduler=scheduler,
+                     force=force, progress=progress, resume=resume, note=note or note_on_stderr)
+    table = verdicts(contrasts(folder, study), contrasts(run, fresh))
+    storage.atomic_write(place / TABLE, lambda p: p.write_text(
+        f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {run} (seed {seed}), alpha {study.alpha}\n"
+        + table.to_csv(index=False, float_format="%.6g", lineterminator="\n"), encoding="utf-8"))
+    return place, table
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """A ``replication.csv`` (its first line, the command, skipped)."""
+    return pd.read_csv(path, comment=None, skiprows=1, keep_default_na=False, na_values=[""],
+                       dtype={c: "str" for c in LABELS if c not in ("players",)})
+
+
+def counts(table: pd.DataFrame) -> str:
+    """One line: how many contrasts got each verdict."""
+    return ", ".join(f"{int((table.verdict == v).sum())} {v}" for v in VERDICTS)
