@@ -4,7 +4,8 @@
 holds every variant of its cells, all that the paired differences and the effects
 need) and returns the summary, in cell order, the length histograms and, for a sweep
 or factorial, the effects; ``write`` writes ``summary.csv``, ``effects.csv`` and the
-plots (a ladder: its own files instead of the plots, ``ladder_files``). Nothing here
+plots (a ladder: its own files instead of the plots, ``ladder_files``; a skill ladder also
+``skill.csv`` and its plots, ``skill``). Nothing here
 decides where a folder lives.
 """
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
-from cardsim.study import ladder_files, multiplicity, plots, storage
+from cardsim.study import ladder_files, multiplicity, plots, skill, skillplot, storage
 from cardsim.study.effects import COLUMNS as RAW_COLUMNS, effects as effects_of
 from cardsim.study.spec import Study, StudyError
 from cardsim.study.stats import CELL, Measures, length_histograms, measures, summarize
@@ -93,8 +94,13 @@ def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.Data
     if effects is not None:
         storage.atomic_write(folder / EFFECTS, lambda p: p.write_text(effects_csv(effects), encoding="utf-8"))
         written.append(EFFECTS)
-    return [*written, *plots.render(summary, histograms, study_measures(study), study.baseline, folder,
-                                    unpaired(study), study.design, effects)]
+    written += plots.render(summary, histograms, study_measures(study), study.baseline, folder,
+                            unpaired(study), study.design, effects)
+    if study.skill is not None:  # a skill ladder: skill.csv and its plots (``skill``)
+        written += skill.write(skill.compute(study, folder), folder)
+        contrasts = effects if effects is not None else multiplicity.paired_table(summary, study.baseline, study.alpha)
+        written += skillplot.render(contrasts, study.skill.rungs, study_measures(study).outcome, study.players, folder)
+    return written
 
 
 def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> list[str]:
@@ -105,7 +111,8 @@ def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> lis
     legacy = manifest_format <= LEGACY_FORMAT
     kind = None if legacy or study.design is None else study.design.kind
     return [storage.SUMMARY, *([EFFECTS] if kind else []),
-            *plots.names(policies, study_measures(study).outcome, len(study.variants), kind, fairness=not legacy)]
+            *plots.names(policies, study_measures(study).outcome, len(study.variants), kind, fairness=not legacy),
+            *([skill.FILE, *skillplot.names(study.players)] if study.skill is not None else [])]
 
 
 def effects_csv(effects: pd.DataFrame) -> str:
