@@ -80,9 +80,10 @@ def features_of(game: str):
 
 
 def table(study: Study, folder: Path, folds: int = FOLDS) -> pd.DataFrame:
-    """Every contrast of a study (its effects, or each variant against the baseline) raw and adjusted,
-    per (players, policy, measure), with its factor, from ``folder/games.parquet``; features of the
-    baseline's deal (the same for every variant that shuffles the same deck)."""
+    """Every contrast of a study (its effects, or each variant against the baseline), then every
+    cell's own rates and lengths (``effect = "rate"``: what an unpaired comparison averages), raw
+    and adjusted, per (players, policy, measure), with its factor, from ``folder/games.parquet``;
+    features of the baseline's deal (the same for every variant that shuffles the same deck)."""
     module = features_of(study.game)
     if module is None:
         raise ValueError(f"{study.game} has no deal features (cardsim.games.{study.game}.features)")
@@ -96,7 +97,9 @@ def table(study: Study, folder: Path, folds: int = FOLDS) -> pd.DataFrame:
         x = module.deal_features(rules, players, study.seed, games)
         mu, mu_cov = reference_mean(module, rules, players, study.seed, int(games.max()) + 1)
         ys = per_game(group, variants, m, players)
-        for labels, weights in plan(study):
+        rates = [({"effect": "rate", "knob": "variant", "level": v, "reference": "", "knob_b": "", "level_b": "",
+                   "reference_b": ""}, {v: 1.0}) for v in variants]
+        for labels, weights in [*plan(study), *rates]:
             used = np.array([variants.index(v) for v in weights])
             w = np.array(list(weights.values()))
             for measure, y in ys.items():
@@ -111,8 +114,10 @@ def table(study: Study, folder: Path, folds: int = FOLDS) -> pd.DataFrame:
 
 
 def factors(adjusted: pd.DataFrame) -> pd.DataFrame:
-    """The factor per table (players, policy, family): median, least and most over its contrasts, and
-    the share of games the median saves."""
-    grouped = adjusted.dropna(subset=["factor"]).groupby(["players", "policy", "family"], sort=False).factor
+    """The factor per table (players, policy, contrasts or cell rates, family): median, least and most
+    over its rows, and the share of games the median saves."""
+    kind = np.where(adjusted.effect == "rate", "cells", "contrasts")
+    grouped = adjusted.assign(table=kind).dropna(subset=["factor"]).groupby(
+        ["players", "policy", "table", "family"], sort=False).factor
     out = grouped.agg(["median", "min", "max", "count"]).reset_index()
     return out.assign(saved=1 - 1 / out["median"])

@@ -33,6 +33,9 @@ ALPHA = 0.05
 COLUMNS = ("p", "p_holm", "q_bh", "sim_lo", "sim_hi", "survives")
 """What ``adjust`` adds to a table of contrasts."""
 SEAT, LENGTH = "seat", "length"
+ROUNDING = 1e-9
+"""An estimate and interval within this of 0 are a contrast that is 0 in every game, up to the rounding
+of its weights (a mean of |R| equal terms): p = 1, not a "finding" of 1e-16 decisions."""
 
 
 def family(measure: str) -> str:
@@ -43,14 +46,15 @@ def family(measure: str) -> str:
 def p_value(estimate, lo, hi, games, level: float = LEVEL) -> np.ndarray:
     """Two-sided p-values of a zero mean from Student t ``level`` intervals ``[lo, hi]`` of
     ``games`` per-game contrasts: ``se = (hi - lo) / (2 t)``, ``p = 2 P(T > |estimate| / se)``.
-    A contrast that is the same in every game (``se = 0``) has p = 1 at 0 and 0 elsewhere;
-    NaN without an interval (fewer than 2 games)."""
+    A contrast that is the same in every game (``se = 0``) has p = 1 at 0 (within ``ROUNDING``) and 0
+    elsewhere; NaN without an interval (fewer than 2 games)."""
     est, lo, hi = (np.asarray(x, dtype=float) for x in (estimate, lo, hi))
     df = np.asarray(games, dtype=float) - 1
     with np.errstate(invalid="ignore", divide="ignore"):
         se = (hi - lo) / (2 * sps.t.ppf(0.5 + level / 2, df))
         p = 2 * sps.t.sf(np.abs(est) / se, df)
-    p = np.where(se == 0, np.where(est == 0, 1.0, 0.0), p)
+    zero = (np.abs(est) <= ROUNDING) & (np.abs(hi - lo) <= 2 * ROUNDING)
+    p = np.where(zero, 1.0, np.where(se == 0, 0.0, p))
     return np.where(np.isfinite(se) & (df >= 1), p, np.nan)
 
 

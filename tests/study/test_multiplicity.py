@@ -30,6 +30,8 @@ def test_p_values_from_the_interval_are_scipys_one_sample_t_test():
 
 def test_a_contrast_equal_in_every_game_has_p_one_at_zero_and_zero_elsewhere():
     assert list(p_value([0.0, 0.5, 0.1], [0.0, 0.5, np.nan], [0.0, 0.5, np.nan], [10, 10, 1])[:2]) == [1.0, 0.0]
+    # a mean of equal terms that rounds to -2.2e-16 with an interval of its rounding is 0, not a finding
+    assert p_value([-2.206e-16], [-2.233e-16], [-2.178e-16], [260000])[0] == 1.0
     assert np.isnan(p_value([0.1], [np.nan], [np.nan], [1])).all()
 
 
