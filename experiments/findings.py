@@ -24,8 +24,8 @@ import argparse
 import functools
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -189,8 +189,7 @@ def every_table(results: Path = RESULTS) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     """A headline claim: what it says (``text``), the contrast of a committed study it rests on (a
     variant against the baseline, or a knob level's main effect), and the ``rungs`` where the same
     contrast was measured, weakest first: (study, policy)."""

@@ -101,7 +101,7 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
                      force=force, progress=progress, resume=resume, note=note or note_on_stderr)
     table = verdicts(contrasts(folder, study), contrasts(run, fresh))
     storage.atomic_write(place / TABLE, lambda p: p.write_text(
-        f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {run} (seed {seed}), alpha {study.alpha}\n"
+        f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {place / FRESH} (seed {seed}), alpha {study.alpha}\n"
         + table.to_csv(index=False, float_format="%.6g", lineterminator="\n"), encoding="utf-8"))
     return place, table
 
