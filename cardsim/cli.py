@@ -66,15 +66,16 @@ def cmd_run(args: argparse.Namespace) -> None:
 
 def cmd_replicate(args: argparse.Namespace) -> None:
     """Re-run a study on fresh deals and print how many of its findings replicate."""
-    _replicate(args.folder, args.seed, args.out, args)
+    _replicate(args.folder, args.seed, args.out, args, players=args.players, policies=args.policies,
+               games=args.games)
 
 
-def _replicate(folder, seed, out, args: argparse.Namespace) -> None:
+def _replicate(folder, seed, out, args: argparse.Namespace, **part) -> None:
     from cardsim.study.replication import TABLE, counts, replicate
 
     place, table = replicate(folder, seed=seed, out=out, jobs=args.jobs, backend=args.backend,
                              scheduler=args.scheduler, force=args.force, progress=not args.quiet,
-                             resume=args.resume)
+                             resume=args.resume, **part)
     print(f"replicated {folder} on fresh deals: {counts(table)}; wrote {place}: {TABLE}, fresh/")
 
 
@@ -251,6 +252,10 @@ def build_parser() -> argparse.ArgumentParser:
                                          "which of its corrected findings replicate (replication.csv)")
     p.add_argument("folder", help="a study's output folder")
     p.add_argument("--seed", type=int, help="the fresh seed (default: the study's seed + 1)")
+    p.add_argument("--players", type=int, nargs="+", help="replicate only these player counts' cells")
+    p.add_argument("--policies", nargs="+", help="replicate only these policies' cells (as the policy column "
+                                                 "spells them)")
+    p.add_argument("--games", type=int, help="games per cell of the fresh run (default: the study's)")
     _folder_options(p, "the replication folder (default: FOLDER_replication beside FOLDER): replication.csv "
                        "and the fresh study in fresh/", "continue an interrupted replication's fresh run")
     p.set_defaults(func=cmd_replicate)

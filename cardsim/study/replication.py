@@ -18,6 +18,12 @@ many comparisons in its own run (``multiplicity``), with a verdict (``VERDICTS``
 
 The default seed is the original's plus 1: game keys hash the seed, so its deals share
 nothing with the original's.
+
+Where the full study costs too much to run again, ``--players``, ``--policies`` and
+``--games`` replicate a part of it: only those cells, at that many games. The table then
+holds only the contrasts of those cells; each run is corrected within what it holds (the
+fresh run's families are smaller, so its correction is milder), and fewer games make
+``underpowered`` likelier, never a false ``replicated``.
 """
 from __future__ import annotations
 
@@ -77,9 +83,11 @@ def fresh_seed(study: Study) -> int:
 
 def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | None = None, jobs: int = 1,
               backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
-              resume: bool = False, note: Callable[[str], None] | None = None) -> tuple[Path, pd.DataFrame]:
+              resume: bool = False, note: Callable[[str], None] | None = None, players: list[int] | None = None,
+              policies: list[str] | None = None, games: int | None = None) -> tuple[Path, pd.DataFrame]:
     """Replicate the study of ``folder`` on the fresh deals of ``seed``; return the replication
-    folder and its table (also written as ``TABLE`` there)."""
+    folder and its table (also written as ``TABLE`` there). ``players``, ``policies`` (cell labels,
+    as the study's ``policy`` column spells them) and ``games``: replicate only part of it."""
     from cardsim.study.commands import note_on_stderr, run_loaded
 
     folder = Path(folder)
@@ -95,8 +103,10 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
     place = Path(out) if out is not None else folder.parent / f"{folder.name}_replication"
     folders.check_parent(place.absolute().parent, f"--out {place}")
     place.mkdir(exist_ok=True)
-    fresh = replace(study, seed=seed, replicate=False)
-    argv = ["cardsim", "replicate", str(folder), "--seed", str(seed), *(["--out", str(out)] if out else [])]
+    fresh = _part(replace(study, seed=seed, replicate=False), players, policies, games)
+    argv = ["cardsim", "replicate", str(folder), "--seed", str(seed), *(["--out", str(out)] if out else []),
+            *(["--players", *map(str, players)] if players else []), *(["--policies", *policies] if policies else []),
+            *(["--games", str(games)] if games else [])]
     run = run_loaded(fresh, None, argv, jobs=jobs, out=place / FRESH, backend=backend, scheduler=scheduler,
                      force=force, progress=progress, resume=resume, note=note or note_on_stderr)
     table = verdicts(contrasts(folder, study), contrasts(run, fresh))
@@ -104,6 +114,28 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
         f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {place / FRESH} (seed {seed}), alpha {study.alpha}\n"
         + table.to_csv(index=False, float_format="%.6g", lineterminator="\n"), encoding="utf-8"))
     return place, table
+
+
+def _part(study: Study, players: list[int] | None, policies: list[str] | None, games: int | None) -> Study:
+    """The study restricted to some of its player counts and policies, at ``games`` games per cell."""
+    from cardsim.study.spec import policy_label
+
+    if players:
+        unknown = [n for n in players if n not in study.players]
+        if unknown:
+            raise ValueError(f"--players {unknown[0]}: not a player count of the study ({list(study.players)})")
+        study = replace(study, players=tuple(n for n in study.players if n in players))
+    if policies:
+        labels = [policy_label(p) for p in study.policies]
+        unknown = [p for p in policies if p not in labels]
+        if unknown:
+            raise ValueError(f"--policies {unknown[0]}: not a policy of the study ({', '.join(labels)})")
+        study = replace(study, policies=tuple(p for p, label in zip(study.policies, labels) if label in policies))
+        if study.skill is not None:
+            study = replace(study, skill=None)  # the rungs are the study's policies: a part is no ladder
+    if not study.cells():
+        raise ValueError("--players and --policies leave no cell of the study to replicate")
+    return study if games is None else study.with_games(games)
 
 
 def read(path: str | Path) -> pd.DataFrame:

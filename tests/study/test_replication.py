@@ -82,3 +82,17 @@ def test_a_replication_needs_another_seed_and_a_study_with_contrasts(fake, tmp_p
     assert not (tmp_path / "out_replication").exists()
     with pytest.raises(StudyError, match="no manifest|manifest"):
         replicate(tmp_path / "nowhere")
+
+
+def test_a_part_of_a_study_replicates_at_fewer_games(fake, tmp_path, capsys):
+    path = tmp_path / "study.toml"
+    path.write_text(FACTORIAL.replace("players = [3]", "players = [2, 3]").replace(
+        'policies = ["random"]', 'policies = ["random", "greedy"]'))
+    original = run_study(path, out=tmp_path / "out")
+    place, table = replicate(original, out=tmp_path / "rep", players=[3], policies=["greedy"], games=200)
+    fresh = json.loads((place / FRESH / storage.MANIFEST).read_text())["study"]
+    assert (fresh["players"], fresh["policies"], fresh["games"]) == ([3], ["greedy"], 200)
+    assert set(zip(table.players, table.policy)) == {(3, "greedy")}
+    assert cli.main(["replicate", str(original), "--players", "5", "--out", str(tmp_path / "r2")]) == 2
+    assert capsys.readouterr().err.strip() == ("cardsim: error: --players 5: not a player count of the study "
+                                               "([2, 3])")
