@@ -63,14 +63,14 @@ def contrasts(folder: Path, study: Study) -> pd.DataFrame:
 
 
 def verdicts(original: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
-    """Each contrast of ``original`` beside the same one of ``fresh`` (``fresh_`` columns), with its verdict."""
+    """Each contrast of ``fresh`` beside the same one of ``original`` (``fresh_`` columns), with its verdict."""
     keys = [c for c in LABELS if c in original.columns]
     a = original[[*keys, *SHOWN]]
     b = fresh[[*keys, *SHOWN]].rename(columns={c: f"fresh_{c}" for c in SHOWN})
-    both = a.merge(b, on=keys, how="left", validate="one_to_one")
+    both = a.merge(b, on=keys, how="inner", validate="one_to_one")  # a part replicated: its contrasts only
     same = np.sign(both.estimate) == np.sign(both.fresh_estimate)
     resolves = (both.fresh_sim_hi - both.fresh_sim_lo) / 2 < both.estimate.abs()
-    fresh_survives = both.fresh_survives.fillna(False).astype(bool)
+    fresh_survives = both.fresh_survives.astype(bool)
     verdict = np.where(~both.survives.astype(bool), "no finding",
                        np.where(fresh_survives & same, "replicated",
                                 np.where(~fresh_survives & ~resolves, "underpowered", "not replicated")))
@@ -107,13 +107,23 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
     argv = ["cardsim", "replicate", str(folder), "--seed", str(seed), *(["--out", str(out)] if out else []),
             *(["--players", *map(str, players)] if players else []), *(["--policies", *policies] if policies else []),
             *(["--games", str(games)] if games else [])]
-    run = run_loaded(fresh, None, argv, jobs=jobs, out=place / FRESH, backend=backend, scheduler=scheduler,
-                     force=force, progress=progress, resume=resume, note=note or note_on_stderr)
+    run_loaded(fresh, None, argv, jobs=jobs, out=place / FRESH, backend=backend, scheduler=scheduler,
+               force=force, progress=progress, resume=resume, note=note or note_on_stderr)
+    return place, tabulate(folder, place, argv)
+
+
+def tabulate(folder: Path, place: Path, argv: list[str]) -> pd.DataFrame:
+    """Write ``place/TABLE`` from the study of ``folder`` and its fresh run ``place/FRESH`` (headed by
+    ``argv``, the command that made it); return the table."""
+    study = claims.study_of(storage.read_manifest(folder), folder / storage.MANIFEST)
+    run = place / FRESH
+    fresh = claims.study_of(storage.read_manifest(run), run / storage.MANIFEST)
     table = verdicts(contrasts(folder, study), contrasts(run, fresh))
     storage.atomic_write(place / TABLE, lambda p: p.write_text(
-        f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {place / FRESH} (seed {seed}), alpha {study.alpha}\n"
-        + table.to_csv(index=False, float_format="%.6g", lineterminator="\n"), encoding="utf-8"))
-    return place, table
+        f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {run} (seed {fresh.seed}), "
+        f"alpha {study.alpha}\n" + table.to_csv(index=False, float_format="%.6g", lineterminator="\n"),
+        encoding="utf-8"))
+    return table
 
 
 def _part(study: Study, players: list[int] | None, policies: list[str] | None, games: int | None) -> Study:
