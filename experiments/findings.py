@@ -350,7 +350,8 @@ def assess(claim: Claim, results: Path = RESULTS) -> dict:
         status = (f"no difference detected (±{scale * max(abs(row.lo), abs(row.hi)):.{_digits(scale, row.lo, row.hi)}f}"
                   f" {unit})")
     elif replicated != "replicated":
-        status = replicated if replicated == "not yet replicated" else f"{replicated}: no finding"
+        status = {"underpowered": "replication underpowered", "not replicated": "not replicated: no finding"}.get(
+            replicated, replicated)
     elif verdict != "settled at the top":
         status = "replicated, not settled with skill"
     else:
