@@ -73,3 +73,29 @@ def test_musta_maija_features_are_those_of_the_reference_deal(players):
             want += [sum(rank(c) >= JACK for c in held), sum(suit(c) == DIAMONDS for c in held),
                      len(kq[0] & kq[1]), BLACK_MARIA in held]
         assert list(x[g]) == want
+
+
+def test_a_studys_contrasts_and_cells_adjusted_on_the_deal(tmp_path):
+    """A small Moska study: every variant's paired shift (raw as in summary.csv) and every cell's own
+    rates, each with its adjusted interval and factor; the factors summarised per table."""
+    import pandas as pd
+
+    from cardsim.study import run_study, storage
+    from cardsim.study.adjustment import factors, table
+    from cardsim.study.manifest import study_of
+
+    path = tmp_path / "study.toml"
+    path.write_text('name = "small"\ngame = "moska"\nseed = 3\ngames = 400\nplayers = [4]\npolicies = ["greedy"]\n'
+                    'baseline = "moska"\n[variants.moska]\npreset = "moska"\n[variants.turamoska]\n'
+                    'preset = "turamoska"\n')
+    folder = run_study(path, out=tmp_path / "out")
+    study = study_of(storage.read_manifest(folder), folder / storage.MANIFEST)
+    adjusted = table(study, folder)
+    summary = pd.read_csv(folder / "summary.csv").set_index("variant")
+    shift = adjusted.loc[(adjusted.effect == "variant") & (adjusted.measure == "loser_rate_2")].iloc[0]
+    assert shift.estimate == pytest.approx(summary.loc["turamoska", "loser_diff_2"], abs=1e-6)
+    assert shift.adjusted_lo < shift.adjusted < shift.adjusted_hi and np.isfinite(shift.factor)
+    assert set(adjusted.loc[adjusted.effect == "rate", "level"]) == {"moska", "turamoska"}
+    summary_rows = factors(adjusted)
+    assert set(summary_rows.table) == {"contrasts", "cells"} and set(summary_rows.family) == {"seat", "length"}
+    assert (summary_rows["saved"] == 1 - 1 / summary_rows["median"]).all()
