@@ -1,4 +1,4 @@
-"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report``.
+"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report | replicate``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
@@ -58,6 +58,25 @@ def cmd_run(args: argparse.Namespace) -> None:
                        scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume,
                        precision=args.precision, max_games=args.max_games)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
+    from cardsim.study.spec import load
+
+    if load(args.study).replicate:  # `replicate = true` in the study file
+        _replicate(folder, None, None, args)
+
+
+def cmd_replicate(args: argparse.Namespace) -> None:
+    """Re-run a study on fresh deals and print how many of its findings replicate."""
+    _replicate(args.folder, args.seed, args.out, args, players=args.players, policies=args.policies,
+               games=args.games)
+
+
+def _replicate(folder, seed, out, args: argparse.Namespace, **part) -> None:
+    from cardsim.study.replication import TABLE, counts, replicate
+
+    place, table = replicate(folder, seed=seed, out=out, jobs=args.jobs, backend=args.backend,
+                             scheduler=args.scheduler, force=args.force, progress=not args.quiet,
+                             resume=args.resume, **part)
+    print(f"replicated {folder} on fresh deals: {counts(table)}; wrote {place}: {TABLE}, fresh/")
 
 
 def _reached(folder) -> str:
@@ -228,6 +247,18 @@ def build_parser() -> argparse.ArgumentParser:
                                                        "provenance) from the folder's files instead; needs no "
                                                        "games.parquet")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("replicate", help="re-run a study on fresh deals (a new seed, all else equal) and tell "
+                                         "which of its corrected findings replicate (replication.csv)")
+    p.add_argument("folder", help="a study's output folder")
+    p.add_argument("--seed", type=int, help="the fresh seed (default: the study's seed + 1)")
+    p.add_argument("--players", type=int, nargs="+", help="replicate only these player counts' cells")
+    p.add_argument("--policies", nargs="+", help="replicate only these policies' cells (as the policy column "
+                                                 "spells them)")
+    p.add_argument("--games", type=int, help="games per cell of the fresh run (default: the study's)")
+    _folder_options(p, "the replication folder (default: FOLDER_replication beside FOLDER): replication.csv "
+                       "and the fresh study in fresh/", "continue an interrupted replication's fresh run")
+    p.set_defaults(func=cmd_replicate)
     return parser
 
 

@@ -100,7 +100,8 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
                   "<p class=\"note\">Main effect: the change from the base's level, averaged over the other knobs' "
                   "levels; interaction: how much the main effect of one knob changes with the other (0 = they add "
                   "up). Per-game contrasts, Student t 95% intervals; seat rates in percentage points. Bold: the "
-                  "interval excludes 0.</p>"]
+                  + ("effect survives Holm correction for many comparisons at the study's alpha (effects.csv's "
+                     "survives)." if "survives" in effects else "interval excludes 0.") + "</p>"]
         parts += [_effects(effects, o, n, p) for n, p in groups]
     parts.append("<h2>Plots</h2>")
     parts += [f"<figure><img alt=\"{_e(name)}\" src=\"data:image/png;base64,{base64.b64encode(png).decode()}\">"
@@ -242,7 +243,9 @@ def _effects(effects: pd.DataFrame, o: str, n: int, p: str) -> str:
         cells = [(by.loc[m, "estimate"], by.loc[m, "lo"], by.loc[m, "hi"], m in seat) for m in measures]
         body.append([_effect_label(rows.iloc[0]) + ("" if rows.paired.all() else " (unpaired: another deck)"),
                      *(_pct(e, lo, hi, signed=True, scale=100 if s else 1) for e, lo, hi, s in cells)])
-        clear.append([False, *(_clear(lo, hi) for _, lo, hi, _ in cells)])
+        survives = by.survives if "survives" in by else None  # marked: survives correction (multiplicity)
+        clear.append([False, *(_clear(lo, hi) if survives is None else bool(survives[m])
+                               for m, (_, lo, hi, _) in zip(measures, cells))])
     return _table(_id("effects", n, p), f"{n} players, policy {p}", header, body, clear=clear)
 
 

@@ -52,6 +52,18 @@ policies, given instead of ``policies`` (a manifest holds both, and they must ag
     [ladder]
     policies = ["random", "greedy"]    # two or more; the first is the ratings' anchor
     seatings = "pairs"                 # or "all"
+
+The statistics of a study (``multiplicity``, ``replication``, ``skill``) take three optional keys::
+
+    alpha = 0.05                       # the level findings must survive at (Holm), 0 < alpha < 1
+    replicate = true                   # `cardsim run` also replicates the study on fresh deals
+
+    [skill]                            # a skill ladder: every effect at every rung, on the same deals
+    rungs = ["random", "greedy", "mc(determinizations=16)"]  # weakest first, two or more
+    margin = 0.5                       # top two rungs agree within it: pp for rates, decisions for lengths
+
+A ``[skill]`` study's policies are its rungs (self-play, in order); ``policies`` may then be
+left out (a manifest holds both, and they must agree).
 """
 from __future__ import annotations
 
@@ -74,7 +86,11 @@ NONE = "None"
 REQUIRED = ("name", "game", "seed", "games", "players", "policies")
 DESIGNS = ("variants", *KINDS)
 """A study holds exactly one of these: named variants, a sweep or a factorial."""
-OPTIONAL = ("description", "baseline", "engine", "ladder")
+OPTIONAL = ("description", "baseline", "engine", "ladder", "alpha", "replicate", "skill")
+ALPHA = 0.05
+"""A study's level when its file states none (``alpha``)."""
+MARGIN = 0.5
+"""How close the top two rungs of a skill ladder must agree by default (``skill.margin``)."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 T = TypeVar("T")
@@ -118,6 +134,15 @@ class Ladder:
 
 
 @dataclass(frozen=True)
+class Skill:
+    """A skill ladder's rungs (self-play policies in their one spelling, weakest first) and the
+    margin within which its top two rungs agree (pp for seat rates, decisions for lengths)."""
+
+    rungs: tuple[str, ...]
+    margin: float = MARGIN
+
+
+@dataclass(frozen=True)
 class Study:
     name: str
     game: str
@@ -133,6 +158,12 @@ class Study:
     """The sweep or factorial that generated the variants (None: variants named in the file)."""
     ladder: Ladder | None = None
     """Set for a ladder: then ``policies`` are its seatings."""
+    alpha: float = ALPHA
+    """The level a finding must survive at after correction for many comparisons."""
+    replicate: bool = False
+    """Whether a run also replicates the study on fresh deals (``cardsim.study.replication``)."""
+    skill: Skill | None = None
+    """Set for a skill ladder: then ``policies`` are its rungs."""
 
     def cells(self) -> list[Cell]:
         """Every cell in file order: variant, then player count, then policy.
@@ -156,7 +187,10 @@ class Study:
                 "baseline": self.baseline, "engine": self.engine,
                 **({"design": {"kind": self.design.kind, **self.design.table}} if self.design else {}),
                 **({"ladder": {"policies": list(self.ladder.policies), "seatings": self.ladder.seatings}}
-                   if self.ladder else {})}
+                   if self.ladder else {}),
+                **({"alpha": self.alpha} if self.alpha != ALPHA else {}),
+                **({"replicate": True} if self.replicate else {}),
+                **({"skill": {"rungs": list(self.skill.rungs), "margin": self.skill.margin}} if self.skill else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
@@ -209,7 +243,7 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if unknown:
         raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(allowed)}")
     for key in REQUIRED:
-        if key not in data and not (key == "policies" and "ladder" in data):
+        if key not in data and not (key == "policies" and ("ladder" in data or "skill" in data)):
             raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED)
                              + f" and one of {', '.join(DESIGNS)}")
     designs = [k for k in DESIGNS if k in data]
@@ -249,10 +283,45 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
         if "policies" in data and _seatings_given(where, g, data["policies"], players[0]) != policies:
             raise StudyError(where, "policies", f"not the {ladder.seatings} seatings of the ladder's policies "
                              f"{list(ladder.policies)} at {players[0]} players")
+        if "skill" in data:
+            raise StudyError(where, "skill", "a ladder has no skill rungs; give one of ladder and skill")
     else:
-        ladder, policies = None, _policies(where, g, data["policies"], players, variants[baseline])
+        ladder = None
+    skill = None
+    if "skill" in data:
+        skill = _skill(where, g, data["skill"], players, variants[baseline])
+        if "policies" in data and _policies(where, g, data["policies"], players, variants[baseline]) != skill.rungs:
+            raise StudyError(where, "policies", f"not the skill rungs {list(skill.rungs)}; leave policies out")
+        policies = skill.rungs
+    elif ladder is None:
+        policies = _policies(where, g, data["policies"], players, variants[baseline])
+    alpha = data.get("alpha", ALPHA)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise StudyError(where, "alpha", f"expected a level between 0 and 1 (e.g. 0.05), not {alpha!r}")
+    replicate = data.get("replicate", False)
+    if not isinstance(replicate, bool):
+        raise StudyError(where, "replicate", f"expected true or false, not {replicate!r}")
     return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
-                 description, design, ladder)
+                 description, design, ladder, float(alpha), replicate, skill)
+
+
+def _skill(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> Skill:
+    """A skill ladder's rungs (each checked as a study policy: self-play, distinct) and its margin."""
+    table = _table(where, "skill", value)
+    unknown = [k for k in table if k not in ("rungs", "margin")]
+    if unknown:
+        raise StudyError(where, f"skill.{unknown[0]}", "unknown key; a skill ladder has rungs and margin")
+    rungs = table.get("rungs")
+    if not isinstance(rungs, list) or len(rungs) < 2 or not all(isinstance(p, str) for p in rungs):
+        raise StudyError(where, "skill.rungs", f"expected a list of two or more policies, weakest first, not {rungs!r}")
+    try:
+        checked = _policies(where, g, rungs, players, rules)
+    except StudyError as err:
+        raise StudyError(where, "skill.rungs", str(err)[len(where) + 2:]) from None
+    margin = table.get("margin", MARGIN)
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin > 0:
+        raise StudyError(where, "skill.margin", f"expected a positive number (pp; decisions), not {margin!r}")
+    return Skill(tuple(checked), float(margin))
 
 
 def _expand(where: str, g, kind: str, table: object, players: tuple[int, ...]) -> tuple[dict[str, Rules], Design]:
