@@ -1,0 +1,75 @@
+"""Molotow Jass on the step API: its decisions, names and views.
+
+A decision is one card played (``games/molotow/reference.py``); its ``move`` is the card's code
+(0..35, ``games/molotow/cards.py``). Canonical order of ``legal()``: the legal cards (MJ-6 …
+MJ-11, the engine's ``legal_cards``) by code, lowest first.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.core import jit
+from cardsim.core.cards import cards_of
+from cardsim.games.molotow import compiled as c
+from cardsim.games.molotow.cards import DECK, NO_TRUMP
+from cardsim.play.base import BaseEngine
+
+
+class Engine(BaseEngine):
+    """A Molotow game over ``compiled.STATE``."""
+
+    def __init__(self, rules, players, seed, game_index, seats) -> None:
+        super().__init__(rules, players, seed, game_index, seats)
+        self.params = c.make_params(rules, players)
+        self.table = c.policy_table(self.seats)
+        self.state, self.work = c.new_state(), c.new_work()
+        c.new_game(self.state[0], self.params, np.uint64(jit.game_key(seed, game_index)))
+
+    def to_act(self) -> int:
+        s = self.state[0]
+        return -1 if c.game_over(s, self.params) else int(c.to_act(s))
+
+    def turn(self) -> int:
+        return int(self.state[0]["turn"])
+
+    def moves(self):
+        return iter(list(cards_of(int(c.legal_cards(self.state[0], self.params)))))
+
+    def name(self, move: int) -> str:
+        return f"play {DECK.name(move)}"
+
+    def apply(self, move: int) -> None:
+        c.apply(self.state[0], self.params, move)
+
+    def is_legal(self, move) -> bool:
+        return bool(int(c.legal_cards(self.state[0], self.params)) >> move & 1)
+
+    def policy_move(self) -> int:
+        return int(c.choose(self.state[0], self.params, self.table, self.work[0]))
+
+    def view(self, seat: int) -> dict:
+        s, players = self.state[0], self.players
+        n = int(s["trick_len"])
+        trump = int(s["trump"])
+        return {
+            "game": "molotow", "seat": seat, "players": players, "turn": int(s["turn"]),
+            "kind": "over" if self.to_act() < 0 else ("lead" if n == 0 else "follow"), "to_act": self.to_act(),
+            "hand": list(cards_of(int(s["held"][seat]))),
+            "hand_sizes": [bin(int(s["held"][q])).count("1") for q in range(players)],
+            "trick": [int(x) for x in s["trick"][:n]], "leader": int(s["leader"]),
+            "led": int(s["led"]) if n else -1, "trump": -1 if trump == NO_TRUMP else trump,
+            "trump_setter": int(s["setter"]), "trump_trick": int(s["trump_trick"]),
+            "played": list(cards_of(int(s["played"]))),
+            "taken": [list(cards_of(int(s["taken"][q]))) for q in range(players)],
+            "ruled_out": [list(cards_of(int(s["ruled_out"][q]))) for q in range(players)],
+            "trick_no": int(s["trick_no"]), "hand_no": int(s["hand_no"]), "dealer": int(s["dealer"]),
+            "sticks": [int(x) for x in s["sticks"][:players]], "potatoes": [int(x) for x in s["potatoes"][:players]],
+            "rules": self.rules_view(),
+        }
+
+    def record(self) -> dict:
+        row = np.zeros(len(c.RECORD), dtype=np.int64)
+        c.record(self.state[0], self.params, self.game_index, row)
+        out = dict(zip(c.RECORD, (int(v) for v in row)))
+        out["truncated"] = bool(out["truncated"])
+        return out
