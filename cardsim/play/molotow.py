@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.games.molotow import compiled as c
 from cardsim.games.molotow.cards import DECK, NO_TRUMP
@@ -23,7 +23,7 @@ class Engine(BaseEngine):
         self.params = c.make_params(rules, players)
         self.table = c.policy_table(self.seats)
         self.state, self.work = c.new_state(), c.new_work()
-        c.new_game(self.state[0], self.params, np.uint64(jit.game_key(seed, game_index)))
+        c.new_game(self.state[0], self.params, np.uint64(rng.game_key(seed, game_index)))
 
     def to_act(self) -> int:
         s = self.state[0]

@@ -26,7 +26,7 @@ from itertools import combinations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of
 from cardsim.core.records import finish_strings
 from cardsim.games.moska import compiled as c
@@ -61,7 +61,7 @@ class Engine(BaseEngine):
         self.state, self.work = np.zeros(1, c.STATE), c.new_work()
         self.move = np.zeros(1, c.MOVE)
         w = self.work[0]
-        c.deal(self.state[0], self.params[0], np.uint64(jit.game_key(seed, game_index)), w["u"], w["perm"])
+        c.deal(self.state[0], self.params[0], np.uint64(rng.game_key(seed, game_index)), w["u"], w["perm"])
 
     def copy(self):
         other = super().copy()

@@ -20,7 +20,7 @@ from itertools import combinations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled as c
@@ -66,7 +66,7 @@ class Engine(BaseEngine):
         self.state, self.work = np.zeros(1, c.STATE), c.new_work()
         self.move = np.zeros(1, c.MOVE)
         w = self.work[0]
-        c.deal(self.state[0], self.params[0], np.uint64(jit.game_key(seed, game_index)), w["u"], w["order"],
+        c.deal(self.state[0], self.params[0], np.uint64(rng.game_key(seed, game_index)), w["u"], w["order"],
                w["tmp"])
 
     def copy(self):

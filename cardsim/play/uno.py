@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import rng
 from cardsim.games.uno import compiled as c
 from cardsim.games.uno.cards import COLOURS, K, name as card_name
 from cardsim.games.uno.policies import MC
@@ -42,7 +42,7 @@ class Engine(BaseEngine):
         self.state, self.work = np.zeros(1, c.STATE), c.new_work(rules)
         self.options = np.zeros(K + 1, dtype=np.int64)
         s = self.state[0]
-        c.new_game(s, self.params, players, np.uint64(jit.game_key(seed, game_index)), self.work[0])
+        c.new_game(s, self.params, players, np.uint64(rng.game_key(seed, game_index)), self.work[0])
         s["reads"] = any(p.split("(")[0] == MC for p in self.seats)  # as play_games: only mc reads the table
 
     def copy(self):
