@@ -11,8 +11,10 @@ policy decides there), but the table needs a row for every seat."""
 
 
 def builtin_seats(seats: tuple) -> tuple[str, ...]:
-    """The policy strings of the compiled table: user seats (not strings) stand in as ``STAND_IN``."""
-    return tuple(p if isinstance(p, str) else STAND_IN for p in seats)
+    """The policy strings of the compiled table: user seats stand in as ``STAND_IN``."""
+    from cardsim.play.user import is_user_seat
+
+    return tuple(STAND_IN if is_user_seat(p) else p for p in seats)
 
 
 class BaseEngine:
