@@ -20,6 +20,8 @@ Example (the full format; only ``baseline``, ``engine`` and ``description`` may 
     games = 20000                      # per cell (variant x players x policy), < 2**63
     players = [2, 3, 4]                # or one integer
     policies = ["random", "greedy", ["greedy", "random", "random"]]  # a list = one per seat
+    # your own player (docs/play.md): "package.module:name" or "path/to/file.py:name", with an
+    # optional per-decision limit in seconds, e.g. ["greedy", "my_player.py:decide(timeout=2)"]
     baseline = "moska"                 # default: the first variant
     engine = "compiled"                # or "reference" ("vector", the former numpy engine, = "compiled")
 

@@ -52,3 +52,7 @@ class Hangs(Failing):
     def fail(self, legal):
         while True:
             time.sleep(0.01)
+
+
+NOT_A_POLICY = 42
+"""Neither callable nor with ``decide``: naming it is an error."""
