@@ -7,12 +7,43 @@ MJ-11, the engine's ``legal_cards``) by code, lowest first.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.games.molotow import compiled as c
 from cardsim.games.molotow.cards import DECK, NO_TRUMP
 from cardsim.play.base import BaseEngine
+
+
+# The engine's functions over the 1-element arrays: numba takes an array from Python in a few
+# microseconds, a record in tens (benchmarks/bench_step.py). Each returns the seat to act (-1: over).
+@njit(cache=True)
+def _seat(state, params) -> int:
+    s = state[0]
+    return -1 if c.game_over(s, params) else c.to_act(s)
+
+
+@njit(cache=True)
+def _new_game(state, params, key):
+    c.new_game(state[0], params, key)
+    return _seat(state, params)
+
+
+@njit(cache=True)
+def _apply(state, params, card):
+    c.apply(state[0], params, card)
+    return _seat(state, params)
+
+
+@njit(cache=True)
+def _legal(state, params):
+    return c.legal_cards(state[0], params)
+
+
+@njit(cache=True)
+def _choose(state, params, table, work):
+    return c.choose(state[0], params, table, work[0])
 
 
 class Engine(BaseEngine):
@@ -23,29 +54,28 @@ class Engine(BaseEngine):
         self.params = c.make_params(rules, players)
         self.table = c.policy_table(self.seats)
         self.state, self.work = c.new_state(), c.new_work()
-        c.new_game(self.state[0], self.params, np.uint64(rng.game_key(seed, game_index)))
+        self.seat = int(_new_game(self.state, self.params, np.uint64(rng.game_key(seed, game_index))))
 
     def to_act(self) -> int:
-        s = self.state[0]
-        return -1 if c.game_over(s, self.params) else int(c.to_act(s))
+        return self.seat
 
     def turn(self) -> int:
         return int(self.state[0]["turn"])
 
     def moves(self):
-        return iter(list(cards_of(int(c.legal_cards(self.state[0], self.params)))))
+        return iter(list(cards_of(int(_legal(self.state, self.params)))))
 
     def name(self, move: int) -> str:
         return f"play {DECK.name(move)}"
 
     def apply(self, move: int) -> None:
-        c.apply(self.state[0], self.params, move)
+        self.seat = int(_apply(self.state, self.params, move))
 
     def is_legal(self, move) -> bool:
-        return bool(int(c.legal_cards(self.state[0], self.params)) >> move & 1)
+        return bool(int(_legal(self.state, self.params)) >> move & 1)
 
     def policy_move(self) -> int:
-        return int(c.choose(self.state[0], self.params, self.table, self.work[0]))
+        return int(_choose(self.state, self.params, self.table, self.work))
 
     def view(self, seat: int) -> dict:
         s, players = self.state[0], self.players

@@ -25,6 +25,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+from numba import njit
 
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of
@@ -39,8 +40,45 @@ KIND = {c.OPEN: "open", c.DEFEND: "defend", c.ADD: "add", c.GIVE_BACK: "give_bac
 KILL = [[int(x) for x in row] for row in reference.KILL]
 
 
+# The engine's functions over the 1-element arrays: numba takes an array from Python in a few
+# microseconds, a record in tens (benchmarks/bench_step.py).
+@njit(cache=True)
+def _deal(state, params, key, work):
+    w = work[0]
+    c.deal(state[0], params[0], key, w.u, w.perm)
+    return c.to_act(state[0])
+
+
+@njit(cache=True)
+def _fill(move, cards, killer):
+    m = move[0]
+    m.cards = cards
+    m.killer[:] = killer
+
+
+@njit(cache=True)
+def _apply(state, params, move, cards, killer):
+    _fill(move, cards, killer)
+    c.apply(state[0], params[0], move[0])
+    return c.to_act(state[0])
+
+
+@njit(cache=True)
+def _is_legal(state, params, move, cards, killer):
+    _fill(move, cards, killer)
+    return c.is_legal(state[0], params[0], move[0])
+
+
+@njit(cache=True)
+def _choose(state, params, table, move, work):
+    c.choose(state[0], params[0], table, move[0], work[0])
+
+
+CARD_NAMES = [FRENCH52.name(x) for x in range(FRENCH52.size)]
+
+
 def names(cards) -> str:
-    return " ".join(FRENCH52.name(x) for x in (cards_of(cards) if isinstance(cards, int) else cards))
+    return " ".join(CARD_NAMES[x] for x in (cards_of(cards) if isinstance(cards, int) else cards))
 
 
 def rank_cards(mask: int) -> int:
@@ -57,11 +95,11 @@ class Engine(BaseEngine):
     def __init__(self, rules, players, seed, game_index, seats) -> None:
         super().__init__(rules, players, seed, game_index, seats)
         self.params = c.make_params(rules, players)
+        self.p = {name: int(self.params[0][name]) for name in c.PARAMS.names}
         self.table = pol.table(self.seats)
         self.state, self.work = np.zeros(1, c.STATE), c.new_work()
         self.move = np.zeros(1, c.MOVE)
-        w = self.work[0]
-        c.deal(self.state[0], self.params[0], np.uint64(rng.game_key(seed, game_index)), w["u"], w["perm"])
+        self.seat = int(_deal(self.state, self.params, np.uint64(rng.game_key(seed, game_index)), self.work))
 
     def copy(self):
         other = super().copy()
@@ -70,27 +108,25 @@ class Engine(BaseEngine):
 
     # --- state --------------------------------------------------------------------------
     def to_act(self) -> int:
-        return int(c.to_act(self.state[0]))
+        return self.seat
 
     def turn(self) -> int:
         return int(self.state[0]["turns"])
 
-    def _p(self):
-        return self.params[0]
-
     def _room(self, start_hand, attack, dhand, unkilled) -> int:
-        p = self._p()
+        """M-9 (compiled ``room_of``)."""
+        p = self.p
         hand, used = (bin(dhand).count("1"), bin(unkilled).count("1")) if p["cap_unkilled"] \
             else (start_hand, bin(attack).count("1"))
         limit = min(int(p["cap"]), hand) if p["cap_to_hand"] else int(p["cap"])
         return max(0, limit - used)
 
     def _allowed(self, attack: int, kills: int) -> int:
-        return rank_cards(attack | kills if self._p()["kill_ranks"] else attack)
+        return rank_cards(attack | kills if self.p["kill_ranks"] else attack)
 
     def _self_attack_killers(self, hand, attack, kills, unkilled, start_hand, gone, card) -> int:
         """M-14 (compiled ``self_attack_killers``)."""
-        p = self._p()
+        p = self.p
         if not p["self_attack"] or not hand >> card & 1 or not self._allowed(attack, kills) >> card & 1:
             return 0
         if self._room(start_hand, attack, hand, unkilled) < 2 or gone + 2 > p["leave_limit"]:
@@ -104,15 +140,27 @@ class Engine(BaseEngine):
         s = self.state[0]
         phase, hand = int(s["phase"]), int(s["hands"][s["seat"]])
         if phase == c.OPEN:
-            return self._openings(hand, int(c.room(s, self._p())))
+            return self._openings(hand, self._room_now(s))
         if phase == c.ADD:
             pool = list(cards_of(hand & int(s["step_allowed"])))
             return ((sum(1 << x for x in cs), (), ()) for k in range(min(int(s["step_room"]), len(pool)) + 1)
                     for cs in combinations(pool, k))
         if phase == c.GIVE_BACK:
-            pool = list(cards_of(int(c.give_back_pool(s, self._p()))))
+            pool = list(cards_of(self._give_back_pool(s)))
             return ((sum(1 << x for x in cs), (), ()) for cs in combinations(pool, int(s["excess"])))
         return self._defences()
+
+    def _room_now(self, s) -> int:
+        return self._room(int(s["start_hand"]), int(s["attack"]), int(s["hands"][s["defender"]]), int(s["unkilled"]))
+
+    def _give_back_pool(self, s) -> int:
+        """M-12 (compiled ``give_back_pool``): every added card, or (``excess_return="last"``) the seat's own."""
+        if self.p["excess"] != c.BY_LAST:
+            pool = 0
+            for q in range(self.players):
+                pool |= int(s["added"][q])
+            return pool
+        return int(s["added"][s["seat"]])
 
     def _openings(self, hand: int, room: int):
         if room >= 1:
@@ -138,8 +186,8 @@ class Engine(BaseEngine):
         yield from unions(0, 0, 0)
 
     def _defences(self):
-        s, p = self.state[0], self._p()
-        trump, limit = int(s["trump"]), int(p["leave_limit"])
+        s, p = self.state[0], self.p
+        trump, limit = int(s["trump"]), p["leave_limit"]
         attacked = list(cards_of(int(s["unkilled"])))
         start_hand = int(s["start_hand"])
 
@@ -180,30 +228,28 @@ class Engine(BaseEngine):
             return f"add {names(cards)}" if cards else "add nothing"
         if phase == c.GIVE_BACK:
             return f"take back {names(cards)}"
-        parts = [", ".join(f"{names([a])} with {names([k])}" for a, k in kills)] if kills else []
+        parts = [", ".join(f"{CARD_NAMES[a]} with {CARD_NAMES[k]}" for a, k in kills)] if kills else []
         parts = ["kill " + parts[0]] if parts else []
         if pairs:
-            parts.append("self-attack " + ", ".join(f"{names([x])} with {names([k])}" for x, k in pairs))
+            parts.append("self-attack " + ", ".join(f"{CARD_NAMES[x]} with {CARD_NAMES[k]}" for x, k in pairs))
         return "; ".join(parts) if parts else "kill nothing"
 
-    def _record_move(self, move):
-        cards, kills, pairs = move
-        m = self.move[0]
-        m["cards"] = np.uint64(cards)
-        m["killer"][:] = -1
-        for a, k in kills + pairs:
-            m["killer"][a] = k
-        return m
+    def _killers(self, move) -> np.ndarray:
+        """``MOVE.killer`` of a move: the killer of each attack card it kills, -1 elsewhere."""
+        killer = np.full(c.DECK_SIZE, -1, dtype=np.int8)
+        for a, k in move[1] + move[2]:
+            killer[a] = k
+        return killer
 
     def apply(self, move) -> None:
-        c.apply(self.state[0], self._p(), self._record_move(move))
+        self.seat = int(_apply(self.state, self.params, self.move, np.uint64(move[0]), self._killers(move)))
 
     def is_legal(self, move) -> bool:
-        return bool(c.is_legal(self.state[0], self._p(), self._record_move(move)))
+        return bool(_is_legal(self.state, self.params, self.move, np.uint64(move[0]), self._killers(move)))
 
     def policy_move(self):
         s, m = self.state[0], self.move[0]
-        c.choose(s, self._p(), self.table, m, self.work[0])
+        _choose(self.state, self.params, self.table, self.move, self.work)
         cards = int(m["cards"])
         if int(s["phase"]) != c.DEFEND:
             return cards, (), ()
@@ -212,23 +258,25 @@ class Engine(BaseEngine):
 
     # --- what a seat sees ---------------------------------------------------------------
     def view(self, seat: int) -> dict:
-        s, p = self.state[0], self._p()
+        s = self.state[0]
         phase, players = int(s["phase"]), self.players
-        stock = int(c.stock_left(s))
+        stock = int(s["stock_size"] - s["drawn"])
         over = phase == c.OVER
+        two = int(s["trump"]) * RANKS + reference.TRUMP_TWO_RANK
+        bottom = int(s["stock"][s["stock_size"] - 1]) if stock else -1
         return {
             "game": "moska", "seat": seat, "players": players, "turn": int(s["turns"]),
-            "kind": "over" if over else KIND[phase], "to_act": int(c.to_act(s)),
+            "kind": "over" if over else KIND[phase], "to_act": self.seat,
             "hand": list(cards_of(int(s["hands"][seat]))),
             "hand_sizes": [bin(int(s["hands"][q])).count("1") for q in range(players)],
-            "known": [list(cards_of(int(c.shown(s, q)))) for q in range(players)],
+            "known": [list(cards_of(int(s["known"][q]) | int(s["added"][q]))) for q in range(players)],
             "attack": list(cards_of(int(s["attack"]))), "unkilled": list(cards_of(int(s["unkilled"]))),
             "kills": list(cards_of(int(s["kills"]))), "discard": list(cards_of(int(s["discard"]))),
-            "stock": stock, "bottom_card": int(s["stock"][s["stock_size"] - 1]) if stock else -1,
-            "trump": int(s["trump"]), "trump_two_in_stock": bool(c.trump_two_in_stock(s, p)),
+            "stock": stock, "bottom_card": bottom, "trump": int(s["trump"]),
+            "trump_two_in_stock": bool(self.p["swap"] and stock > 1 and bottom == int(s["turned"]) and bottom != two),
             "attacker": int(s["attacker"]), "defender": int(s["defender"]),
             "defender_start_hand": int(s["start_hand"]), "gone": int(s["gone"]),
-            "room": int(c.room(s, p)),
+            "room": self._room_now(s),
             "allowed": list(cards_of(self._allowed(int(s["attack"]), int(s["kills"])))),
             "step_room": int(s["step_room"]) if phase in (c.ADD, c.GIVE_BACK) else -1,
             "added": [list(cards_of(int(s["added"][q]))) for q in range(players)],

@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import numpy as np
+from numba import njit
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
@@ -30,6 +31,50 @@ from cardsim.games.musta_maija.reference import beats
 from cardsim.play.base import BaseEngine
 
 SUIT_NAMES = "♣♦♥♠"
+
+
+# The engine's functions over the 1-element arrays: numba takes an array from Python in a few
+# microseconds, a record in tens (benchmarks/bench_step.py).
+@njit(cache=True)
+def _deal(state, params, key, work):
+    w = work[0]
+    c.deal(state[0], params[0], key, w.u, w.order, w.tmp)
+    return c.to_act(state[0])
+
+
+@njit(cache=True)
+def _fill(move, declare, c0, c1, b0, b1):
+    m = move[0]
+    m.declare = declare
+    m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = c0, c1, b0, b1
+
+
+@njit(cache=True)
+def _apply(state, params, move, declare, c0, c1, b0, b1):
+    _fill(move, declare, c0, c1, b0, b1)
+    c.apply(state[0], params[0], move[0])
+    return c.to_act(state[0])
+
+
+@njit(cache=True)
+def _is_legal(state, params, move, declare, c0, c1, b0, b1):
+    _fill(move, declare, c0, c1, b0, b1)
+    return c.is_legal(state[0], params[0], move[0])
+
+
+@njit(cache=True)
+def _choose(state, params, table, move, work):
+    c.choose(state[0], params[0], table, move[0], work[0])
+
+
+@njit(cache=True)
+def _may_declare(state, params):
+    return c.may_declare(state[0], params[0], state[0].seat)
+
+
+@njit(cache=True)
+def _duty_to_beat(state, params, trump):
+    return c.duty_to_beat(state[0], params[0], trump)
 M52 = (1 << 52) - 1
 
 
@@ -37,8 +82,11 @@ def joined(pair) -> int:
     return int(pair[0]) | int(pair[1]) << 52
 
 
+CARD_NAMES = [name(x) for x in range(104)]
+
+
 def names(mask: int) -> str:
-    return " ".join(name(x) for x in cards_of(mask))
+    return " ".join(CARD_NAMES[x] for x in cards_of(mask))
 
 
 def matched(beaters: tuple[int, ...], beaten: tuple[int, ...], ok) -> bool:
@@ -65,9 +113,7 @@ class Engine(BaseEngine):
         self.table = pol.table(self.seats)
         self.state, self.work = np.zeros(1, c.STATE), c.new_work()
         self.move = np.zeros(1, c.MOVE)
-        w = self.work[0]
-        c.deal(self.state[0], self.params[0], np.uint64(rng.game_key(seed, game_index)), w["u"], w["order"],
-               w["tmp"])
+        self.seat = int(_deal(self.state, self.params, np.uint64(rng.game_key(seed, game_index)), self.work))
 
     def copy(self):
         other = super().copy()
@@ -75,7 +121,7 @@ class Engine(BaseEngine):
         return other
 
     def to_act(self) -> int:
-        return int(c.to_act(self.state[0]))
+        return self.seat
 
     def turn(self) -> int:
         return int(self.state[0]["turns"])
@@ -84,16 +130,15 @@ class Engine(BaseEngine):
         return joined(self.state[0]["hands"][seat])
 
     def _declarations(self) -> list[int]:
-        s = self.state[0]
-        options = int(c.may_declare(s, self.params[0], int(s["seat"])))
+        options = int(_may_declare(self.state, self.params))
         return [-1] + [x for x in range(SUITS) if options >> x & 1]
 
     def moves(self):
-        s, p = self.state[0], self.params[0]
+        s = self.state[0]
         hand = list(cards_of(self._hand(int(s["seat"]))))
         if int(s["phase"]) == c.ATTACK:
-            cap = int(c.attack_cap(s))
-            cap = len(hand) if cap == pol.NO_CAP else cap
+            cap = self._attack_cap(s)
+            cap = len(hand) if cap < 0 else cap
             for d in self._declarations():
                 for x in range(SUITS):
                     held = [y for y in hand if suit(y) == x]
@@ -105,13 +150,17 @@ class Engine(BaseEngine):
         rule = self.rules.black_maria
         for d in self._declarations():
             trump = d if d >= 0 else int(s["trump"])
-            sizes = [len(table)] if c.duty_to_beat(s, p, trump) else range(len(table) + 1)
+            sizes = [len(table)] if _duty_to_beat(self.state, self.params, trump) else range(len(table) + 1)
             for k in sizes:
                 for xs in combinations(table, k):
                     able = [b for b in hand if any(beats(b, x, trump, rule) for x in xs)]
                     for bs in combinations(able, k):
                         if matched(bs, xs, lambda b, x: beats(b, x, trump, rule)):
                             yield d, sum(1 << b for b in bs), sum(1 << x for x in xs)
+
+    def _attack_cap(self, s) -> int:
+        """MM-13 (compiled ``attack_cap``): the defender's hand size once the stock is empty; -1: no cap."""
+        return -1 if int(s["n_cards"] - s["top"]) else bin(self._hand(int(s["defender"]))).count("1")
 
     def name(self, move) -> str:
         d, cards, beaten = move
@@ -123,42 +172,40 @@ class Engine(BaseEngine):
         left = joined(self.state[0]["table"]) & ~beaten
         return f"{head}beat {names(beaten)} with {names(cards)}" + (f" (pick up {names(left)})" if left else "")
 
-    def _record_move(self, move):
+    def _words(self, move) -> tuple:
+        """A move as ``MOVE``'s fields: the declaration, then the two words of the cards and of the beaten."""
         d, cards, beaten = move
-        m = self.move[0]
-        m["declare"] = d
-        m["cards"][0], m["cards"][1] = np.uint64(cards & M52), np.uint64(cards >> 52)
-        m["beaten"][0], m["beaten"][1] = np.uint64(beaten & M52), np.uint64(beaten >> 52)
-        return m
+        return (d, np.uint64(cards & M52), np.uint64(cards >> 52), np.uint64(beaten & M52),
+                np.uint64(beaten >> 52))
 
     def apply(self, move) -> None:
-        c.apply(self.state[0], self.params[0], self._record_move(move))
+        self.seat = int(_apply(self.state, self.params, self.move, *self._words(move)))
 
     def is_legal(self, move) -> bool:
-        return bool(c.is_legal(self.state[0], self.params[0], self._record_move(move)))
+        return bool(_is_legal(self.state, self.params, self.move, *self._words(move)))
 
     def policy_move(self):
         m = self.move[0]
-        c.choose(self.state[0], self.params[0], self.table, m, self.work[0])
+        _choose(self.state, self.params, self.table, self.move, self.work)
         return int(m["declare"]), joined(m["cards"]), joined(m["beaten"])
 
     def view(self, seat: int) -> dict:
-        s, p = self.state[0], self.params[0]
+        s = self.state[0]
         phase, players = int(s["phase"]), self.players
-        stock = int(c.stock_size(s))
+        stock = int(s["n_cards"] - s["top"])
         over = phase == c.OVER
         return {
             "game": "musta_maija", "seat": seat, "players": players, "turn": int(s["turns"]),
-            "kind": "over" if over else ("attack" if phase == c.ATTACK else "defend"), "to_act": int(c.to_act(s)),
+            "kind": "over" if over else ("attack" if phase == c.ATTACK else "defend"), "to_act": self.seat,
             "hand": list(cards_of(self._hand(seat))),
-            "hand_sizes": [int(c.hand_size(s, q)) for q in range(players)],
+            "hand_sizes": [bin(self._hand(q)).count("1") for q in range(players)],
             "known": [list(cards_of(joined(s["known"][q]))) for q in range(players)],
             "table": list(cards_of(joined(s["table"]))), "discard": list(cards_of(joined(s["discard"]))),
             "stock": stock, "turned": int(s["turned"]), "trump": int(s["trump"]),
             "declared_turn": int(s["declared_turn"]),
             "attacker": int(s["attacker"]), "defender": int(s["defender"]),
             "may_declare": [x for x in self._declarations() if x >= 0] if not over and seat == int(s["seat"]) else [],
-            "attack_cap": -1 if over or stock else int(c.hand_size(s, int(s["defender"]))),
+            "attack_cap": -1 if over else self._attack_cap(s),
             "out": [q for q in range(players) if int(s["out"]) >> q & 1],
             "rules": self.rules_view(),
         }

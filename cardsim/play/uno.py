@@ -14,6 +14,7 @@ draw; Draw Twos by colour, then take; 0 then 1; colours R, Y, G, B; seats clockw
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from cardsim.core import rng
 from cardsim.games.uno import compiled as c
@@ -25,6 +26,37 @@ from cardsim.play.base import BaseEngine
 CHOICES = {START_COLOUR: "start_colour", STACK: "stack", CHALLENGE: "challenge", CARD: "card", TARGET: "target",
            COLOUR: "colour", OVER: "over"}
 COLOUR_WORDS = ("red", "yellow", "green", "blue")
+
+
+# The engine's functions over the 1-element arrays: numba takes an array from Python in a few
+# microseconds, a record in tens (benchmarks/bench_step.py). Each returns the seat to act (-1: over).
+@njit(cache=True)
+def _seat(state) -> int:
+    s = state[0]
+    return -1 if s.phase == OVER else s.current
+
+
+@njit(cache=True)
+def _new_game(state, params, players, key, work, reads):
+    c.new_game(state[0], params, players, key, work[0])
+    state[0].reads = reads  # as play_games: only mc reads the table
+    return _seat(state)
+
+
+@njit(cache=True)
+def _apply(state, choice, params, work):
+    c.apply(state[0], choice, params, work[0])
+    return _seat(state)
+
+
+@njit(cache=True)
+def _legal(state, out):
+    return c.legal_decisions(state[0], out)
+
+
+@njit(cache=True)
+def _decide(state, params, table, work):
+    return c.decide(state[0], params, table, work[0])
 
 
 def kinds(counts) -> list[int]:
@@ -41,9 +73,9 @@ class Engine(BaseEngine):
         self.table = c.policy_of(self.seats)
         self.state, self.work = np.zeros(1, c.STATE), c.new_work(rules)
         self.options = np.zeros(K + 1, dtype=np.int64)
-        s = self.state[0]
-        c.new_game(s, self.params, players, np.uint64(rng.game_key(seed, game_index)), self.work[0])
-        s["reads"] = any(p.split("(")[0] == MC for p in self.seats)  # as play_games: only mc reads the table
+        reads = any(p.split("(")[0] == MC for p in self.seats)
+        self.seat = int(_new_game(self.state, self.params, players, np.uint64(rng.game_key(seed, game_index)),
+                                  self.work, reads))
 
     def copy(self):
         other = super().copy()
@@ -51,15 +83,14 @@ class Engine(BaseEngine):
         return other
 
     def to_act(self) -> int:
-        s = self.state[0]
-        return -1 if int(s["phase"]) == OVER else int(s["current"])
+        return self.seat
 
     def turn(self) -> int:
         s = self.state[0]
         return int(s["turns"]) - (0 if int(s["phase"]) == OVER else 1)
 
     def moves(self):
-        n = int(c.legal_decisions(self.state[0], self.options))
+        n = int(_legal(self.state, self.options))
         return iter([int(x) for x in self.options[:n]])
 
     def name(self, move: int) -> str:
@@ -75,13 +106,13 @@ class Engine(BaseEngine):
         return f"swap hands with seat {move}"
 
     def apply(self, move: int) -> None:
-        c.apply(self.state[0], move, self.params, self.work[0])
+        self.seat = int(_apply(self.state, move, self.params, self.work))
 
     def is_legal(self, move) -> bool:
         return move in self.moves()
 
     def policy_move(self) -> int:
-        return int(c.decide(self.state[0], self.params, self.table, self.work[0]))
+        return int(_decide(self.state, self.params, self.table, self.work))
 
     def view(self, seat: int) -> dict:
         s, players = self.state[0], self.players
