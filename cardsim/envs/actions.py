@@ -29,7 +29,8 @@ class Coding:
     token_name: Callable[[int], str]
     max_tokens: int
     """The most tokens a decision takes (``END`` included): bounds a game's length in actions."""
-    context: Callable[[object], object] = lambda game: None
+    context: Callable[[object], object] = None
+    """What ``tokens`` needs to know of a position besides its decisions (None: nothing)."""
 
     @property
     def end(self) -> int:

@@ -1,8 +1,8 @@
 """Every cardsim game as an OpenSpiel Python game: ``pyspiel.load_game("cardsim_moska", {...})``.
 
 Importing this module registers ``cardsim_moska``, ``cardsim_musta_maija``, ``cardsim_uno`` and
-``cardsim_molotow`` (parameters: ``players``, ``rules`` a preset name or string form, "" for the
-default, ``seed`` and ``deals``). Each is sequential, imperfect-information and zero-sum
+``cardsim_molotow`` (parameters: ``players``, ``rules`` a preset name or string form written as
+``rules_parameter`` does, "" for the default, ``seed`` and ``deals``; ``load`` takes rules as cardsim does). Each is sequential, imperfect-information and zero-sum
 (``cardsim.envs.returns``; terminal rewards only), played over the step API:
 
 - **Chance** is explicit and happens once: the first node deals game ``i`` of ``seed``, ``i``
@@ -40,6 +40,21 @@ MAX_LENGTH = 2**31 - 1
 
 def short_name(game: str) -> str:
     return f"cardsim_{game}"
+
+
+_RULES_CODE = str.maketrans({"(": "[", ")": "]", ",": ";", "=": ":", " ": ""})
+_RULES_TEXT = str.maketrans({"[": "(", "]": ")", ";": ", ", ":": "="})
+
+
+def rules_parameter(rules) -> str:
+    """A rules object as the ``rules`` parameter: its string form with ``( ) , =`` written ``[ ] ; :``,
+    which OpenSpiel's game strings leave alone (``turamoska[attack_cap:None]``)."""
+    return rules.describe().translate(_RULES_CODE)
+
+
+def rules_of(parameter: str) -> str:
+    """The string form a ``rules`` parameter stands for."""
+    return parameter.translate(_RULES_TEXT)
 
 
 def _decisions_bound(game: str, rules) -> int:
@@ -80,7 +95,7 @@ class CardsimGame(pyspiel.Game):
         game = self.NAME
         params = {"players": DEFAULT_PLAYERS[game], "rules": "", "seed": 0, "deals": DEALS, **(params or {})}
         self.game = game
-        self.cardsim_rules = api.rules(game, params["rules"] or None)
+        self.cardsim_rules = api.rules(game, rules_of(params["rules"]) or None)
         self.players = spec(game).check_players(self.cardsim_rules, int(params["players"]))
         self.seed, self.deals = int(params["seed"]), int(params["deals"])
         if self.deals < 1:
@@ -200,7 +215,7 @@ def load(game: str, rules=None, players: int | None = None, seed: int = 0, deals
     from cardsim import api
 
     params = {"players": DEFAULT_PLAYERS[game] if players is None else players,
-              "rules": "" if rules is None else api.rules(game, rules).describe(), "seed": seed, "deals": deals}
+              "rules": "" if rules is None else rules_parameter(api.rules(game, rules)), "seed": seed, "deals": deals}
     return pyspiel.load_game(short_name(game), params)
 
 

@@ -27,12 +27,21 @@ class Table:
         self.play = new_game(game, rules, players=players, seed=seed, game_index=game_index, policies=policies)
         self._select()
 
+    @classmethod
+    def of(cls, game: str, play) -> Table:
+        """A table over an existing step-API game ``play`` (not copied)."""
+        table = cls.__new__(cls)
+        table.game, table.players, table.coding, table.play = game, play.players, coding(game), play
+        table._select()
+        return table
+
     def _select(self) -> None:
         if self.play.is_over:
             self.selection = None
         else:
             actions = self.coding.actions
-            self.selection = Selection(actions, list(self.play.legal()), actions.context(self.play))
+            context = actions.context(self.play) if actions.context else None
+            self.selection = Selection(actions, list(self.play.legal()), context)
 
     @property
     def is_over(self) -> bool:
@@ -60,7 +69,8 @@ class Table:
         """The tokens that spell the seat's built-in policy decision (``Game.policy_decision``), from the start
         of the decision."""
         actions = self.coding.actions
-        return actions.tokens(self.play.legal()[self.play.policy_decision()], actions.context(self.play))
+        context = actions.context(self.play) if actions.context else None
+        return actions.tokens(self.play.legal()[self.play.policy_decision()], context)
 
     def step(self, action: int) -> None:
         """Take action ``action`` for the seat to act (a ValueError naming the legal ones if it is not legal)."""
@@ -74,7 +84,7 @@ class Table:
     def observation(self, seat: int) -> np.ndarray:
         """``seat``'s view as the game's fixed-shape array (``codings``), its own choices under way included."""
         mine = self.chosen() if seat == self.seat else []
-        return self.coding.observe(self.play.view(seat), mine, self.players)
+        return self.coding.observe_game(self.play, seat, mine)
 
     def returns(self) -> list[float]:
         """Each seat's return (``returns``): 0 for all until the game is over."""

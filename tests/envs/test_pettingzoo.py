@@ -35,7 +35,7 @@ def test_seed_test(game, rules, players):
 
 @pytest.mark.parametrize("game", sorted(SETUPS))
 def test_reset_deals_the_next_game_of_the_seed_and_render_shows_the_position(game):
-    e = env(game, players=3, seed=11, render_mode="ansi")
+    e = env(game, players=4, seed=11, render_mode="ansi")
     e.reset(seed=11)
     first = e.table.play.view(0)
     e.reset()
@@ -58,8 +58,7 @@ def test_a_seat_observes_only_its_view(game):
         before = e.observe(agent)
         other = e.table.copy()
         resample(other, seat, 1000 + step)
-        hidden_changed = any(other.play._engine.state[0]["hands"][q].tolist() !=
-                             e.table.play._engine.state[0]["hands"][q].tolist() for q in range(4) if q != seat)
+        hidden_changed = any(other.play.view(q)["hand"] != e.table.play.view(q)["hand"] for q in range(4) if q != seat)
         e.table, kept = other, e.table
         after = e.observe(agent)
         e.table = kept

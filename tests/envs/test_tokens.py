@@ -16,6 +16,12 @@ GAMES = sorted(SETUPS)
 pytestmark = pytest.mark.parametrize("game", GAMES)
 
 
+def table(game, players, seed, index):
+    """Game ``index`` of ``seed`` with default rules (Molotow's for the player count)."""
+    rules = "mittlere" if game == "molotow" and players == 3 else None
+    return Table(game, rules, players, seed, index)
+
+
 def positions(table, rng, every=1):
     """The table stepped by random legal tokens, yielding its positions at the start of decisions."""
     k = 0
@@ -28,9 +34,9 @@ def positions(table, rng, every=1):
 
 def test_every_decision_is_spelled_once_and_reached_by_its_tokens(game):
     rng = random.Random(1)
-    for t in positions(Table(game, None, 3, 5, 2), rng):
+    for t in positions(table(game, 3, 5, 2), rng):
         decisions = list(t.play.legal())
-        context = t.coding.actions.context(t.play)
+        context = t.coding.actions.context(t.play) if t.coding.actions.context else None
         spelled = [t.coding.actions.tokens(d, context) for d in decisions]
         assert len(set(spelled)) == len(spelled)
         for d, tokens in zip(decisions, spelled):
@@ -47,9 +53,9 @@ def test_every_decision_is_spelled_once_and_reached_by_its_tokens(game):
 
 def test_random_legal_tokens_always_complete_a_legal_decision(game):
     rng = random.Random(2)
-    for t in positions(Table(game, None, 4, 7, 3), rng):
+    for t in positions(table(game, 4, 7, 3), rng):
         decisions = list(t.play.legal())
-        s = Selection(t.coding.actions, decisions, t.coding.actions.context(t.play))
+        s = Selection(t.coding.actions, decisions, t.coding.actions.context(t.play) if t.coding.actions.context else None)
         done = None
         for _ in range(t.coding.actions.max_tokens):
             done = s.choose(rng.choice(s.legal()))
@@ -59,7 +65,7 @@ def test_random_legal_tokens_always_complete_a_legal_decision(game):
 
 
 def test_an_illegal_token_names_the_legal_ones(game):
-    t = Table(game, None, 3, 0, 0)
+    t = table(game, 3, 0, 0)
     bad = next(a for a in range(t.coding.actions.actions) if a not in t.legal_actions())
     with pytest.raises(ValueError, match=r"action \d+ .* is not legal after nothing yet; legal actions: \d+ \("):
         t.step(bad)
@@ -78,3 +84,19 @@ def test_stepping_by_the_seats_decisions_gives_the_reference_record(game, data):
             t.step(t.coding.actions.end)
     expected = cardsim.replay(game, rules, players=players, seed=seed, game=index, policy=policy).record
     assert t.play.record() == expected
+
+
+def test_the_fast_observation_equals_the_views(game):
+    t = table(game, 4, 9, 1)
+    if t.coding.fast is None:
+        pytest.skip(f"{game} observes through its view only")
+    rng = random.Random(4)
+    n = 0
+    while True:
+        for seat in range(4):
+            slow = t.coding.observe(t.play.view(seat), [], 4)
+            assert (t.coding.observe_game(t.play, seat, []) == slow).all(), (n, seat)
+        if t.is_over:
+            break
+        t.step(rng.choice(t.legal_actions()))
+        n += 1

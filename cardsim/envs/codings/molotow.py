@@ -20,7 +20,11 @@ def tokens(decision, context=None) -> tuple[int, ...]:
     return (decision.move,)
 
 
-ACTIONS = Coding(size=DECK, tokens=tokens, token_name=lambda t: f"play {JASS.name(t)}", max_tokens=1)
+def token_name(t: int) -> str:
+    return f"play {JASS.name(t)}"
+
+
+ACTIONS = Coding(size=DECK, tokens=tokens, token_name=token_name, max_tokens=1)
 
 
 def layout(players: int) -> list[tuple[str, int]]:

@@ -1,0 +1,133 @@
+"""Steps per second of cardsim's PettingZoo env for random play, per game, beside RLCard's Uno env
+and PettingZoo's own classic card envs, measured in the same process in alternating rounds.
+
+Every row is one agent loop of uniformly random legal actions for about ``--seconds``, then the
+next row; rounds repeat the rows in turn (so a busy machine slows all alike). A step is one
+``env.step`` (cardsim: one token; a Moska addition of two cards is three steps with its ``END``).
+
+- ``cardsim <game>`` (4 players, the default preset): the PettingZoo AEC loop
+  (``agent_iter``, ``last``, a random action of ``obs["action_mask"]``, ``step``);
+- ``rlcard uno``: RLCard's own env loop, ``rlcard.make("uno")``: ``reset``, then ``step`` of a
+  random ``state["legal_actions"]`` key until ``is_over`` (its fastest documented env loop; its
+  bare ``UnoGame`` loop is what ``bench_uno.py --rlcard`` compares the compiled engine against);
+- ``pettingzoo <env>``: PettingZoo's classic card envs (``texas_holdem_v4``, ``texas_holdem_no_limit_v6``,
+  ``leduc_holdem_v4``) in the same AEC loop as cardsim's.
+
+Rates are steps per second of wall time and per CPU-second of this process, the median and range
+over ``--rounds``; the load (``uptime``) before and after. The ratio row divides cardsim's Uno env
+by RLCard's Uno env (the issue's target is 10x). Never an assertion — read the numbers.
+
+    /work/main/.venv/bin/python benchmarks/bench_envs.py              # 3 rounds of 2 s per row
+    /work/main/.venv/bin/python benchmarks/bench_envs.py --quick      # 1 round of 0.5 s
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+
+from cardsim.envs.pettingzoo import env as cardsim_env
+
+GAMES = ("moska", "musta_maija", "uno", "molotow")
+CLASSIC = ("texas_holdem_v4", "texas_holdem_no_limit_v6", "leduc_holdem_v4")
+
+
+def aec_steps(make, seconds: float, seed: int) -> int:
+    """Random legal steps of a PettingZoo AEC env for about ``seconds``; how many."""
+    rng = np.random.default_rng(seed)
+    e = make()
+    e.reset(seed=seed)
+    steps, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+                steps += 1
+            e.step(action)
+        e.reset()
+    return steps
+
+
+def rlcard_steps(seconds: float, seed: int) -> int:
+    """Random legal steps of RLCard's Uno env (``rlcard.make("uno")``) for about ``seconds``; how many."""
+    import rlcard
+
+    rng = np.random.default_rng(seed)
+    e = rlcard.make("uno", config={"seed": seed})
+    steps, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        state, _ = e.reset()
+        while not e.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = e.step(legal[rng.integers(len(legal))])
+            steps += 1
+    return steps
+
+
+def rows(classic: bool) -> dict[str, object]:
+    out = {f"cardsim {g}": (lambda g=g: (lambda s, k: aec_steps(lambda: cardsim_env(g), s, k)))() for g in GAMES}
+    try:
+        import rlcard  # noqa: F401
+
+        out["rlcard uno"] = rlcard_steps
+    except ImportError:
+        print("rlcard is not installed (pip install rlcard): its Uno env is left out")
+    if classic:
+        from importlib import import_module
+
+        for name in CLASSIC:
+            try:
+                module = import_module(f"pettingzoo.classic.{name}")
+            except ImportError as err:
+                print(f"pettingzoo.classic.{name} left out: {err}")
+                continue
+            out[f"pettingzoo {name}"] = (lambda m=module: (lambda s, k: aec_steps(m.env, s, k)))()
+    return out
+
+
+def cell(rates: list[float]) -> str:
+    return f"{statistics.median(rates):>10,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--quick", action="store_true", help="1 round of 0.5 s per row")
+    ap.add_argument("--no-classic", action="store_true", help="leave out PettingZoo's classic card envs")
+    args = ap.parse_args()
+    if args.quick:
+        args.rounds, args.seconds = 1, 0.5
+    print("load before:", os.popen("uptime").read().strip())
+    table = rows(not args.no_classic)
+    for run in table.values():  # warm up: numba's cached machine code loaded, imports done
+        run(0.2, 0)
+    walls = {k: [] for k in table}
+    cpus = {k: [] for k in table}
+    for r in range(args.rounds):
+        names = list(table) if r % 2 == 0 else list(reversed(table))
+        for name in names:
+            wall, cpu = time.perf_counter(), time.process_time()
+            n = table[name](args.seconds, r + 1)
+            walls[name].append(n / (time.perf_counter() - wall))
+            cpus[name].append(n / max(time.process_time() - cpu, 1e-9))
+    print(f"random play, steps/s: median (range) of {args.rounds} rounds of {args.seconds:g} s per row")
+    print(f"{'env':<28} {'wall':>24} {'per CPU-second':>24}")
+    for name in table:
+        print(f"{name:<28} {cell(walls[name]):>24} {cell(cpus[name]):>24}")
+    if "rlcard uno" in table:
+        ratio = [a / b for a, b in zip(walls["cardsim uno"], walls["rlcard uno"])]
+        print(f"cardsim uno / rlcard uno (wall): median {statistics.median(ratio):.2f}x, "
+              f"range {min(ratio):.2f}-{max(ratio):.2f}x (target 10x)")
+    print("load after:", os.popen("uptime").read().strip())
+
+
+if __name__ == "__main__":
+    main()
