@@ -134,3 +134,18 @@ def test_a_ladder_seats_a_file_policy(tmp_path, capsys):
                          4, "--games", 3, "--out", tmp_path / "ladder", "--quiet")
     assert code == 0, err
     assert f"{HERE}:first" in out
+
+
+def test_compare_seats_a_file_policy(tmp_path, capsys):
+    code, out, err = cli(capsys, "compare", "molotow", "molotow", "swiss", "--policy",
+                         f"greedy,{HERE}:first,greedy,{HERE}:Counter", "--games", 3, "--out", tmp_path / "cmp",
+                         "--quiet")
+    assert code == 0, err
+    assert f"greedy,{HERE}:first,greedy,{HERE}:Counter" in out
+
+
+def test_a_study_still_checks_the_built_in_seats_beside_a_users(tmp_path, capsys):
+    path = write_study(tmp_path, "bad", f"{HERE}:first").read_text().replace('"greedy"', '"mc(determinizations=0)"')
+    (tmp_path / "bad.toml").write_text(path)
+    code, _, err = cli(capsys, "run", tmp_path / "bad.toml", "--out", tmp_path / "bad", "--quiet")
+    assert code == 2 and "policies[0]" in err and "determinizations" in err
