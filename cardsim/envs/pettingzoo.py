@@ -15,6 +15,9 @@ termination, truncation, info = env.last(); env.step(action)``) over the step AP
 - **Seeding**: ``reset(seed=s)`` deals game 0 of seed ``s``; each later ``reset()`` deals the next
   game index of the same seed, so a run of episodes is game 0, 1, 2, ... of a study's seed.
 - ``render_mode="ansi"``: ``render()`` returns the position as text.
+- ``policies``: the seats' built-in policies (as in ``cardsim.new_game``); they never act by
+  themselves, but ``env.table.policy_tokens()`` spells the acting seat's built-in decision, for
+  scripted opponents (``notebooks/train_env.ipynb``).
 """
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ class CardsimEnv(_pz.AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "cardsim_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, rules=None, players: int | None = None, seed: int = 0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, policies=None) -> None:
         super().__init__()
         from cardsim import api
         from cardsim.games import spec
@@ -49,7 +52,7 @@ class CardsimEnv(_pz.AECEnv):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"cardsim_{game}_v0"}
-        self._seed, self._next = seed, 0
+        self._seed, self._next, self._policies = seed, 0, policies
         self._coding = coding(game)
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
@@ -74,7 +77,7 @@ class CardsimEnv(_pz.AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seed, self._next = seed, 0
-        self.table = Table(self.game, self.rules, self.players, self._seed, self._next)
+        self.table = Table(self.game, self.rules, self.players, self._seed, self._next, policies=self._policies)
         self._next += 1
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -116,6 +119,7 @@ class CardsimEnv(_pz.AECEnv):
         self.table = None
 
 
-def env(game: str, rules=None, players: int | None = None, seed: int = 0, render_mode: str | None = None) -> CardsimEnv:
+def env(game: str, rules=None, players: int | None = None, seed: int = 0, render_mode: str | None = None,
+        policies=None) -> CardsimEnv:
     """A PettingZoo AEC env of ``game`` (a preset name, string form or rules object as ``rules``)."""
-    return CardsimEnv(game, rules=rules, players=players, seed=seed, render_mode=render_mode)
+    return CardsimEnv(game, rules=rules, players=players, seed=seed, render_mode=render_mode, policies=policies)
