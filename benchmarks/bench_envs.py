@@ -17,8 +17,14 @@ Rates are steps per second of wall time and per CPU-second of this process, the 
 over ``--rounds``; the load (``uptime``) before and after. The ratio row divides cardsim's Uno env
 by RLCard's Uno env (the issue's target is 10x). Never an assertion — read the numbers.
 
+With ``--ismcts``, instead: the CPU time per decision of OpenSpiel's ISMCTS seat
+(``cardsim.envs.ismcts``) at each budget of ``--budgets`` beside ``mc`` (the compiled default),
+one seat of the policy among ``greedy`` seats, over ``--games`` games per game and budget: what
+a ladder with ISMCTS would cost.
+
     /work/main/.venv/bin/python benchmarks/bench_envs.py              # 3 rounds of 2 s per row
     /work/main/.venv/bin/python benchmarks/bench_envs.py --quick      # 1 round of 0.5 s
+    /work/main/.venv/bin/python benchmarks/bench_envs.py --ismcts --budgets 10,100 --games 2
 """
 from __future__ import annotations
 
@@ -92,6 +98,41 @@ def rows(classic: bool) -> dict[str, object]:
     return out
 
 
+def per_decision(games: int, budgets: list[int]) -> None:
+    """CPU seconds per decision of one ISMCTS seat among ``greedy`` seats, per game (timed inside the seat:
+    its own decisions exactly), and of ``mc`` (the game's CPU time less an all-greedy game's, over a quarter
+    of the decisions: about)."""
+    import cardsim
+    from cardsim.envs.ismcts import openspiel_ismcts
+
+    print(f"CPU seconds per decision of one seat among greedy seats (4 players, {games} games each)")
+    print(f"{'game':<12} {'policy':<14} {'decisions':>9} {'CPU s/decision':>15}")
+    for game in GAMES:
+        def run(policy):
+            cpu = time.process_time()
+            df = cardsim.simulate(game, None, players=4, games=games, seed=5, policy=[policy, *["greedy"] * 3])
+            return time.process_time() - cpu, int(df.turns.sum())
+
+        base, turns = run("greedy")
+        spent, turns = run("mc")
+        print(f"{game:<12} {'mc (about)':<14} {turns / 4:>9,.0f} {max(spent - base, 0) / (turns / 4):>15.4f}")
+        for b in budgets:
+            seat = openspiel_ismcts(b)
+            timed = type(f"timed_{b}", (seat,), {"calls": 0, "cpu": 0.0})
+
+            def call(self, view, legal, _super=seat.__call__, _cls=timed):
+                cpu = time.process_time()
+                try:
+                    return _super(self, view, legal)
+                finally:
+                    _cls.calls += 1
+                    _cls.cpu += time.process_time() - cpu
+
+            timed.__call__ = call
+            run(timed)
+            print(f"{game:<12} {f'ismcts_{b}':<14} {timed.calls:>9,} {timed.cpu / max(timed.calls, 1):>15.4f}")
+
+
 def cell(rates: list[float]) -> str:
     return f"{statistics.median(rates):>10,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
 
@@ -102,7 +143,15 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--quick", action="store_true", help="1 round of 0.5 s per row")
     ap.add_argument("--no-classic", action="store_true", help="leave out PettingZoo's classic card envs")
+    ap.add_argument("--ismcts", action="store_true", help="CPU time per decision of the ISMCTS seat instead")
+    ap.add_argument("--budgets", default="10,100", help="ISMCTS simulations per token, comma-separated")
+    ap.add_argument("--games", type=int, default=2, help="games per game and budget with --ismcts")
     args = ap.parse_args()
+    if args.ismcts:
+        print("load before:", os.popen("uptime").read().strip())
+        per_decision(args.games, [int(b) for b in args.budgets.split(",")])
+        print("load after:", os.popen("uptime").read().strip())
+        return
     if args.quick:
         args.rounds, args.seconds = 1, 0.5
     print("load before:", os.popen("uptime").read().strip())

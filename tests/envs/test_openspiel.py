@@ -101,3 +101,16 @@ def test_the_ismcts_seat_decides_from_its_information_set_only(game):
             t.step(int(rng.choice(t.legal_actions())))
         if t.is_over:
             break
+
+
+@pytest.mark.parametrize("game", ["moska", "uno"])
+def test_openspiels_rl_environment_plays_an_episode(game):
+    from open_spiel.python import rl_environment
+
+    e = rl_environment.Environment(cos.load(game, players=3, deals=10), seed=0)
+    rng = np.random.default_rng(1)
+    step = e.reset()
+    while not step.last():
+        p = step.observations["current_player"]
+        step = e.step([int(rng.choice(step.observations["legal_actions"][p]))])
+    assert abs(sum(step.rewards)) < 1e-9 and max(step.rewards) > 0
