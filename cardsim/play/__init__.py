@@ -11,7 +11,8 @@ decisions' canonical order, names and view) is ``cardsim/play/<game>.py``; user 
 from __future__ import annotations
 
 import importlib
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules

@@ -128,7 +128,7 @@ class Game:
 
     def apply(self, i: int | Decision) -> None:
         """Make decision ``i`` of ``legal()`` (an index or a ``Decision`` of this state)."""
-        legal = self.legal()
+        legal, given = self.legal(), i
         if isinstance(i, Decision):
             i = i.i if i.i < len(legal._made) and legal._made[i.i] == i else legal.find(i.move)
         if self.is_over:
@@ -140,7 +140,8 @@ class Game:
             except IndexError:
                 ok = False
         if not ok:
-            raise ValueError(f"{self.game}: decision {i!r} is not legal for seat {self.to_act} at decision "
+            shown = given.name if isinstance(given, Decision) else repr(given)
+            raise ValueError(f"{self.game}: decision {shown} is not legal for seat {self.to_act} at decision "
                              f"{self.turn}; legal: {legal.summary()}")
         self._engine.apply(move)
         self._legal = None
@@ -172,6 +173,11 @@ class Game:
         """The index in ``legal()`` of the decision the seat's built-in policy takes here."""
         if self.is_over:
             raise ValueError(f"{self.game}: the game is over; there is no decision to take")
+        from cardsim.play.user import is_user_seat
+
+        if self.policies and is_user_seat(self.policies[self.to_act]):
+            raise ValueError(f"{self.game}: seat {self.to_act} plays {self.policies[self.to_act]}, not a built-in "
+                             "policy: ask it (or play the game with cardsim.play.runner)")
         move = self._engine.policy_move()
         i = self.legal().find(move)
         if i is None:  # the policy and the enumeration disagree: a bug, not a user error

@@ -85,7 +85,7 @@ class Engine(BaseEngine):
             "game": "molotow", "seat": seat, "players": players, "turn": int(s["turn"]),
             "kind": "over" if self.to_act() < 0 else ("lead" if n == 0 else "follow"), "to_act": self.to_act(),
             "hand": list(cards_of(int(s["held"][seat]))),
-            "hand_sizes": [bin(int(s["held"][q])).count("1") for q in range(players)],
+            "hand_sizes": [int(s["held"][q]).bit_count() for q in range(players)],
             "trick": [int(x) for x in s["trick"][:n]], "leader": int(s["leader"]),
             "led": int(s["led"]) if n else -1, "trump": -1 if trump == NO_TRUMP else trump,
             "trump_setter": int(s["setter"]), "trump_trick": int(s["trump_trick"]),

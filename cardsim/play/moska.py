@@ -116,8 +116,8 @@ class Engine(BaseEngine):
     def _room(self, start_hand, attack, dhand, unkilled) -> int:
         """M-9 (compiled ``room_of``)."""
         p = self.p
-        hand, used = (bin(dhand).count("1"), bin(unkilled).count("1")) if p["cap_unkilled"] \
-            else (start_hand, bin(attack).count("1"))
+        hand, used = (dhand.bit_count(), unkilled.bit_count()) if p["cap_unkilled"] \
+            else (start_hand, attack.bit_count())
         limit = min(int(p["cap"]), hand) if p["cap_to_hand"] else int(p["cap"])
         return max(0, limit - used)
 
@@ -131,7 +131,7 @@ class Engine(BaseEngine):
             return 0
         if self._room(start_hand, attack, hand, unkilled) < 2 or gone + 2 > p["leave_limit"]:
             return 0
-        if p["cap_unkilled"] and bin(hand).count("1") - 2 < bin(unkilled).count("1"):
+        if p["cap_unkilled"] and hand.bit_count() - 2 < unkilled.bit_count():
             return 0
         return KILL[int(self.state[0]["trump"])][card] & hand & ~(1 << card)
 
@@ -180,7 +180,7 @@ class Engine(BaseEngine):
                 return
             yield from unions(i + 1, mask, n)
             for g in groups[i]:
-                k = bin(g).count("1")
+                k = g.bit_count()
                 if n + k <= room:
                     yield from unions(i + 1, mask | g, n + k)
         yield from unions(0, 0, 0)
@@ -268,7 +268,7 @@ class Engine(BaseEngine):
             "game": "moska", "seat": seat, "players": players, "turn": int(s["turns"]),
             "kind": "over" if over else KIND[phase], "to_act": self.seat,
             "hand": list(cards_of(int(s["hands"][seat]))),
-            "hand_sizes": [bin(int(s["hands"][q])).count("1") for q in range(players)],
+            "hand_sizes": [int(s["hands"][q]).bit_count() for q in range(players)],
             "known": [list(cards_of(int(s["known"][q]) | int(s["added"][q]))) for q in range(players)],
             "attack": list(cards_of(int(s["attack"]))), "unkilled": list(cards_of(int(s["unkilled"]))),
             "kills": list(cards_of(int(s["kills"]))), "discard": list(cards_of(int(s["discard"]))),

@@ -155,12 +155,12 @@ class Engine(BaseEngine):
                 for xs in combinations(table, k):
                     able = [b for b in hand if any(beats(b, x, trump, rule) for x in xs)]
                     for bs in combinations(able, k):
-                        if matched(bs, xs, lambda b, x: beats(b, x, trump, rule)):
+                        if matched(bs, xs, lambda b, x, t=trump: beats(b, x, t, rule)):
                             yield d, sum(1 << b for b in bs), sum(1 << x for x in xs)
 
     def _attack_cap(self, s) -> int:
         """MM-13 (compiled ``attack_cap``): the defender's hand size once the stock is empty; -1: no cap."""
-        return -1 if int(s["n_cards"] - s["top"]) else bin(self._hand(int(s["defender"]))).count("1")
+        return -1 if int(s["n_cards"] - s["top"]) else self._hand(int(s["defender"])).bit_count()
 
     def name(self, move) -> str:
         d, cards, beaten = move
@@ -198,7 +198,7 @@ class Engine(BaseEngine):
             "game": "musta_maija", "seat": seat, "players": players, "turn": int(s["turns"]),
             "kind": "over" if over else ("attack" if phase == c.ATTACK else "defend"), "to_act": self.seat,
             "hand": list(cards_of(self._hand(seat))),
-            "hand_sizes": [bin(self._hand(q)).count("1") for q in range(players)],
+            "hand_sizes": [self._hand(q).bit_count() for q in range(players)],
             "known": [list(cards_of(joined(s["known"][q]))) for q in range(players)],
             "table": list(cards_of(joined(s["table"]))), "discard": list(cards_of(joined(s["discard"]))),
             "stock": stock, "turned": int(s["turned"]), "trump": int(s["trump"]),

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import signal
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from cardsim.core.records import EVENTS, EventBook, Replay, Setup, sizes
 from cardsim.core.rules import Rules

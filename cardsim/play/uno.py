@@ -18,9 +18,19 @@ from numba import njit
 
 from cardsim.core import rng
 from cardsim.games.uno import compiled as c
-from cardsim.games.uno.cards import COLOURS, K, name as card_name
+from cardsim.games.uno.cards import COLOURS, K
+from cardsim.games.uno.cards import name as card_name
 from cardsim.games.uno.policies import MC
-from cardsim.games.uno.reference import CARD, CHALLENGE, COLOUR, DRAW, OVER, STACK, START_COLOUR, TARGET
+from cardsim.games.uno.reference import (
+    CARD,
+    CHALLENGE,
+    COLOUR,
+    DRAW,
+    OVER,
+    STACK,
+    START_COLOUR,
+    TARGET,
+)
 from cardsim.play.base import BaseEngine
 
 CHOICES = {START_COLOUR: "start_colour", STACK: "stack", CHALLENGE: "challenge", CARD: "card", TARGET: "target",

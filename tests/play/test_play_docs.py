@@ -1,7 +1,6 @@
 """docs/play.md runs as written: its Python examples execute (from the repository root), its player
 is ``examples/keep_trumps.py`` word for word, its study file loads; and that player decides from its
 seat's view only (re-dealing what the seat cannot see leaves its choice unchanged)."""
-import os
 import random
 import re
 from pathlib import Path
@@ -19,7 +18,7 @@ EXAMPLE = ROOT / "examples" / "keep_trumps.py"
 
 
 def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", PAGE, flags=re.S)
+    return re.findall(rf"```{language}\n(.*?)```", PAGE, flags=re.DOTALL)
 
 
 @pytest.fixture
@@ -33,7 +32,7 @@ def test_the_page_shows_the_example_player_as_it_is():
 
 def test_the_pages_python_runs(at_root, capsys):
     for code in blocks("python"):
-        exec(compile(code, "docs/play.md", "exec"), {"__name__": "docs_play"})
+        exec(compile(code, "docs/play.md", "exec"), {"__name__": "docs_play"})  # noqa: S102 - the page's own code
     out = capsys.readouterr().out
     assert "<cardsim moska game, 4 players, decision 0, seat 1 to act>" in out
     assert "keep_trumps in seat 0 loses" in out

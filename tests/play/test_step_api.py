@@ -86,3 +86,10 @@ def test_views_differ_where_the_seat_sees_a_difference():
     g = cardsim.new_game("molotow", players=4, seed=0)
     assert g.view(0)["hand"] != g.view(1)["hand"]
     assert sum(g.view(0)["hand_sizes"]) == 36
+
+
+def test_policy_decision_is_for_built_in_seats():
+    g = cardsim.new_game("molotow", players=4, policies=["greedy", "tests/play/policies.py:first", "greedy", "greedy"])
+    assert g.to_act == 1
+    with pytest.raises(ValueError, match="seat 1 plays tests/play/policies.py:first, not a built-in policy"):
+        g.policy_decision()

@@ -40,7 +40,7 @@ def test_a_file_policy_seats_like_a_built_in_one_and_gives_the_step_apis_records
     assert direct.equals(df)
     assert cardsim.simulate(game, rules, players=players, games=6, seed=4, policy=seats, chunk_size=2).equals(df)
     replay = cardsim.replay(game, rules, players=players, seed=4, game=5, policy=seats)
-    assert replay.record == df.iloc[5].to_dict() and replay.lines()[0].split()[:2] == ["0", f"seat"]
+    assert replay.record == df.iloc[5].to_dict() and replay.lines()[0].split()[:2] == ["0", "seat"]
 
 
 def test_a_user_policy_is_named_by_module_qualified_name_and_digest():
