@@ -18,9 +18,9 @@ over ``--rounds``; the load (``uptime``) before and after. The ratio row divides
 by RLCard's Uno env (the issue's target is 10x). Never an assertion — read the numbers.
 
 With ``--ismcts``, instead: the CPU time per decision of OpenSpiel's ISMCTS seat
-(``cardsim.envs.ismcts``) at each budget of ``--budgets`` beside ``mc`` (the compiled default),
-one seat of the policy among ``greedy`` seats, over ``--games`` games per game and budget: what
-a ladder with ISMCTS would cost.
+(``cardsim.envs.ismcts``) at each budget of ``--budgets`` beside ``greedy`` and ``mc`` (the compiled
+default), seat 0 among ``greedy`` seats, over ``--games`` games per game and policy: what a ladder
+with ISMCTS would cost.
 
     /work/main/.venv/bin/python benchmarks/bench_envs.py              # 3 rounds of 2 s per row
     /work/main/.venv/bin/python benchmarks/bench_envs.py --quick      # 1 round of 0.5 s
@@ -99,38 +99,41 @@ def rows(classic: bool) -> dict[str, object]:
 
 
 def per_decision(games: int, budgets: list[int]) -> None:
-    """CPU seconds per decision of one ISMCTS seat among ``greedy`` seats, per game (timed inside the seat:
-    its own decisions exactly), and of ``mc`` (the game's CPU time less an all-greedy game's, over a quarter
-    of the decisions: about)."""
+    """CPU seconds per decision of one seat (seat 0) among ``greedy`` seats, per game, timed at that seat's
+    decisions only: ``mc`` and ``greedy`` by the step API's ``policy_decision``, ISMCTS inside the seat."""
     import cardsim
     from cardsim.envs.ismcts import openspiel_ismcts
 
-    print(f"CPU seconds per decision of one seat among greedy seats (4 players, {games} games each)")
+    print(f"CPU seconds per decision of seat 0 among greedy seats (4 players, {games} games each)")
     print(f"{'game':<12} {'policy':<14} {'decisions':>9} {'CPU s/decision':>15}")
     for game in GAMES:
-        def run(policy):
-            cpu = time.process_time()
-            df = cardsim.simulate(game, None, players=4, games=games, seed=5, policy=[policy, *["greedy"] * 3])
-            return time.process_time() - cpu, int(df.turns.sum())
-
-        base, turns = run("greedy")
-        spent, turns = run("mc")
-        print(f"{game:<12} {'mc (about)':<14} {turns / 4:>9,.0f} {max(spent - base, 0) / (turns / 4):>15.4f}")
+        for name in ("greedy", "mc"):
+            calls, cpu = 0, 0.0
+            for index in range(games):
+                g = cardsim.new_game(game, None, players=4, seed=5, game_index=index,
+                                     policies=[name, "greedy", "greedy", "greedy"])
+                while not g.is_over:
+                    start, mine = time.process_time(), g.to_act == 0
+                    i = g.policy_decision()
+                    if mine:
+                        calls, cpu = calls + 1, cpu + time.process_time() - start
+                    g.apply(i)
+            print(f"{game:<12} {name:<14} {calls:>9,} {cpu / max(calls, 1):>15.5f}")
         for b in budgets:
             seat = openspiel_ismcts(b)
             timed = type(f"timed_{b}", (seat,), {"calls": 0, "cpu": 0.0})
 
             def call(self, view, legal, _super=seat.__call__, _cls=timed):
-                cpu = time.process_time()
+                start = time.process_time()
                 try:
                     return _super(self, view, legal)
                 finally:
                     _cls.calls += 1
-                    _cls.cpu += time.process_time() - cpu
+                    _cls.cpu += time.process_time() - start
 
             timed.__call__ = call
-            run(timed)
-            print(f"{game:<12} {f'ismcts_{b}':<14} {timed.calls:>9,} {timed.cpu / max(timed.calls, 1):>15.4f}")
+            cardsim.simulate(game, None, players=4, games=games, seed=5, policy=[timed, "greedy", "greedy", "greedy"])
+            print(f"{game:<12} {f'ismcts_{b}':<14} {timed.calls:>9,} {timed.cpu / max(timed.calls, 1):>15.5f}")
 
 
 def cell(rates: list[float]) -> str:

@@ -24,8 +24,6 @@ from cardsim.envs.extra import require
 
 pyspiel = require("pyspiel", "open-spiel", "cardsim.envs.openspiel")
 
-import copy  # noqa: E402
-
 import numpy as np  # noqa: E402
 
 from cardsim.envs.codings import coding  # noqa: E402
@@ -124,7 +122,7 @@ class CardsimState(pyspiel.State):
         self.table = table
 
     def _game(self) -> CardsimGame:
-        return self.get_game()
+        return self.get_game()  # the Python game object: its cardsim rules, players, seed and deals
 
     def current_player(self) -> int:
         if self.table is None:
@@ -181,9 +179,6 @@ class CardsimState(pyspiel.State):
         hands = [t.play.view(q)["hand"] for q in range(t.players)]
         where = "over" if t.is_over else f"seat {t.seat} to act, chosen {t.chosen()}"
         return f"{t.game} decision {t.play.turn}, {where}; hands {hands}; seat 0 sees {t.play.view(0)}"
-
-    def __deepcopy__(self, memo):  # pragma: no cover - OpenSpiel clones through its own C++ Clone
-        return self.clone()
 
 
 class CardsimObserver:

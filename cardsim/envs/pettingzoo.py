@@ -57,11 +57,9 @@ class CardsimEnv(_pz.AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(self.players)]
         self.agent_name_mapping = {a: s for s, a in enumerate(self.possible_agents)}
         n, k = self._coding.actions.actions, self._coding.size(self.players)
-        obs = _spaces.Dict({"observation": _spaces.Box(0.0, 1.0, (k,), np.float32),
-                            "action_mask": _spaces.Box(0, 1, (n,), np.int8)})
-        self.observation_spaces = {a: obs if i == 0 else _spaces.Dict(
-            {"observation": _spaces.Box(0.0, 1.0, (k,), np.float32), "action_mask": _spaces.Box(0, 1, (n,), np.int8)})
-            for i, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {a: _spaces.Dict({"observation": _spaces.Box(0.0, 1.0, (k,), np.float32),
+                                                    "action_mask": _spaces.Box(0, 1, (n,), np.int8)})
+                                   for a in self.possible_agents}  # one space object per agent: each seeds apart
         self.action_spaces = {a: _spaces.Discrete(n) for a in self.possible_agents}
         self.table: Table | None = None
 

@@ -15,7 +15,7 @@ SHEDDING = ("moska", "musta_maija")
 
 
 def outcomes(game: str, record: Mapping, players: int) -> list[float]:
-    """1 for each seat that did well in the finished game's ``record``, else 0; None-worthy games give all 0."""
+    """1 for each seat that did well in the finished game's ``record``, else 0 (all 0 when truncated)."""
     if record["truncated"]:
         return [0.0] * players
     if game in SHEDDING:
