@@ -14,7 +14,8 @@ termination, truncation, info = env.last(); env.step(action)``) over the step AP
   stopped by ``max_turns`` ends with truncations instead of terminations.
 - **Seeding**: ``reset(seed=s)`` deals game 0 of seed ``s``; each later ``reset()`` deals the next
   game index of the same seed, so a run of episodes is game 0, 1, 2, ... of a study's seed.
-- ``render_mode="ansi"``: ``render()`` returns the position as text.
+- ``render_mode="ansi"``: ``render()`` returns the position as text (when asked: ansi text is not
+  printed by ``step``).
 - ``policies``: the seats' built-in policies (as in ``cardsim.new_game``); they never act by
   themselves, but ``env.table.policy_tokens()`` spells the acting seat's built-in decision, for
   scripted opponents (``notebooks/train_env.ipynb``).
@@ -105,8 +106,6 @@ class CardsimEnv(_pz.AECEnv):
         else:
             self.agent_selection = self.possible_agents[self.table.seat]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:

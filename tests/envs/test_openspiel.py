@@ -80,7 +80,7 @@ def test_the_ismcts_seat_plays_through_the_user_policy_path_and_replays(game):
     assert first.equals(again)
 
 
-@pytest.mark.parametrize("game", ["moska", "uno"])
+@pytest.mark.parametrize("game", cos.DEFAULT_PLAYERS)
 def test_the_ismcts_seat_decides_from_its_information_set_only(game):
     """Deal the cards the seat cannot see again: its decision stays the same."""
     from cardsim.envs.ismcts import openspiel_ismcts
@@ -114,3 +114,29 @@ def test_openspiels_rl_environment_plays_an_episode(game):
         p = step.observations["current_player"]
         step = e.step([int(rng.choice(step.observations["legal_actions"][p]))])
     assert abs(sum(step.rewards)) < 1e-9 and max(step.rewards) > 0
+
+
+STUDY = """
+name = "ismcts"
+game = "uno"
+seed = 4
+games = 2
+players = 3
+policies = [["greedy", "cardsim.envs.ismcts:ismcts_10", "random"]]
+
+[variants.official]
+preset = "official"
+"""
+
+
+def test_a_study_file_seats_ismcts_and_verifies(tmp_path, capsys):
+    import json
+
+    from cardsim.cli import main
+
+    (tmp_path / "ismcts.toml").write_text(STUDY)
+    out = tmp_path / "out"
+    assert main(["run", str(tmp_path / "ismcts.toml"), "--out", str(out), "--quiet"]) == 0, capsys.readouterr().err
+    (named,) = json.loads((out / "manifest.json").read_text())["user_policies"]
+    assert named["spec"] == "cardsim.envs.ismcts:ismcts_10" and named["qualname"] == "ismcts_10"
+    assert main(["verify", str(out)]) == 0, capsys.readouterr()
