@@ -2,7 +2,8 @@
 
 ``Table`` is what the PettingZoo env and the OpenSpiel state share: the seat to act, the legal
 action ids (``actions.Selection``), taking one, the seat's observation array, the returns once the
-game is over, a copy. It reads the game only through the step API (``cardsim.new_game``).
+game is over, a copy. It plays the game through the step API (``cardsim.new_game``); only a
+game's ``fast`` observation and ``resample`` read the step adapter's compiled state.
 """
 from __future__ import annotations
 
