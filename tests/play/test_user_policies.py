@@ -149,3 +149,12 @@ def test_a_study_still_checks_the_built_in_seats_beside_a_users(tmp_path, capsys
     (tmp_path / "bad.toml").write_text(path)
     code, _, err = cli(capsys, "run", tmp_path / "bad.toml", "--out", tmp_path / "bad", "--quiet")
     assert code == 2 and "policies[0]" in err and "determinizations" in err
+
+
+def test_records_with_a_user_seat_do_not_depend_on_workers_or_chunks():
+    seats = ["greedy", f"{HERE}:Counter", "random"]
+    alone = cardsim.simulate("uno", players=3, games=6, seed=2, policy=seats)
+    assert cardsim.simulate("uno", players=3, games=6, seed=2, policy=seats, n_jobs=2, chunk_size=2).equals(alone)
+    with pytest.raises(ValueError, match=f"seat 1 policy {HERE}:Raises raised RuntimeError"):
+        cardsim.simulate("uno", players=3, games=6, seed=2, policy=["greedy", f"{HERE}:Raises", "random"], n_jobs=2,
+                         chunk_size=2)
