@@ -23,10 +23,24 @@ def cli(capsys, *argv):
 
 
 def stepped(game, rules, players, seed, games, seats):
-    """The records the step API gives, game by game, with ``seats`` (user seats by their policy)."""
-    from cardsim.play.runner import Table
-    table = Table(game, cardsim.rules(game, rules), players, seed, cardsim.api.spec(game).seat_policies(seats, players))
-    return [table.play(i).record() for i in range(games)]
+    """The records the public step API gives, game by game: ``seats`` are built-in names or the players
+    of ``policies`` (a fresh one per seat, reset before each game, as the protocol says)."""
+    players_of = {q: getattr(policies, s.split(":")[1])() if s.split(":")[1] == "Counter" else
+                  getattr(policies, s.split(":")[1]) for q, s in enumerate(seats) if ":" in s}
+    rows = []
+    for index in range(games):
+        for q, player in players_of.items():
+            if hasattr(player, "reset"):
+                player.reset(q, index)
+        g = cardsim.new_game(game, rules, players=players, seed=seed, game_index=index, policies=seats)
+        while not g.is_over:
+            player = players_of.get(g.to_act)
+            if player is None:
+                g.apply(g.policy_decision())
+            else:
+                g.apply((player.decide if hasattr(player, "decide") else player)(g.view(g.to_act), g.legal()))
+        rows.append(g.record())
+    return rows
 
 
 @pytest.mark.parametrize("game, rules, players", [("moska", "turamoska", 3), ("musta_maija", "house", 4),
