@@ -86,17 +86,18 @@ def test_stepping_by_the_seats_decisions_gives_the_reference_record(game, data):
     assert t.play.record() == expected
 
 
-def test_the_fast_observation_equals_the_views(game):
-    t = table(game, 4, 9, 1)
+@settings(max_examples=5)
+@given(data=st.data())
+def test_the_fast_observation_equals_the_views(game, data):
+    rules, players, _, seed, index = data.draw(SETUPS[game])
+    t = Table(game, rules, players, seed, index)
     if t.coding.fast is None:
         pytest.skip(f"{game} observes through its view only")
-    rng = random.Random(4)
-    n = 0
+    rng = random.Random(seed)
     while True:
-        for seat in range(4):
-            slow = t.coding.observe(t.play.view(seat), [], 4)
-            assert (t.coding.observe_game(t.play, seat, []) == slow).all(), (n, seat)
+        for seat in range(players):
+            slow = t.coding.observe(t.play.view(seat), [], players)
+            assert (t.coding.observe_game(t.play, seat, []) == slow).all(), (t.play.turn, seat)
         if t.is_over:
             break
         t.step(rng.choice(t.legal_actions()))
-        n += 1
