@@ -12,7 +12,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from numbers import Integral
 from typing import Any
+
+import numpy as np
 
 SHOWN = 12
 """How many legal decisions an error message names before it says how many more there are."""
@@ -133,10 +136,10 @@ class Game:
             i = i.i if i.i < len(legal._made) and legal._made[i.i] == i else legal.find(i.move)
         if self.is_over:
             raise ValueError(f"{self.game}: the game is over; there is no decision to apply")
-        ok = isinstance(i, int) and not isinstance(i, bool) and i >= 0
+        ok = isinstance(i, Integral) and not isinstance(i, (bool, np.bool_)) and i >= 0
         if ok:
             try:
-                move = legal[i].move
+                move = legal[int(i)].move
             except IndexError:
                 ok = False
         if not ok:

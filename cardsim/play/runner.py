@@ -15,7 +15,10 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Iterator
+from numbers import Integral
 from typing import Any
+
+import numpy as np
 
 from cardsim.core.records import EVENTS, EventBook, Replay, Setup, sizes
 from cardsim.core.rules import Rules
@@ -77,12 +80,12 @@ def _index(answer: Any, legal) -> int | None:
     if isinstance(answer, Decision):
         i = answer.i
         return i if 0 <= i < len(legal._made) and legal._made[i] == answer else None
-    if isinstance(answer, int) and not isinstance(answer, bool) and answer >= 0:
+    if isinstance(answer, Integral) and not isinstance(answer, (bool, np.bool_)) and answer >= 0:
         try:
-            legal[answer]
+            legal[int(answer)]
         except IndexError:
             return None
-        return answer
+        return int(answer)
     return None
 
 

@@ -10,6 +10,12 @@ def first(view, legal):
     return 0
 
 
+def numpy_index(view, legal):
+    """The last decision's index as a numpy integer (what ``np.argmax`` gives)."""
+    import numpy as np
+    return np.int64(min(len(legal), 50) - 1)
+
+
 def last(view, legal):
     """The last legal decision, as a ``Decision`` (the first of very long lists)."""
     return legal[len(legal) - 1] if len(legal) < 200 else legal[0]

@@ -172,3 +172,9 @@ def test_records_with_a_user_seat_do_not_depend_on_workers_or_chunks():
     with pytest.raises(ValueError, match=f"seat 1 policy {HERE}:Raises raised RuntimeError"):
         cardsim.simulate("uno", players=3, games=6, seed=2, policy=["greedy", f"{HERE}:Raises", "random"], n_jobs=2,
                          chunk_size=2)
+
+
+def test_a_numpy_integer_is_an_index():
+    seats = ["greedy", f"{HERE}:numpy_index", "random", "random"]
+    df = cardsim.simulate("molotow", players=4, games=2, seed=3, policy=seats)
+    assert df.to_dict("records") == stepped("molotow", None, 4, 3, 2, seats)
