@@ -109,6 +109,9 @@ def test_a_study_with_a_file_policy_runs_verifies_and_names_it(tmp_path, capsys)
     assert named["sha256"] == __import__("hashlib").sha256(Path(HERE).read_bytes()).hexdigest()
     code, verdict, err = cli(capsys, "verify", out)
     assert code == 0, verdict + err
+    assert cli(capsys, "report", out, "--html")[0] == 0
+    page = (out / "report.html").read_text()
+    assert f"user policy {HERE}:Counter" in page and named["sha256"] in page
 
 
 @pytest.mark.parametrize("bad, what", [("Illegal", "returned 9, not a legal decision"),
