@@ -91,8 +91,6 @@ def test_stepping_by_the_seats_decisions_gives_the_reference_record(game, data):
 def test_the_fast_observation_equals_the_views(game, data):
     rules, players, _, seed, index = data.draw(SETUPS[game])
     t = Table(game, rules, players, seed, index)
-    if t.coding.fast is None:
-        pytest.skip(f"{game} observes through its view only")
     rng = random.Random(seed)
     while True:
         for seat in range(players):

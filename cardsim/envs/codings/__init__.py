@@ -1,7 +1,9 @@
 """Each game's fixed action space and observation for agents (one module per game).
 
-A module defines ``ACTIONS`` (an ``actions.Coding``: the tokens that spell its decisions) and
-``LAYOUT(players)`` (the observation's named segments). ``observe(view, chosen, players)`` turns
+A module defines ``ACTIONS`` (an ``actions.Coding``: the tokens that spell its decisions),
+``layout(players)`` (the observation's named segments), ``segments(view, players)`` (their values
+from the step API's view: the definition) and ``fast(engine, seat, players)`` (the same values read
+from the compiled state in numba). ``observe(view, chosen, players)`` turns
 the step API's ``view(seat)`` into one ``float32`` vector in [0, 1]: segments in the order of the
 layout, seats rotated so that entry 0 of a per-seat segment is the observing seat, entry 1 the seat
 after it, and so on; ``chosen`` (the tokens the seat has chosen so far at the decision under way)
@@ -25,18 +27,16 @@ class GameCoding:
     actions: Coding
     segments: Callable[[dict, int], list[tuple[str, np.ndarray]]]
     layout: Callable[[int], list[tuple[str, int]]]
-    fast: Callable[[object, int, int], np.ndarray] | None = None
-    """The view's segments read straight from a step adapter's compiled state, where a game has it (tested
-    equal to ``segments``)."""
+    fast: Callable[[object, int, int], np.ndarray]
+    """The view's segments read straight from a step adapter's compiled state in numba (tested equal to
+    ``segments``): building the view's lists costs more than the step itself."""
 
     def observe(self, view: dict, chosen: list[int], players: int) -> np.ndarray:
         parts = [v for _, v in self.segments(view, players)]
         return self._ended(np.concatenate([np.asarray(p, dtype=np.float32).ravel() for p in parts]), chosen)
 
     def observe_game(self, game, seat: int, chosen: list[int]) -> np.ndarray:
-        """``observe`` of ``game.view(seat)``, by ``fast`` where the game has it."""
-        if self.fast is None:
-            return self.observe(game.view(seat), chosen, game.players)
+        """``observe`` of ``game.view(seat)``, by ``fast``."""
         return self._ended(self.fast(game._engine, seat, game.players), chosen)
 
     def _ended(self, head: np.ndarray, chosen: list[int]) -> np.ndarray:
@@ -51,7 +51,7 @@ class GameCoding:
 def coding(game: str) -> GameCoding:
     """The coding of a registered game (``cardsim/envs/codings/<game>.py``)."""
     module = importlib.import_module(f"cardsim.envs.codings.{game}")
-    return GameCoding(module.ACTIONS, module.segments, module.layout, getattr(module, "fast", None))
+    return GameCoding(module.ACTIONS, module.segments, module.layout, module.fast)
 
 
 def cards(codes, deck: int) -> np.ndarray:
