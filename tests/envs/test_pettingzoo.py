@@ -72,9 +72,12 @@ def test_a_seat_observes_only_its_view(game):
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
-def test_without_the_extra_the_import_names_it():
-    code = ("import sys; sys.modules['pettingzoo'] = None\n"
-            "try:\n    import cardsim.envs.pettingzoo\nexcept ImportError as e:\n    print(e)")
+@pytest.mark.parametrize("module, blocked, package", [("pettingzoo", "pettingzoo", "pettingzoo"),
+                                                     ("openspiel", "pyspiel", "open-spiel"),
+                                                     ("ismcts", "pyspiel", "open-spiel")])
+def test_without_the_extra_the_import_names_it(module, blocked, package):
+    code = (f"import sys; sys.modules[{blocked!r}] = None\n"
+            f"try:\n    import cardsim.envs.{module}\nexcept ImportError as e:\n    print(e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == ("cardsim.envs.pettingzoo needs pettingzoo (cardsim's 'rl' extra): "
+    assert out.strip() == (f"cardsim.envs.{module} needs {package} (cardsim's 'rl' extra): "
                            "pip install \"cardsim[rl]\"")
