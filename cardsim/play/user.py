@@ -7,8 +7,8 @@ with ``decide(view, legal)``; ``view`` is the seat's ``Game.view`` (plain data),
 each game, so a policy that draws random numbers can seed them from the game and stay
 reproducible (``cardsim verify`` re-runs it and compares the records).
 
-A seat names it as ``"package.module:name"`` or ``"path/to/file.py:name"`` (a path relative
-to the working directory), optionally with a per-decision time limit in seconds,
+A seat names it as ``"package.module:name"`` (on ``sys.path`` or in the working directory) or
+``"path/to/file.py:name"`` (a path relative to the working directory), optionally with a per-decision time limit in seconds,
 ``"file.py:name(timeout=2.5)"`` (default ``TIMEOUT``); in Python a callable may be passed
 directly. ``UserPolicy`` says what it is: module, qualified name, and the file's sha256 when
 it is a file.
@@ -19,6 +19,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -135,7 +136,7 @@ def load(spec: str) -> UserPolicy:
         if (spec, None) in _LOADED:
             return _LOADED[spec, None]
         try:
-            module = importlib.import_module(where)
+            module = _import(where)
         except Exception as err:  # noqa: BLE001 - any failure of user code is one line
             raise ValueError(f"policy {spec!r}: cannot import module {where} ({type(err).__name__}: {err})") from None
         source = getattr(module, "__file__", None)
@@ -150,6 +151,19 @@ def load(spec: str) -> UserPolicy:
     policy = UserPolicy(normal, module_label, name, file, digest, timeout, target)
     _LOADED[spec, digest if file and where.endswith(".py") else None] = policy
     return policy
+
+
+def _import(name: str):
+    """The module ``name``, found on ``sys.path`` or else in the working directory (which the ``cardsim``
+    script, unlike ``python -m``, does not put on the path): the directory is then added to the path."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        here = os.getcwd()
+        if err.name != name.split(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(name)
 
 
 def _timeout(spec: str, args: str | None) -> float:

@@ -181,3 +181,15 @@ def test_a_numpy_integer_is_an_index():
     seats = ["greedy", f"{HERE}:numpy_index", "random", "random"]
     df = cardsim.simulate("molotow", players=4, games=2, seed=3, policy=seats)
     assert df.to_dict("records") == stepped("molotow", None, 4, 3, 2, seats)
+
+
+def test_a_module_in_the_working_directory_is_found(tmp_path, monkeypatch):
+    """The ``cardsim`` script does not put the working directory on ``sys.path``; a policy module there
+    is found all the same."""
+    import sys
+    (tmp_path / "my_player_here.py").write_text("def decide(view, legal):\n    return 0\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    from cardsim.play.user import load
+    assert load("my_player_here:decide").qualname == "decide"
+    assert str(tmp_path) in sys.path
