@@ -1,9 +1,11 @@
 """Every cardsim game as an OpenSpiel Python game: ``pyspiel.load_game("cardsim_moska", {...})``.
 
 Importing this module registers ``cardsim_moska``, ``cardsim_musta_maija``, ``cardsim_uno`` and
-``cardsim_molotow`` (parameters: ``players``, ``rules`` a preset name or string form written as
-``rules_parameter`` does, "" for the default, ``seed`` and ``deals``; ``load`` takes rules as cardsim does). Each is sequential, imperfect-information and zero-sum
-(``cardsim.envs.returns``; terminal rewards only), played over the step API:
+``cardsim_molotow``. Parameters: ``players`` (0: the rules' own, 4 or Molotow's ``players`` knob),
+``rules`` (a preset name or string form as ``rules_parameter`` writes it, "" for the default;
+``load`` takes rules as cardsim does), ``seed`` and ``deals``. Each game is sequential,
+imperfect-information and zero-sum (``cardsim.envs.returns``; terminal rewards only), played over
+the step API:
 
 - **Chance** is explicit and happens once: the first node deals game ``i`` of ``seed``, ``i``
   uniform over ``0 .. deals - 1``. Everything random after the deal (the stock, reshuffles, ...) is
@@ -28,11 +30,11 @@ import numpy as np  # noqa: E402
 
 from cardsim.envs.codings import coding  # noqa: E402
 from cardsim.envs.resample import resample  # noqa: E402
-from cardsim.envs.table import Table  # noqa: E402
+from cardsim.envs.table import Table, default_players  # noqa: E402
 
 DEALS = 1000
 """The default number of deals the chance node draws from (parameter ``deals``)."""
-DEFAULT_PLAYERS = {"moska": 4, "musta_maija": 4, "uno": 4, "molotow": 4}
+GAMES = ("moska", "musta_maija", "uno", "molotow")
 MAX_LENGTH = 2**31 - 1
 
 
@@ -78,7 +80,7 @@ def game_type(game: str) -> pyspiel.GameType:
         max_num_players=g.max_players, min_num_players=g.min_players,
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": DEFAULT_PLAYERS[game], "rules": "", "seed": 0, "deals": DEALS})
+        parameter_specification={"players": 0, "rules": "", "seed": 0, "deals": DEALS})
 
 
 class CardsimGame(pyspiel.Game):
@@ -91,10 +93,11 @@ class CardsimGame(pyspiel.Game):
         from cardsim.games import spec
 
         game = self.NAME
-        params = {"players": DEFAULT_PLAYERS[game], "rules": "", "seed": 0, "deals": DEALS, **(params or {})}
+        params = {"players": 0, "rules": "", "seed": 0, "deals": DEALS, **(params or {})}
         self.game = game
         self.cardsim_rules = api.rules(game, rules_of(params["rules"]) or None)
-        self.players = spec(game).check_players(self.cardsim_rules, int(params["players"]))
+        players = int(params["players"]) or default_players(self.cardsim_rules)
+        self.players = spec(game).check_players(self.cardsim_rules, players)
         self.seed, self.deals = int(params["seed"]), int(params["deals"])
         if self.deals < 1:
             raise ValueError(f"{short_name(game)}: deals must be at least 1, not {self.deals}")
@@ -209,8 +212,9 @@ def load(game: str, rules=None, players: int | None = None, seed: int = 0, deals
     """``pyspiel.load_game`` of a cardsim game (``rules`` a preset name or string form)."""
     from cardsim import api
 
-    params = {"players": DEFAULT_PLAYERS[game] if players is None else players,
-              "rules": "" if rules is None else rules_parameter(api.rules(game, rules)), "seed": seed, "deals": deals}
+    r = api.rules(game, rules)
+    params = {"players": default_players(r) if players is None else players,
+              "rules": "" if rules is None else rules_parameter(r), "seed": seed, "deals": deals}
     return pyspiel.load_game(short_name(game), params)
 
 
@@ -219,5 +223,5 @@ def state_at(game, table: Table) -> CardsimState:
     return CardsimState(game, table)
 
 
-for _name in DEFAULT_PLAYERS:
+for _name in GAMES:
     _register(_name)

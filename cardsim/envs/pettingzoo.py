@@ -30,9 +30,7 @@ _spaces = require("gymnasium.spaces", "gymnasium", "cardsim.envs.pettingzoo")
 import numpy as np  # noqa: E402
 
 from cardsim.envs.codings import coding  # noqa: E402
-from cardsim.envs.table import Table  # noqa: E402
-
-DEFAULT_PLAYERS = {"moska": 4, "musta_maija": 4, "uno": 4, "molotow": 4}
+from cardsim.envs.table import Table, default_players  # noqa: E402
 
 
 class CardsimEnv(_pz.AECEnv):
@@ -48,7 +46,7 @@ class CardsimEnv(_pz.AECEnv):
 
         self.game = game
         self.rules = api.rules(game, rules)
-        self.players = spec(game).check_players(self.rules, DEFAULT_PLAYERS[game] if players is None else players)
+        self.players = spec(game).check_players(self.rules, default_players(self.rules) if players is None else players)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.render_mode = render_mode

@@ -16,6 +16,14 @@ from cardsim.envs.actions import Selection
 from cardsim.envs.codings import coding
 
 
+PLAYERS = 4
+"""The seats of an environment unless it says otherwise (Molotow: its rules' ``players``)."""
+
+
+def default_players(rules) -> int:
+    return getattr(rules, "players", PLAYERS)
+
+
 class Table:
     """Game ``game_index`` of ``seed`` under ``rules`` with ``players`` seats, stepped by action ids
     (``policies``: the seats' built-in policies of ``new_game``, which only ``policy_tokens`` asks)."""

@@ -32,7 +32,7 @@ def play_to(state, rng, steps):
     return state
 
 
-@pytest.mark.parametrize("game", cos.DEFAULT_PLAYERS)
+@pytest.mark.parametrize("game", cos.GAMES)
 def test_resampling_keeps_the_information_state_and_deals_the_hidden_cards_again(game):
     g = cos.load(game, players=4, deals=50)
     rng = np.random.default_rng(3)
@@ -53,7 +53,7 @@ def test_resampling_keeps_the_information_state_and_deals_the_hidden_cards_again
     assert changed >= 3
 
 
-@pytest.mark.parametrize("game", cos.DEFAULT_PLAYERS)
+@pytest.mark.parametrize("game", cos.GAMES)
 def test_ismcts_plays_through_resampling(game):
     g = cos.load(game, players=3 if game != "molotow" else 4, deals=10)
     bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 4,
@@ -67,7 +67,7 @@ def test_ismcts_plays_through_resampling(game):
         state.apply_action(action)
 
 
-@pytest.mark.parametrize("game", cos.DEFAULT_PLAYERS)
+@pytest.mark.parametrize("game", cos.GAMES)
 def test_the_ismcts_seat_plays_through_the_user_policy_path_and_replays(game):
     import cardsim
     from cardsim.envs.ismcts import openspiel_ismcts
@@ -80,7 +80,7 @@ def test_the_ismcts_seat_plays_through_the_user_policy_path_and_replays(game):
     assert first.equals(again)
 
 
-@pytest.mark.parametrize("game", cos.DEFAULT_PLAYERS)
+@pytest.mark.parametrize("game", cos.GAMES)
 def test_the_ismcts_seat_decides_from_its_information_set_only(game):
     """Deal the cards the seat cannot see again: its decision stays the same."""
     from cardsim.envs.ismcts import openspiel_ismcts
