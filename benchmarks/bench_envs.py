@@ -25,6 +25,13 @@ with ISMCTS would cost.
     /work/main/.venv/bin/python benchmarks/bench_envs.py              # 3 rounds of 2 s per row
     /work/main/.venv/bin/python benchmarks/bench_envs.py --quick      # 1 round of 0.5 s
     /work/main/.venv/bin/python benchmarks/bench_envs.py --ismcts --budgets 10,100 --games 2
+
+With ``--strength``, instead: how seat 0 does among three ``greedy`` seats (4 players, the default
+preset, seed 11, the same deals for every policy) when it is ``greedy``, ``mc`` or ISMCTS at each
+budget: Uno's win rate, Moska's loss rate, with Wilson 95% intervals (``--games`` games for the
+built-in seats, a quarter of them for ISMCTS at budgets of 100 and more). A probe, not a ladder.
+
+    /work/main/.venv/bin/python benchmarks/bench_envs.py --strength --budgets 10,100 --games 100
 """
 from __future__ import annotations
 
@@ -136,6 +143,27 @@ def per_decision(games: int, budgets: list[int]) -> None:
             print(f"{game:<12} {f'ismcts_{b}':<14} {timed.calls:>9,} {timed.cpu / max(timed.calls, 1):>15.5f}")
 
 
+def strength(games: int, budgets: list[int]) -> None:
+    """Seat 0's rate among three greedy seats for greedy, mc and ISMCTS at each budget (same deals)."""
+    import cardsim
+    from scipy.stats import binomtest
+
+    from cardsim.envs.ismcts import openspiel_ismcts
+
+    measures = {"uno": ("win rate", lambda d: d.winner == 0), "moska": ("loss rate", lambda d: d.loser == 0)}
+    print(f"seat 0 among three greedy seats, 4 players, seed 11 (Wilson 95% intervals)")
+    for game, (label, measure) in measures.items():
+        seats = [("greedy", "greedy", games), ("mc", "mc", games)]
+        seats += [(f"ismcts_{b}", openspiel_ismcts(b), games if b < 100 else max(games // 4, 1)) for b in budgets]
+        for name, policy, n in seats:
+            cpu = time.process_time()
+            df = cardsim.simulate(game, None, players=4, games=n, seed=11, policy=[policy, "greedy", "greedy", "greedy"])
+            k = int(measure(df).sum())
+            ci = binomtest(k, n).proportion_ci(method="wilson")
+            print(f"{game:<6} {name:<11} {label} {k / n:.2f} ({ci.low:.2f}-{ci.high:.2f}) over {n} games, "
+                  f"CPU {time.process_time() - cpu:.0f} s")
+
+
 def cell(rates: list[float]) -> str:
     return f"{statistics.median(rates):>10,.0f} ({min(rates):,.0f}-{max(rates):,.0f})"
 
@@ -148,8 +176,14 @@ def main() -> None:
     ap.add_argument("--no-classic", action="store_true", help="leave out PettingZoo's classic card envs")
     ap.add_argument("--ismcts", action="store_true", help="CPU time per decision of the ISMCTS seat instead")
     ap.add_argument("--budgets", default="10,100", help="ISMCTS simulations per token, comma-separated")
-    ap.add_argument("--games", type=int, default=2, help="games per game and budget with --ismcts")
+    ap.add_argument("--games", type=int, default=2, help="games per game and budget with --ismcts or --strength")
+    ap.add_argument("--strength", action="store_true", help="seat 0's rate among greedy seats instead")
     args = ap.parse_args()
+    if args.strength:
+        print("load before:", os.popen("uptime").read().strip())
+        strength(args.games, [int(b) for b in args.budgets.split(",")])
+        print("load after:", os.popen("uptime").read().strip())
+        return
     if args.ismcts:
         print("load before:", os.popen("uptime").read().strip())
         per_decision(args.games, [int(b) for b in args.budgets.split(",")])

@@ -91,8 +91,9 @@ class ISMCTS:
 
 def openspiel_ismcts(simulations: int = 100) -> type:
     """The ISMCTS seat with ``simulations`` simulations per decision token, as a policy class."""
-    if not isinstance(simulations, int) or isinstance(simulations, bool) or simulations < 1:
-        raise ValueError(f"openspiel_ismcts: simulations must be an integer >= 1, not {simulations!r}")
+    if not isinstance(simulations, int) or isinstance(simulations, bool) or simulations < 2:
+        raise ValueError(f"openspiel_ismcts: simulations must be an integer >= 2 (the first one only expands "
+                         f"the root), not {simulations!r}")
     name = f"ismcts_{simulations}"
     if name not in globals():
         cls = type(name, (ISMCTS,), {"simulations": simulations, "__qualname__": name, "__module__": __name__,

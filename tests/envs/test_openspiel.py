@@ -140,3 +140,11 @@ def test_a_study_file_seats_ismcts_and_verifies(tmp_path, capsys):
     (named,) = json.loads((out / "manifest.json").read_text())["user_policies"]
     assert named["spec"] == "cardsim.envs.ismcts:ismcts_10" and named["qualname"] == "ismcts_10"
     assert main(["verify", str(out)]) == 0, capsys.readouterr()
+
+
+@pytest.mark.parametrize("bad", [1, 0, 2.5, True])
+def test_a_bad_ismcts_budget_is_one_clear_line(bad):
+    from cardsim.envs.ismcts import openspiel_ismcts
+
+    with pytest.raises(ValueError, match=r"openspiel_ismcts: simulations must be an integer >= 2"):
+        openspiel_ismcts(bad)
