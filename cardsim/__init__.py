@@ -6,6 +6,7 @@
 """
 from cardsim.api import presets, replay, rules, simulate
 from cardsim.games import GAMES
+from cardsim.play import new_game
 
 __version__ = "0.1.0"
-__all__ = ["GAMES", "presets", "replay", "rules", "simulate", "__version__"]
+__all__ = ["GAMES", "new_game", "presets", "replay", "rules", "simulate", "__version__"]

@@ -65,15 +65,29 @@ class GameSpec:
         rules.check_players(players)
         return players
 
-    def seat_policies(self, policy: str | list[str] | tuple[str, ...], players: int) -> tuple[str, ...]:
-        """One policy string per seat from a name (self-play) or a list (one per seat), each in its
-        one spelling (``normal_call``: ``"greedy()"`` is ``"greedy"``)."""
-        if not isinstance(policy, (str, list, tuple)):
+    def seat_policies(self, policy, players: int) -> tuple:
+        """One policy per seat from a name (self-play) or a list (one per seat), each in its one
+        spelling (``normal_call``: ``"greedy()"`` is ``"greedy"``). A user policy
+        (``cardsim.play.user``: ``"module:name"``, ``"file.py:name"``, or in Python a callable) is
+        loaded and checked here; a string stays its spec string, a callable becomes a ``UserPolicy``."""
+        from cardsim.play import user
+
+        if not isinstance(policy, (str, list, tuple)) and not callable(policy):
             raise ValueError(f"{self.name}: policy must be a policy name or a list of one per seat, not {policy!r}")
-        seats = (policy,) * players if isinstance(policy, str) else tuple(policy)
+        seats = (policy,) * players if isinstance(policy, str) or callable(policy) else tuple(policy)
         if len(seats) != players:
             raise ValueError(f"{self.name}: {len(seats)} policies given for {players} players")
+        out = []
         for p in seats:
-            if not isinstance(p, str) or parse_call(p)[0] not in self.policies:
-                raise ValueError(f"unknown {self.name} policy {p!r}; known policies: {', '.join(self.policies)}")
-        return tuple(normal_call(p) for p in seats)
+            if isinstance(p, user.UserPolicy):
+                out.append(p)
+            elif user.is_user_spec(p):
+                out.append(user.load(p).spec)
+            elif not isinstance(p, str) and (callable(p) or callable(getattr(p, "decide", None))):
+                out.append(user.from_object(p))
+            elif not isinstance(p, str) or parse_call(p)[0] not in self.policies:
+                raise ValueError(f"unknown {self.name} policy {p!r}; known policies: {', '.join(self.policies)}, "
+                                 "or your own as \"module:name\" or \"path/to/file.py:name\"")
+            else:
+                out.append(normal_call(p))
+        return tuple(out)

@@ -304,6 +304,9 @@ def _provenance(manifest: dict[str, Any]) -> str:
     for key in ("design", "precision"):
         if manifest.get(key) or manifest["study"].get(key):
             rows.append([key, manifest.get(key) or manifest["study"].get(key)])
+    for user in manifest.get("user_policies", []):  # a user's player (cardsim.play.user): what names it
+        rows.append([f"user policy {user['spec']}", f"{user['qualname']} of {user['file'] or user['module']}, "
+                     f"sha256 {user['sha256']}, at most {user['timeout']:g} s a decision"])
     order = dict.fromkeys([*(c["variant"] for c in manifest["cells"]), *manifest["rules"]])  # the run's order
     variants = [[v, manifest["rules"][v]["describe"]] for v in order]
     return (_table("provenance", "manifest.json", ["", ""], rows, names=2)

@@ -2,7 +2,7 @@
 
 The manifest holds the whole study (every variant's rules in full), and much that
 follows from it: the seed, the rules again in readable form (``describe`` and the
-knobs), the engine, the cells, the number of records, the sampled game indices, the
+knobs), the engine, the cells (and what names each user policy they seat), the number of records, the sampled game indices, the
 files written. ``build`` derives all of these from the study; ``check`` derives them
 again from the manifest's own study and lists every claim that disagrees, so an edit
 to any one of them is found. A manifest missing a key or holding a value of the wrong
@@ -25,6 +25,7 @@ import pyarrow as pa
 
 import cardsim
 from cardsim.api import ALIASES
+from cardsim.play.user import is_user_spec, load
 from cardsim.study import report, storage
 from cardsim.study.runner import engine_for
 from cardsim.study.spec import Study, StudyError
@@ -76,7 +77,16 @@ def claims(study: Study) -> dict[str, Any]:
         "cells": [{"variant": c.variant, "players": c.players, "policy": c.policy, "seats": list(c.seats)}
                   for c in cells],
         "digest": storage.DIGEST,
+        **user_policies(cells),
     }))
+
+
+def user_policies(cells) -> dict[str, Any]:
+    """``{"user_policies": [...]}``, what names each user policy the cells seat (``cardsim.play.user``:
+    spec, module, qualified name, file and its sha256, time limit); nothing when there is none, so
+    the manifests of studies of built-in policies are as they were."""
+    specs = dict.fromkeys(p for c in cells for p in c.seats if is_user_spec(p))
+    return {"user_policies": [load(s).provenance() for s in specs]} if specs else {}
 
 
 def study_of(manifest: dict[str, Any], path: Path) -> Study:

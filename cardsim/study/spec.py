@@ -20,6 +20,8 @@ Example (the full format; only ``baseline``, ``engine`` and ``description`` may 
     games = 20000                      # per cell (variant x players x policy), < 2**63
     players = [2, 3, 4]                # or one integer
     policies = ["random", "greedy", ["greedy", "random", "random"]]  # a list = one per seat
+    # your own player (docs/play.md): "package.module:name" or "path/to/file.py:name", with an
+    # optional per-decision limit in seconds, e.g. ["greedy", "my_player.py:decide(timeout=2)"]
     baseline = "moska"                 # default: the first variant
     engine = "compiled"                # or "reference" ("vector", the former numpy engine, = "compiled")
 
@@ -77,6 +79,8 @@ from cardsim import games as registry
 from cardsim.api import engine_name
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
+from cardsim.play.base import STAND_IN
+from cardsim.play.user import is_user_spec
 from cardsim.study.design import KINDS, Design, DesignError, expand, from_manifest
 from cardsim.study.seatings import SEATINGS, seatings
 
@@ -417,7 +421,7 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
             raise StudyError(where, key, f"{len(p)} seat policies match no player count of {list(players)}")
         n = len(p) if isinstance(p, list) else players[0]
         seats = _keyed(where, key, g.seat_policies, p, n)
-        _keyed(where, key, g.play, rules, n, 0, 0, seats)  # a policy's parameters are the game's to check
+        _keyed(where, key, g.play, rules, n, 0, 0, built_in(seats))  # a policy's parameters are the game's to check
         policy = seats[0] if isinstance(p, str) else seats
         if policy in out:
             j = out.index(policy)
@@ -425,6 +429,12 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
                              "expected distinct policies")
         out.append(policy)
     return tuple(out)
+
+
+def built_in(seats: tuple[str, ...]) -> tuple[str, ...]:
+    """The seats with each user policy (``cardsim.play.user``, loaded and checked by ``seat_policies``)
+    standing in as ``random``: what the reference engine plays to check the built-in seats' parameters."""
+    return tuple(STAND_IN if is_user_spec(p) else p for p in seats)
 
 
 def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: dict[str, Rules]) -> Ladder:
@@ -448,7 +458,7 @@ def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: di
     for i, p in enumerate(given):
         key = f"ladder.policies[{i}]"
         seats = _keyed(where, key, g.seat_policies, p, players[0])
-        _keyed(where, key, g.play, rules, players[0], 0, 0, seats)  # a policy's parameters are the game's to check
+        _keyed(where, key, g.play, rules, players[0], 0, 0, built_in(seats))  # a policy's parameters are the game's to check
         if seats[0] in out:
             raise StudyError(where, key, f"{p!r} is ladder.policies[{out.index(seats[0])}] ({seats[0]}) again; "
                              "expected distinct policies")
