@@ -289,6 +289,7 @@ def _provenance(manifest: dict[str, Any]) -> str:
     git = package.get("git") or {}
     rows = [["study file", manifest.get("study_file")], ["seed", manifest["seed"]], ["engine", manifest["engine"]],
             ["cardsim", package["version"]], ["git revision", git.get("revision", "unknown")],
+            ["game protocol", package.get("protocol", "not recorded (an earlier cardsim)")],
             ["tree had changes", git.get("dirty", "unknown")], ["created", manifest["created"]],
             *([f"machine: {k}", v] for k, v in machine.items()),
             *([f"execution: {k}", v] for k, v in manifest["execution"].items()),

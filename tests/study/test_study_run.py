@@ -8,12 +8,15 @@ import io
 import json
 from pathlib import Path
 
+import numba
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import scipy
 
 import cardsim
+import cardsim.games
 from cardsim.cli import main
 from cardsim.study import report_study, run_study, verify_study
 from cardsim.study import plots, storage
@@ -49,6 +52,8 @@ def test_run_writes_records_summary_plots_and_manifest(finished):
     assert manifest["execution"] == {"backend": "loky", "jobs": 1, "scheduler": None, "resumed_chunks": 0}
     assert manifest["package"]["version"] == cardsim.__version__ and manifest["package"]["git"]["revision"]
     assert {"simulate_s", "write_s", "games_per_s"} <= set(manifest["timings"]) and manifest["machine"]["cpus"]
+    assert manifest["machine"]["numba"] == numba.__version__ and manifest["machine"]["scipy"] == scipy.__version__
+    assert manifest["package"]["protocol"] == {"fakegame": cardsim.games.spec("fakegame").protocol}
     assert {c["policy"] for c in manifest["cells"]} == {"random", "greedy,random,random"}
     for name in manifest["outputs"]:
         assert (out / name).stat().st_size > 0
