@@ -1,7 +1,7 @@
 """The documentation site as a reader sees it: ``mkdocs build --strict``, then every page in
 headless Chromium at a laptop's width. No list the Markdown meant runs into a paragraph, no
-table is wider than the content column, every image loads (and none is shown wider than it was
-drawn), and code that does not fit scrolls inside the column. Skipped, with the reason, when
+table is wider than the content column, every image loads (none shown wider than it was drawn,
+nor shrunk below two thirds of it), and code that does not fit scrolls inside the column. Skipped, with the reason, when
 mkdocs (the ``docs`` extra) or Chromium is missing."""
 import importlib.util
 import shutil
@@ -56,6 +56,14 @@ def test_every_image_loads_and_is_shown_at_most_at_its_size(seen):
     assert any(i["src"].endswith(".png") for _, i in images)
     assert not [(p, i["src"]) for p, i in images if not (i["complete"] and i["natural"] > 0)]
     assert not [(p, i["src"]) for p, i in images if i["shown"] > i["natural"] + 1]
+
+
+def test_every_figure_is_drawn_for_the_column(seen):
+    """A figure is shown at two thirds of its drawn width or more: its text stays readable (a 2,100 px
+    figure shrunk into the column is not)."""
+    shrunk = [(p, i["src"], i["natural"], round(i["shown"])) for p, f in seen.items() for i in f["images"]
+              if i["shown"] < 2 / 3 * i["natural"]]
+    assert not shrunk
 
 
 def test_code_that_does_not_fit_scrolls_inside_the_column(seen):
