@@ -48,6 +48,9 @@ class GameSpec:
     columns: tuple[Column, ...]
     play: Callable[[Rules, int, int, int, tuple[str, ...]], Replay]
     compiled: Callable[[Rules, int, int, np.ndarray, tuple[str, ...]], dict[str, np.ndarray]] | None = None
+    protocol: int = 1
+    """The version of the game's decision protocol, recorded in every manifest: raised whenever the same
+    rules, seed and game index give another record (as Pgx raises ``Env.version``)."""
     rules_page: str = ""
     """Where the game's numbered rules are written (``cardsim list GAME`` cites it); the built-ins':
     ``docs/rules/<game>.md``."""

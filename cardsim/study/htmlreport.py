@@ -4,7 +4,8 @@ Read from the folder's ``manifest.json``, ``summary.csv``, ``effects.csv`` (swee
 factorials) and PNG plots; ``games.parquet`` is not needed, so a committed folder has
 its page too. The page holds a headline, the tables (outcome rates with Wilson
 intervals, paired differences against the baseline, a fairness ranking, the knobs'
-effects), every plot embedded as a ``data:`` URI, the manifest's provenance and the
+effects), a ``--precision`` run's convergence curve (drawn here from the manifest), every
+plot embedded as a ``data:`` URI, the manifest's provenance and the
 command that re-creates the study. No script, no stylesheet or image from elsewhere:
 the file alone is the report. Nothing here computes a statistic.
 """
@@ -12,13 +13,14 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import shlex
 from pathlib import Path
 from typing import Any, Iterable
 
 import pandas as pd
 
-from cardsim.study import manifest as claims, storage
+from cardsim.study import manifest as claims, plots as figures, storage
 from cardsim.study.explore import headline, outcome_column
 from cardsim.study.report import EFFECTS, parse_effects
 from cardsim.study.stats import LENGTHS
@@ -55,15 +57,29 @@ def write_report(folder: str | Path) -> Path:
         if (folder / EFFECTS).exists() else None
     study = claims.study_of(manifest, folder / storage.MANIFEST)
     skipped = study.design.skipped if study.design is not None else ()
-    page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped)
+    page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped,
+                  precision_png(manifest))
     storage.atomic_write(folder / REPORT, lambda p: p.write_text(page, encoding="utf-8"))
     return folder / REPORT
 
 
+def precision_png(manifest: dict[str, Any]) -> bytes | None:
+    """The convergence curve of a run stepped to a ``--precision`` (``plots.precision_chart`` of its
+    manifest), as PNG bytes; None for a run of a fixed number of games."""
+    if not manifest.get("precision"):
+        return None
+    fig = figures.precision_chart(manifest["precision"], manifest["study"]["name"])
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=figures.DPI)
+    figures.plt.close(fig)
+    return out.getvalue()
+
+
 def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFrame | None,
-           plots: list[tuple[str, bytes]], command: str, skipped: tuple[str, ...] = ()) -> str:
+           plots: list[tuple[str, bytes]], command: str, skipped: tuple[str, ...] = (),
+           precision: bytes | None = None) -> str:
     """The page: ``plots`` are (file name, PNG bytes), embedded in that order; ``skipped``: the
-    unplayable combinations a factorial left out."""
+    unplayable combinations a factorial left out; ``precision``: the PNG of ``precision_png``."""
     study, o = manifest["study"], outcome_column(summary)
     groups = list(dict.fromkeys(zip(summary.players, summary.policy)))
     baseline = study["baseline"]
@@ -103,14 +119,23 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
                   + ("effect survives Holm correction for many comparisons at the study's alpha (effects.csv's "
                      "survives)." if "survives" in effects else "interval excludes 0.") + "</p>"]
         parts += [_effects(effects, o, n, p) for n, p in groups]
+    if precision is not None:
+        parts += ["<h2>Precision</h2>",
+                  "<p class=\"note\">The run played in steps until every seat rate of every cell was pinned to the "
+                  "target (the manifest's rule): the widest 95% half-width after each step.</p>",
+                  _figure("precision", precision)]
     parts.append("<h2>Plots</h2>")
-    parts += [f"<figure><img alt=\"{_e(name)}\" src=\"data:image/png;base64,{base64.b64encode(png).decode()}\">"
-              f"<figcaption>{_e(name)}</figcaption></figure>" for name, png in plots]
+    parts += [_figure(name, png) for name, png in plots]
     parts += ["<h2>Provenance</h2>", _provenance(manifest)]
     title = f"cardsim: {study['name']}"
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_e(title)}</title>"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>{STYLE}</style></head>\n"
             "<body>\n" + "\n".join(parts) + "\n</body></html>\n")
+
+
+def _figure(name: str, png: bytes) -> str:
+    return (f"<figure><img alt=\"{_e(name)}\" src=\"data:image/png;base64,{base64.b64encode(png).decode()}\">"
+            f"<figcaption>{_e(name)}</figcaption></figure>")
 
 
 def _headline(manifest: dict[str, Any], skipped: tuple[str, ...]) -> dict[str, Any]:
@@ -292,6 +317,7 @@ def _provenance(manifest: dict[str, Any]) -> str:
     git = package.get("git") or {}
     rows = [["study file", manifest.get("study_file")], ["seed", manifest["seed"]], ["engine", manifest["engine"]],
             ["cardsim", package["version"]], ["git revision", git.get("revision", "unknown")],
+            ["game protocol", package.get("protocol", "not recorded (an earlier cardsim)")],
             ["tree had changes", git.get("dirty", "unknown")], ["created", manifest["created"]],
             *([f"machine: {k}", v] for k, v in machine.items()),
             *([f"execution: {k}", v] for k, v in manifest["execution"].items()),

@@ -19,11 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+import numba
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import scipy
 
 import cardsim
+from cardsim import games as registry
 from cardsim.api import ALIASES
 from cardsim.play.user import is_user_spec, load
 from cardsim.study import report, storage
@@ -54,10 +57,12 @@ def build(study: Study, *, run: str, study_file: str, outputs: list[str], files:
         "sample": {"file": storage.SAMPLE, **sample},
         "outputs": outputs,
         "files": files,
-        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git},
+        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git,
+                    "protocol": {study.game: registry.spec(study.game).protocol}},
         "machine": {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),
                     "cpus": os.cpu_count(), "numpy": np.__version__, "pandas": pd.__version__,
-                    "pyarrow": pa.__version__, "matplotlib": matplotlib.__version__},
+                    "pyarrow": pa.__version__, "matplotlib": matplotlib.__version__, "numba": numba.__version__,
+                    "scipy": scipy.__version__},
         "execution": execution,
         "timings": timings,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),

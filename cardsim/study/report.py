@@ -28,7 +28,7 @@ EFFECT_COLUMNS = (*RAW_COLUMNS, *multiplicity.COLUMNS)
 a folder written before them holds only ``RAW_COLUMNS``)."""
 LEGACY_FORMAT = 2
 """Folders of this manifest format were written before fairness and effects: no fairness columns in
-``summary.csv``, no fairness, knob or effects plot, no ``effects.csv``."""
+``summary.csv``, no fairness, means, knob or effects plot, no ``effects.csv``."""
 
 
 def record_dtypes(study: Study) -> dict[str, str]:
@@ -107,11 +107,13 @@ def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> lis
     """The files ``write`` writes for ``study``, in its order (as a folder of ``manifest_format`` holds them)."""
     if study.ladder is not None:
         return [storage.SUMMARY, *ladder_files.FILES]
-    policies = list(dict.fromkeys(c.policy for c in study.cells()))
+    cells = study.cells()
+    policies = list(dict.fromkeys(c.policy for c in cells))
     legacy = manifest_format <= LEGACY_FORMAT
     kind = None if legacy or study.design is None else study.design.kind
     return [storage.SUMMARY, *([EFFECTS] if kind else []),
-            *plots.names(policies, study_measures(study).outcome, len(study.variants), kind, fairness=not legacy),
+            *plots.names(policies, study_measures(study).outcome, len(study.variants), kind, fairness=not legacy,
+                         players={p: len({c.players for c in cells if c.policy == p}) for p in policies}),
             *([skill.FILE, *skillplot.names(study.players)] if study.skill is not None else [])]
 
 

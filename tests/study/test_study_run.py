@@ -8,12 +8,15 @@ import io
 import json
 from pathlib import Path
 
+import numba
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import scipy
 
 import cardsim
+import cardsim.games
 from cardsim.cli import main
 from cardsim.study import report_study, run_study, verify_study
 from cardsim.study import plots, storage
@@ -49,6 +52,8 @@ def test_run_writes_records_summary_plots_and_manifest(finished):
     assert manifest["execution"] == {"backend": "loky", "jobs": 1, "scheduler": None, "resumed_chunks": 0}
     assert manifest["package"]["version"] == cardsim.__version__ and manifest["package"]["git"]["revision"]
     assert {"simulate_s", "write_s", "games_per_s"} <= set(manifest["timings"]) and manifest["machine"]["cpus"]
+    assert manifest["machine"]["numba"] == numba.__version__ and manifest["machine"]["scipy"] == scipy.__version__
+    assert manifest["package"]["protocol"] == {"fakegame": cardsim.games.spec("fakegame").protocol}
     assert {c["policy"] for c in manifest["cells"]} == {"random", "greedy,random,random"}
     for name in manifest["outputs"]:
         assert (out / name).stat().st_size > 0
@@ -293,7 +298,7 @@ def test_an_interrupted_write_leaves_no_file(tmp_path):
 
 @pytest.mark.parametrize("module, fail_at", [
     (storage, "_write_row_group"), (storage, "parquet_digest"), (storage, "write_sample"),
-    (storage, "write_summary"), (storage, "write_manifest"), (plots, "_paired"),
+    (storage, "write_summary"), (storage, "write_manifest"), (plots, "forest"),
 ])
 def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy, write_study, monkeypatch,
                                                                    module, fail_at):
@@ -314,16 +319,16 @@ def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy,
 
 def test_a_variant_with_another_deck_is_marked_unpaired_in_the_difference_plot(finished):
     from cardsim.study import report
-    from cardsim.study.plots import _paired
+    from cardsim.study.plots import forest
 
     study = load(finished.parent / "study.toml")
     summary = storage.parse_summary((finished / "summary.csv").read_text())
     rows = summary.loc[(summary.policy == "random") & (summary.variant != "plain")]
     m = report.study_measures(study)
-    paired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ())
-    unpaired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ("sturdy",))
-    labels = [t.get_text() for t in unpaired.legends[0].get_texts()]
-    assert labels == ["sturdy (unpaired: another deck)", "unlimited_short"]
+    paired = forest(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ())
+    unpaired = forest(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ("sturdy",))
+    labels = {t.get_text().split("  ", 1)[1] for t in unpaired.axes[0].get_yticklabels()}
+    assert labels == {"sturdy (unpaired: another deck)", "unlimited_short"}
     assert unpaired._suptitle.get_text().startswith("difference (paired where the deck is the same) against plain")
     assert paired._suptitle.get_text().startswith("paired difference against plain")
     assert report.unpaired(study) == ()  # the fake game's knobs keep the deck
