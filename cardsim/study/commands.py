@@ -194,10 +194,11 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> lis
     outputs = report.write(study, place.part, summary, histograms, effects)
     run = uuid.uuid4().hex
     machine = manifest["machine"] if isinstance(manifest.get("machine"), dict) else {}
-    storage.write_manifest(manifest | {
+    storage.write_manifest(claims.sealed(manifest | {
         "format": storage.MANIFEST_FORMAT, "run": run, "outputs": outputs, "files": _digests(place.part, outputs),
         "machine": machine | {"matplotlib": matplotlib.__version__},
-        "reported": datetime.now(timezone.utc).isoformat(timespec="seconds")}, place.part)
+        "reported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "informational": list(claims.INFORMATIONAL)}), place.part)
     with signals.deferred(lambda: None):
         folders.swap_in(place, run)
     return outputs

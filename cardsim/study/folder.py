@@ -44,7 +44,7 @@ from pathlib import Path
 
 from cardsim.study import testhooks
 
-STUDY_FILES = ("manifest.json", "games.parquet", "sample.csv", "summary.csv")
+STUDY_FILES = ("manifest.json", "games.parquet", "sample.csv", "summary.csv", "report.html")
 """Files any study folder may hold, beside its plots (``*.png``) and what its manifest lists."""
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
