@@ -112,7 +112,7 @@ def cmd_verify(args: argparse.Namespace) -> None:
     """Exit status 1 when a re-run row or a records digest differs from the manifest."""
     from cardsim.study import verify_study
 
-    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed)
+    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed, redraw=args.redraw)
     for line in v.notes:
         print(f"note: {line}")
     for line in v.mismatches:
@@ -220,6 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
                                               "(with games.parquet) or the sampled games (default: every sampled game)")
     p.add_argument("--sample-seed", type=int, help="the seed that draws the --sample indices (default: a fresh "
                                                    "one, printed)")
+    p.add_argument("--redraw", action="store_true", help="also draw the plots again and compare them byte for byte "
+                                                         "(seconds per plot; by default their sha256 is checked)")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("report", help="re-render summary.csv and the plots from games.parquet; --html: write "

@@ -100,6 +100,9 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
     records = _records(folder, manifest, study, sample_rows, problems, notes)
     summary = _summary(folder, manifest, study, records, problems, notes)
     problems += _precision(folder, manifest, study, records, summary)
+    if not redraw:
+        notes.append("plots not re-drawn (their sha256 is checked; --redraw draws them again and compares them "
+                     "byte for byte)")
     if study.ladder is not None:
         drawn_here = redraw and _drawn_here(manifest, notes)
         problems += ladder_files.check(folder, study, records is not None, drawn_here, notes)

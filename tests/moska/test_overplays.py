@@ -7,6 +7,7 @@ cards taken back in the events (a run of ``take_back`` events), whatever the kno
 wherever M-21 cuts the game.
 """
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ def test_M12_issue_28_a_game_truncated_at_the_give_back_decision_counts_only_the
         assert_same_records(rules, 4, 811, np.array([203]), ("greedy",) * 4)
 
 
+@pytest.mark.differential
 @given(setups(), st.integers(1, 120))
 def test_M12_overplays_counts_the_addition_steps_whose_excess_went_back_wherever_the_game_is_cut(cell, cut):
     rules, players, seats, seed, game = cell

@@ -285,3 +285,14 @@ def test_a_run_replaces_a_folder_holding_its_report_page(finished_copy, write_st
     assert main(["report", "--html", str(finished_copy)]) == 0
     assert main(["run", str(write_study()), "--out", str(finished_copy), "--quiet"]) == 0
     assert not (finished_copy / "report.html").exists() and verify_study(finished_copy, redraw=False).ok
+
+
+def test_the_command_line_draws_the_plots_again_only_with_redraw(finished_copy, capsys):
+    _swap_png(finished_copy)
+    _set_manifest(finished_copy, lambda m: m["files"].update({"paired_random.png": storage.file_digest(
+        finished_copy / "paired_random.png")}))
+    assert main(["verify", str(finished_copy)]) == 0
+    assert "note: plots not re-drawn (their sha256 is checked; --redraw draws them again" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["verify", str(finished_copy), "--redraw"])
+    assert "MISMATCH paired_random.png: not the plot its records draw" in capsys.readouterr().out
