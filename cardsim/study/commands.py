@@ -248,7 +248,10 @@ def _recreate(manifest: dict[str, Any], study: Study, folder: str | Path) -> str
     """The command that re-creates a folder's records: ``cardsim ladder ...`` or ``cardsim run STUDY_FILE ...``."""
     if study.ladder is not None:
         return shlex.join(ladder_files.command(study, folder))
-    return f"cardsim run {manifest.get('study_file', 'STUDY')} --games {study.games} --out {folder}"
+    study_file = manifest.get("study_file") or "STUDY"
+    if isinstance(manifest.get("cwd"), str) and study_file != "STUDY":  # the run's own folder, wherever this runs
+        study_file = os.path.join(manifest["cwd"], study_file)
+    return shlex.join(["cardsim", "run", study_file, "--games", str(study.games), "--out", str(folder)])
 
 
 def _command(path: str | Path, games: int | None, out: str | Path | None, precision: float | None = None,

@@ -43,10 +43,11 @@ _SHAPE = {"study": dict, "seed": int, "rules": dict, "engine": str, "cells": lis
           "digest": str, "outputs": list}
 _SHAPE_3 = {"run": str, "files": dict, "machine": dict}
 _SHAPE_4 = {"seal": str, "informational": list}
-INFORMATIONAL = ("study.name", "study.description", "study_file", "command", "run", "package", "machine",
+INFORMATIONAL = ("study.name", "study.description", "study_file", "command", "cwd", "run", "package", "machine",
                  "execution", "timings", "created", "reported")
-"""Manifest fields that follow from nothing else in the folder (``reported``: when ``cardsim report`` re-rendered
-it): the seal covers them, nothing derives them again."""
+"""Manifest fields that follow from nothing else in the folder (``cwd``: the folder ``command`` and ``study_file``
+are relative to; ``reported``: when ``cardsim report`` re-rendered it): the seal covers them, nothing derives them
+again."""
 SEAL = ("sha256 of the manifest's JSON without its seal: keys sorted, separators ',' and ':', non-ASCII "
         "characters as they are, UTF-8")
 """The seal in words, as another program can compute it."""
@@ -78,7 +79,7 @@ def build(study: Study, *, run: str, study_file: str, outputs: list[str], files:
         "execution": execution,
         "timings": timings,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        **({"command": command} if command else {}),
+        **({"command": command, "cwd": os.getcwd()} if command else {}),
         **({"precision": precision} if precision else {}),
         "informational": list(INFORMATIONAL),
     })

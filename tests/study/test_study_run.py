@@ -226,6 +226,22 @@ def test_report_without_games_parquet_says_so_in_one_line(finished, finished_cop
                                        f"--out {finished_copy}`\n")
 
 
+def test_the_re_create_command_of_a_run_from_a_relative_path_works_from_anywhere(write_study, tmp_path, monkeypatch,
+                                                                                 capsys):
+    """Issue 28 item 9: the manifest keeps the command as typed and the folder it was typed in (``cwd``)."""
+    study = write_study()
+    monkeypatch.chdir(study.parent)
+    out = run_study(study.name, out="R")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["command"] == ["cardsim", "run", "study.toml", "--out", "R"] and manifest["cwd"] == str(tmp_path)
+    (out / "games.parquet").unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["report", str(out)]) == 2
+    assert f"re-create them with `cardsim run {study} --games 40 --out {out}`" in capsys.readouterr().err
+
+
 def test_verify_finds_a_folder_without_records_or_sample_different_and_refuses_an_old_manifest(finished_copy):
     (finished_copy / "games.parquet").unlink()
     (finished_copy / "sample.csv").unlink()

@@ -97,7 +97,7 @@ TAMPERING = {  # what was done -> (the edit, a line verify must report)
     "seal": (_edit_only(lambda m: m.update(seal="0" * 64)), EDITED),
     "informational": (lambda f: _set_manifest(f, lambda m: m["informational"].remove("created")),
                       "manifest.json: informational is not study.name, study.description, study_file, command, "
-                      "run, package, machine, execution, timings, created, reported"),
+                      "cwd, run, package, machine, execution, timings, created, reported"),
 }
 
 
