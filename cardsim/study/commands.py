@@ -6,9 +6,10 @@ the free disk space. Then it takes the folder's lock, finishes a swap a killed r
 half-done, and refuses a folder holding another study (without ``force``) or files that
 are not a study's. It plays the tasks into ``.R.part`` (``pieces``: ``resume`` continues
 a killed run there), assembles ``games.parquet``, writes the sample, summary, plots and
-manifest beside it, and swaps the whole folder in (``folder.swap_in``). Ctrl-C, a full
-disk or any other OS error stops it with one line saying what was kept (``RunStopped``):
-the folder then still holds its earlier study, unchanged.
+manifest beside it, and swaps the whole folder in (``folder.swap_in``). Ctrl-C, SIGTERM
+(``signals``), a full disk or any other OS error stops it with one line saying what was
+kept and the command that resumes (``RunStopped``): the folder then still holds its
+earlier study, unchanged. The disk it needs is estimated first (``disk``).
 """
 from __future__ import annotations
 

@@ -25,11 +25,16 @@ exchange there is no instant between the two; with two renames there is one, in 
 ``R``'s files one by one could straddle a swap; ``verify`` and ``report`` hold the lock, so
 they never do.
 
+**Checked first** (``out_folder``, before any game): ``R`` is not a mount point (another
+file system, or a bind mount: the kernel refuses to rename either, so the swap would
+fail after the whole run) and a folder beside it can be created, renamed and removed.
+
 **Recovery** (``recover``; the next run, report or verify calls it under the lock): a
 ``.R.ready-<run>`` is always complete. When ``R``'s manifest is of that run, the exchange
 happened and the leftover holds the old study: removed. Otherwise the killed run had
 finished and only its swap was cut short: the swap is completed. A ``.R.old-<run>`` is
-removed once ``R`` exists. ``.R.part`` is left for ``--resume``.
+removed once ``R`` exists. ``.R.part`` is left for ``--resume``. A ``.R.ready-<run>`` beside a
+mount point (an earlier cardsim could not swap it in) is left as it is, with a note.
 """
 from __future__ import annotations
 
