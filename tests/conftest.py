@@ -36,7 +36,8 @@ def scaled():
 DIFFERENTIAL_MODULES = {"moska/test_compiled.py", "moska/test_compiled_policies.py", "molotow/test_differential.py",
                         "uno/test_differential.py"}
 """Modules of differential tests (their other tests check the compiled engine's state API with the reference)."""
-DIFFERENTIAL_NAMES = re.compile(r"reference.*(equal|same|the_compiled)|(equal|same|the_compiled).*reference|both_engines")
+DIFFERENTIAL_NAMES = re.compile(r"reference.*(equal|same|the_compiled)|(equal|same|the_compiled).*reference"
+                               r"|both_engines")
 """The name of a test that compares the engines: ``test_compiled_equals_reference...``, ``..._on_both_engines``."""
 
 

@@ -157,7 +157,7 @@ def check(manifest: dict[str, Any], study: Study) -> list[str]:
 
 
 def informational(manifest: dict[str, Any]) -> tuple[str, ...]:
-    """The fields of ``manifest`` that nothing derives again, as it lists them (an earlier format: ``INFORMATIONAL``)."""
+    """The fields of ``manifest`` that nothing derives again, as it lists them (earlier formats: ``INFORMATIONAL``)."""
     listed = manifest.get("informational")
     return tuple(listed) if isinstance(listed, list) else INFORMATIONAL
 
