@@ -105,9 +105,9 @@ def run_chunks(game: str, rules: Rules, players: int, seed: int, seats: tuple[st
                backend: str | None = None) -> list[pd.DataFrame]:
     """Run chunks in order, in this process or with joblib, with a tqdm bar of games."""
     from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
+    from cardsim.core.progress import bar as progress_bar
 
-    bar = tqdm(total=sum(len(c) for c in chunks), disable=not progress, unit="game", unit_scale=True,
+    bar = progress_bar(total=sum(len(c) for c in chunks), disable=not progress, unit="game", unit_scale=True,
                desc=f"{game} {players}p")
     out = []
     if n_jobs == 1 and backend is None:

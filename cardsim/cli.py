@@ -3,9 +3,10 @@
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
 disk, an unreachable scheduler, ...) ends with one line on stderr and exit status 2.
-Ctrl-C ends with one line (what was kept, how to go on) and status 130; ``verify``
-exits 1 when the folder differs from what it claims. Output cut short by a closed pipe
-(``cardsim list | head``) ends quietly with status 141, as a program killed by SIGPIPE.
+Ctrl-C ends with one line (what was kept, how to go on) and status 130, SIGTERM with
+the same line and status 143 (``study.signals``); ``verify`` exits 1 when the folder
+differs from what it claims. Output cut short by a closed pipe (``cardsim list | head``)
+ends quietly with status 141, as a program killed by SIGPIPE.
 """
 from __future__ import annotations
 
@@ -130,7 +131,7 @@ def cmd_verify(args: argparse.Namespace) -> None:
     """Exit status 1 when a re-run row or a records digest differs from the manifest."""
     from cardsim.study import verify_study
 
-    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed)
+    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed, redraw=args.redraw)
     for line in v.notes:
         print(f"note: {line}")
     for line in v.mismatches:
@@ -238,6 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
                                               "(with games.parquet) or the sampled games (default: every sampled game)")
     p.add_argument("--sample-seed", type=int, help="the seed that draws the --sample indices (default: a fresh "
                                                    "one, printed)")
+    p.add_argument("--redraw", action="store_true", help="also draw the plots again and compare them byte for byte "
+                                                         "(seconds per plot; by default their sha256 is checked)")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("report", help="re-render summary.csv and the plots from games.parquet; --html: write "
@@ -263,25 +266,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from cardsim.study import signals
     from cardsim.study.spec import RunStopped
 
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args.func(args)
-        sys.stdout.flush()
+        with signals.terminated_as_interrupt():
+            args.func(args)
+            sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
         return 141
     except RunStopped as stop:
-        return _fail(f"{'' if stop.interrupted else 'error: '}{stop}", 130 if stop.interrupted else 2)
+        return _fail(f"{'' if stop.interrupted else 'error: '}{stop}", signals.status(stop))
+    except signals.Terminated:
+        return _fail("terminated (SIGTERM)", 143)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except ValueError as err:
         return _fail(f"error: {err}", 2)
     except OSError as err:
-        where = f"{err.filename}: " if err.filename else ""
-        return _fail(f"error: {where}{err.strerror or err}", 2)
+        return _fail(f"error: {signals.os_error(err)}", 2)
     except MemoryError:
         return _fail("error: out of memory", 2)
     return 0

@@ -36,7 +36,7 @@ td.name { overflow-wrap: anywhere; }
 td.clear { font-weight: bold; } caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 code, pre { background: #f6f6f6; padding: 0.1em 0.3em; } pre { padding: 0.6em; overflow-x: auto; }
-p.note { color: #555; font-size: 0.9em; }
+.note { color: #555; font-size: 0.9em; }
 """
 
 
@@ -84,7 +84,8 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
     groups = list(dict.fromkeys(zip(summary.players, summary.policy)))
     baseline = study["baseline"]
     parts = [f"<h1>{_e(study['name'])}: {_e(study['game'])}</h1>",
-             f"<p>{_e(study.get('description', ''))}</p>",
+             f"<p>{_e(study.get('description', ''))} <span class=\"note\">(the study's description: "
+             "informational, as the run wrote it)</span></p>",
              _table("headline", "What was run", ["", ""], [[k, v] for k, v in _headline(manifest, skipped).items()],
                     names=2),
              "<h2>Findings at a glance</h2>", _glance(summary, effects, o, groups, baseline),
@@ -326,7 +327,10 @@ def _provenance(manifest: dict[str, Any]) -> str:
                         f"digest {manifest['records']['digest']}"],
             ["sample", f"{manifest['sample']['rows']:,} rows of {manifest['sample']['file']}, "
                        f"digest {manifest['sample']['digest']}"],
-            ["digest recipe", manifest["digest"]]]
+            ["digest recipe", manifest["digest"]],
+            ["informational", "the run's word, derived from nothing else in the folder"
+                              + (" (sealed: an edit is found by cardsim verify): " if "seal" in manifest else
+                                 " (not sealed: an earlier cardsim): ") + ", ".join(claims.informational(manifest))]]
     for key in ("design", "precision"):
         if manifest.get(key) or manifest["study"].get(key):
             rows.append([key, manifest.get(key) or manifest["study"].get(key)])

@@ -32,11 +32,13 @@ GAMES = "games.parquet"
 SAMPLE = "sample.csv"
 SUMMARY = "summary.csv"
 MANIFEST = "manifest.json"
-MANIFEST_FORMAT = 3
-"""3: adds the run id, the sha256 of every file, the matplotlib version (2: records and sample checked
-by ``records_digest``; 1: the sha256 of the parquet file's bytes)."""
-READS = (2, 3)
-"""Manifest formats this version reads (a format 2 folder is verified without its file digests)."""
+MANIFEST_FORMAT = 4
+"""4: adds the seal (the sha256 of every other field) and the list of informational fields; 3: adds the run
+id, the sha256 of every file, the matplotlib version (2: records and sample checked by ``records_digest``;
+1: the sha256 of the parquet file's bytes)."""
+READS = (2, 3, 4)
+"""Manifest formats this version reads (a format 2 folder is verified without its file digests, a format 2
+or 3 folder without a seal)."""
 SAMPLE_GAMES = 25
 """Game indices per cell kept in ``sample.csv``."""
 DIGEST = ("sha256 of 'cardsim-records-v1', the row count, then per column in order: its name, its dtype "

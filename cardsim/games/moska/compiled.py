@@ -427,7 +427,6 @@ def end_additions(s: np.void, p: np.void) -> int:
         total += popcount(s.added[q])
     excess = total - s.step_room
     if excess > 0:
-        s.overplays += 1
         s.excess = excess
         if p.excess != BY_LAST:  # the defender or the round's attacker (even when out) chooses
             return await_decision(s, p, GIVE_BACK, s.defender if p.excess == BY_DEFENDER else s.attacker)
@@ -441,6 +440,7 @@ def end_additions(s: np.void, p: np.void) -> int:
             s.excess -= popcount(mine)
             if s.excess == 0:
                 break
+        s.overplays += 1  # the whole excess is back
     return PLACE_ADDITIONS
 
 
@@ -450,6 +450,7 @@ def give_back(s: np.void, p: np.void, back: np.uint64) -> int:
     for q in range(p.players):
         s.known[q] |= s.added[q] & back
         s.added[q] &= ~back
+    s.overplays += 1  # counted once the excess is back: a game truncated at this decision sent none back
     return PLACE_ADDITIONS
 
 
