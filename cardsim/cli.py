@@ -141,7 +141,8 @@ def cmd_warm(args: argparse.Namespace) -> None:
     from cardsim.warm import warm
 
     done = warm(args.games)
-    print(f"warmed {len(done)} entry points of {len(dict.fromkeys(g for g, _, _ in done))} games in "
+    games = len(dict.fromkeys(g for g, _, _ in done))
+    print(f"warmed {len(done)} entry points of {games} game{'' if games == 1 else 's'} in "
           f"{sum(s for _, _, s in done):.1f} s")
 
 

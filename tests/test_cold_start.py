@@ -139,3 +139,20 @@ def test_warm_compiles_each_entry_point_of_each_game():
     assert steps(["uno", "uno"]) == [s for s in every if s[0] == "uno"]
     with pytest.raises(ValueError, match="unknown game 'nosuch'"):
         steps(["moska", "nosuch"])
+
+
+def test_cardsim_warm_plays_one_game_per_entry_point_with_a_progress_line(monkeypatch, capsys):
+    from cardsim import warm
+    from cardsim.cli import main
+
+    played = []
+    monkeypatch.setattr(warm.api, "simulate", lambda game, **kw: played.append((game, kw["policy"], kw["games"])))
+    assert main(["warm", "uno", "molotow"]) == 0
+    out, err = capsys.readouterr()
+    assert played == [("uno", "greedy", 1), ("uno", "mc(determinizations=1)", 1),
+                      ("molotow", "greedy", 1), ("molotow", "mc(determinizations=1)", 1)]
+    assert [line.split(":")[1].strip() for line in err.splitlines()] == [
+        f"warm {i}/4" for i in (1, 1, 2, 2, 3, 3, 4, 4)]
+    assert out.startswith("warmed 4 entry points of 2 games in ")
+    assert main(["warm", "nosuch"]) == 2
+    assert capsys.readouterr().err == "cardsim: error: unknown game 'nosuch'; known games: moska, musta_maija, uno, molotow\n"
