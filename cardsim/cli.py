@@ -1,4 +1,4 @@
-"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report | replicate``.
+"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report | replicate | warm``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
@@ -156,6 +156,16 @@ def cmd_report(args: argparse.Namespace) -> None:
     print(f"wrote into {args.folder}: {', '.join(report_study(args.folder))}")
 
 
+def cmd_warm(args: argparse.Namespace) -> None:
+    """Compile every engine entry point of the games named (default all) ahead, with a progress line."""
+    from cardsim.warm import warm
+
+    done = warm(args.games)
+    games = len(dict.fromkeys(g for g, _, _ in done))
+    print(f"warmed {len(done)} entry points of {games} game{'' if games == 1 else 's'} in "
+          f"{sum(s for _, _, s in done):.1f} s")
+
+
 def _folder_options(p: argparse.ArgumentParser, out: str, resume: str, cluster: bool = True) -> None:
     """The options of every command that plays games into a study folder: workers, the folder, and
     (``cluster``) the backend and a Dask scheduler."""
@@ -262,6 +272,11 @@ def build_parser() -> argparse.ArgumentParser:
     _folder_options(p, "the replication folder (default: FOLDER_replication beside FOLDER): replication.csv "
                        "and the fresh study in fresh/", "continue an interrupted replication's fresh run")
     p.set_defaults(func=cmd_replicate)
+
+    p = sub.add_parser("warm", help="compile the engines ahead (once per install; later runs load them from the "
+                                    "cache)")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games to compile (default: all)")
+    p.set_defaults(func=cmd_warm)
     return parser
 
 

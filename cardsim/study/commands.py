@@ -113,7 +113,7 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
     if resume and kept:
         note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
     started = time.perf_counter()
-    reached = None
+    reached, written = None, None
     if not pieces.assembled(place.part):
         if stepped is None:
             for task, records in stream(study, execution, skip=kept, progress=progress):
@@ -124,7 +124,9 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
                                     progress=progress, kept=kept, after_piece=lambda: testhooks.pause("piece"))
             storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
         testhooks.pause("assemble")
-        pieces.assemble(place.part, len(tasks) if reached is None else reached.order)
+        written = _watchers(place.part, study) if stepped is None else None
+        pieces.assemble(place.part, len(tasks) if reached is None else reached.order,
+                        watch=() if written is None else written)
     if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
         steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
         study = study.with_games(steps[-1]["games"])
@@ -132,11 +134,10 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
                              "reached": steps[-1]["widest_half_width_pp"] <= stepped["pp"]}
     simulated = time.perf_counter()
     testhooks.pause("digest")
-    digest = storage.parquet_digest(place.part / storage.GAMES)
-    sample = storage.read_games(place.part, games=storage.sample_games(study.games))
+    digest, sample, records = _records_written(place.part, study, written)
     testhooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
-    summary, histograms, effects = report.as_read(*report.compute(study, place.part))
+    summary, histograms, effects = report.as_read(*report.compute(study, place.part, records))
     outputs = report.write(study, place.part, summary, histograms, effects)
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
@@ -153,6 +154,25 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
     (place.part / STEPS).unlink(missing_ok=True)
     with signals.deferred(lambda: swapped.append(True)):
         folders.swap_in(place, run)
+
+
+def _watchers(part: Path, study: Study) -> tuple:
+    """What is computed from the records while ``games.parquet`` is written: their digest, the sample and
+    (up to ``report.SUMMARY_ROWS`` records) the columns the summary reads."""
+    keep = study.games * len(study.cells()) <= report.SUMMARY_ROWS
+    return (storage.RecordsDigest(part), storage.SampleRows(storage.sample_games(study.games)),
+            *([storage.Columns(report.summary_columns(study))] if keep else []))
+
+
+def _records_written(part: Path, study: Study, written: tuple | None) -> tuple[str, Any, Any]:
+    """The records' digest, the sampled rows and the summary's columns (None: the summary reads them from
+    ``games.parquet``): from the watchers of the assembly, or, where the records were assembled before (a
+    resumed run) or stepped to a precision, the digest and sample read back from ``games.parquet``."""
+    if written is not None:
+        digest, sample, *columns = written
+        return digest.hexdigest(), sample.frame(), columns[0].frame() if columns else None
+    return (storage.parquet_digest(part / storage.GAMES),
+            storage.read_games(part, games=storage.sample_games(study.games)), None)
 
 
 def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stderr) -> list[str]:

@@ -47,16 +47,33 @@ def unpaired(study: Study) -> tuple[str, ...]:
     return tuple(v for v, r in study.variants.items() if not r.same_deck(base))
 
 
-def compute(study: Study, folder: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
+SUMMARY_ROWS = 20_000_000
+"""Records up to which a run keeps the summary's columns in memory as it writes them (``summary_columns``,
+about 40 bytes a row): the summary then reads nothing back. A larger study is summarised from
+``games.parquet``, one (players, policy) group at a time."""
+
+
+def summary_columns(study: Study) -> list[str]:
+    """The columns of the records that the summary, the histograms and the effects read, in order."""
+    m = study_measures(study)
+    return [*CELL, "game", "truncated", m.outcome, *m.lengths]
+
+
+def compute(study: Study, folder: Path, records: pd.DataFrame | None = None
+            ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame | None]:
     """The summary (one row per cell, in cell order), the length histograms and the effects (None
-    unless the study is a sweep or factorial) of ``folder/games.parquet``; the effects carry their
+    unless the study is a sweep or factorial) of ``folder/games.parquet``, or of ``records`` (its
+    ``summary_columns``, kept while they were written) when given; the effects carry their
     corrections for many comparisons, each family over the whole study (``multiplicity.adjust``)."""
     m = study_measures(study)
     cells = study.cells()
     summaries, histograms, effects = [], [], []
     for players, policy in dict.fromkeys((c.players, c.policy) for c in cells):
-        group = storage.read_games(folder, where={"players": players, "policy": policy},
-                                   columns=[*CELL, "game", "truncated", m.outcome, *m.lengths])
+        if records is None:
+            group = storage.read_games(folder, where={"players": players, "policy": policy},
+                                       columns=summary_columns(study))
+        else:
+            group = records.loc[(records.players == players) & (records.policy == policy)].reset_index(drop=True)
         summaries.append(summarize(group, study.game, study.baseline, seats=max(study.players)))
         histograms.append(length_histograms(group, m.lengths))
         if study.design is not None:

@@ -313,7 +313,7 @@ def test_an_interrupted_write_leaves_no_file(tmp_path):
 
 
 @pytest.mark.parametrize("module, fail_at", [
-    (storage, "_write_row_group"), (storage, "parquet_digest"), (storage, "write_sample"),
+    (storage, "_write_row_group"), (storage.RecordsDigest, "hexdigest"), (storage, "write_sample"),
     (storage, "write_summary"), (storage, "write_manifest"), (plots, "forest"),
 ])
 def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy, write_study, monkeypatch,

@@ -16,10 +16,9 @@ The defence styles (``ALL_KILLS`` ...) are not seat policies: they are rules tha
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core.cards import FRENCH52
-from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
+from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, njit, popcount
 from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, make_policy, parse_policy
 
 RANDOM, GREEDY, MC = 0, 1, 2
