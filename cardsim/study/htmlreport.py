@@ -187,8 +187,8 @@ def _table(ident: str, caption: str, header: list[str], rows: Iterable[list], na
     head = "".join(f"<th class=\"{'name' if i < names else ''}\">{_e(h)}</th>" for i, h in enumerate(header))
     body = "".join("<tr>" + "".join(f"<td class=\"{'name' if i < names else ('clear' if f else '')}\">{_e(c)}</td>"
                                     for i, (c, f) in enumerate(zip(r, fl))) + "</tr>\n" for r, fl in zip(rows, flags))
-    return (f"<table id=\"{_e(ident)}\"><caption>{_e(caption)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>\n{body}</tbody></table>")
+    thead = f"<thead><tr>{head}</tr></thead>" if any(header) else ""  # a table of names and values has no header
+    return f"<table id=\"{_e(ident)}\"><caption>{_e(caption)}</caption>{thead}<tbody>\n{body}</tbody></table>"
 
 
 def _pct(x: float, lo: float | None = None, hi: float | None = None, signed: bool = False, scale: float = 100,

@@ -99,6 +99,7 @@ def test_the_report_of_a_factorial_run_to_a_precision_shows_its_effects_and_step
     assert "lives=3 × dealer_lives=1" in text and "largest clear knob effect" in text or "no knob effect" in text
     assert "<td class=\"name\">precision</td>" in text and "<h2>Precision</h2>" in text
     assert facts["images"][0][0] == "precision"
+    assert "<th class=\"name\"></th>" not in text  # "What was run" and its like: no empty header row (issue 28)
 
 
 def test_the_browser_check_fails_on_an_image_that_does_not_decode(finished_copy):
