@@ -3,8 +3,8 @@
 A run writes its records chunk by chunk (the pieces, ``pieces``), assembles them into
 ``games.parquet`` (both on disk for a moment), then writes the sample, the summary, the
 plots and the manifest; the earlier study stays until the swap. ``folder_bytes`` is the
-size of the new folder, ``run_bytes`` the most the run has on disk at once (the folder
-and the pieces). The constants are measured on the studies of ``results/`` and on
+size of the new folder, ``run_bytes`` the most the run has on disk at once (the folder,
+the pieces and the records digest's spill). The constants are measured on the studies of ``results/`` and on
 test studies of 40 to 20,000 games per cell (``tests/study/test_study_disk.py``
 holds the estimate within 2x of the folder a run writes). Parquet compresses the
 records of some games better than others' (0.2 to 0.45 bytes a value), and a plot
@@ -35,6 +35,9 @@ SAMPLE_VALUE_BYTES = 5
 """``sample.csv`` per value, beside the cell's names on each row."""
 CELL_BYTES = 400
 """``summary.csv`` (and a design's ``effects.csv``) per cell."""
+SPILL_BYTES = 8
+"""The records digest's spill per record value while ``games.parquet`` is written (``storage.RecordsDigest``:
+each column's raw bytes, int64 mostly, until it is hashed)."""
 MANIFEST_BYTES = (4_000, 300)
 """``manifest.json``: the first plus the second per cell."""
 
@@ -53,10 +56,12 @@ def folder_bytes(study: Study) -> int:
 
 
 def run_bytes(study: Study) -> int:
-    """The most disk a run of ``study`` holds at once: the new folder and the pieces of its records."""
+    """The most disk a run of ``study`` holds at once: the new folder, the pieces of its records and the
+    digest's spill of them (at assembly all are on disk together)."""
     tasks, columns = Tasks(study), len(report.record_dtypes(study))
-    pieces = len(tasks) * COLUMN_BYTES * columns + study.games * len(study.cells()) * columns * PIECE_BYTES
-    return folder_bytes(study) + round(pieces)
+    values = study.games * len(study.cells()) * columns
+    pieces = len(tasks) * COLUMN_BYTES * columns + values * PIECE_BYTES
+    return folder_bytes(study) + round(pieces + values * SPILL_BYTES)
 
 
 def check(place: Place, study: Study) -> None:

@@ -20,8 +20,8 @@ def _run_and_measure(path: Path, games: int, out: Path, monkeypatch) -> tuple[in
     held = []
     assemble = pieces.assemble
 
-    def measured(part, tasks):
-        assemble(part, tasks)
+    def measured(part, tasks, **kwargs):
+        assemble(part, tasks, **kwargs)
         held.append(sum(p.stat().st_size for p in part.rglob("*") if p.is_file()))
     monkeypatch.setattr(pieces, "assemble", measured)
     monkeypatch.setattr(pieces.shutil, "rmtree", _after(pieces.shutil.rmtree, held))
