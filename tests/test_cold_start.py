@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import cardsim
+from cardsim.games import spec
 from cardsim.core import cache
 from cardsim.warm import steps
 
@@ -35,6 +36,7 @@ class Count(event.Listener):
 
 event.register("numba:compile", Count())
 import cardsim
+from cardsim.games import spec
 from cardsim.cli import main
 for argv in {argvs!r}:
     main(argv)
@@ -64,6 +66,7 @@ PROBE = """
 import json, os, sys
 import numpy as np
 import cardsim
+from cardsim.games import spec
 from cardsim.core import jit
 import numba
 assert jit.popcount(np.uint64(0b1011)) == 3
@@ -134,7 +137,7 @@ def test_user_folder_follows_xdg_cache_home(monkeypatch, tmp_path):
 
 def test_warm_compiles_each_entry_point_of_each_game():
     every = steps([])
-    assert [g for g, _, _ in every] == [g for g in cardsim.GAMES for _ in range(2)]
+    assert [g for g, _, _ in every] == [g for g in cardsim.GAMES if spec(g).compiled is not None for _ in range(2)]
     assert {label for _, label, _ in every} == {"without mc", "with mc"}
     assert steps(["uno", "uno"]) == [s for s in every if s[0] == "uno"]
     with pytest.raises(ValueError, match="unknown game 'nosuch'"):
@@ -155,4 +158,4 @@ def test_cardsim_warm_plays_one_game_per_entry_point_with_a_progress_line(monkey
         f"warm {i}/4" for i in (1, 1, 2, 2, 3, 3, 4, 4)]
     assert out.startswith("warmed 4 entry points of 2 games in ")
     assert main(["warm", "nosuch"]) == 2
-    assert capsys.readouterr().err == "cardsim: error: unknown game 'nosuch'; known games: moska, musta_maija, uno, molotow\n"
+    assert capsys.readouterr().err == f"cardsim: error: unknown game 'nosuch'; known games: {', '.join(cardsim.GAMES)}\n"

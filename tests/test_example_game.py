@@ -36,6 +36,7 @@ def test_its_checker_catches_a_broken_rule():
     t = cardsim.replay("eights", "plain", players=3, seed=2, game=0, policy="greedy")
     knobs = cardsim.rules("eights", "plain").to_dict()
     check(t.events, t.record, knobs, 3)
+    assert t._repr_html_() is None and str(t)  # no pictures of its table: Jupyter shows the text
     with pytest.raises(AssertionError, match="the record's counts"):
         check(t.events, {**t.record, "draws": t.record["draws"] + 1}, knobs, 3)
     events = t.events.copy()

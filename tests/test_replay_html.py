@@ -9,7 +9,7 @@ import pytest
 
 import cardsim
 from cardsim.core import boards as pictures
-from cardsim.games import GAMES, spec
+from cardsim.games import BUILT_IN, spec
 
 GAMES_PLAYED = [(game, preset, players, policy, seed)
                 for game, players in (("moska", 4), ("musta_maija", 3), ("uno", 4), ("molotow", 4))
@@ -83,7 +83,7 @@ def test_the_widget_slides_through_the_events():
     assert view.value == t.html(17, seat=1)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", BUILT_IN)
 def test_every_game_draws_its_board(game):
     assert spec(game).play is not None
     t = _replay(game, list(spec(game).rules.PRESETS)[0], 4 if game != "musta_maija" else 3, "greedy", 1)

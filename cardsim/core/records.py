@@ -243,7 +243,9 @@ class Replay:
         caption = f"{head}event {event} of {len(self.rows) - 1}: {number}{self.book.text(row)}"
         return pictures.html(self.boards[event], caption, seat, acting=row["seat"])
 
-    def _repr_html_(self) -> str:  # Jupyter draws the end of the game; ``widget()`` steps through it
+    def _repr_html_(self) -> str | None:  # Jupyter draws the end of the game; ``widget()`` steps through it
+        if self.book is None or self.book.boards is None:
+            return None  # a game without pictures of its table (a plug-in's): Jupyter shows the text
         return self.html()
 
     def widget(self, seat: int | None = None):
