@@ -13,9 +13,12 @@ rlcard is not a dependency of cardsim: install it in a benchmark environment of 
     python3 -m venv /tmp/bench-uno && /tmp/bench-uno/bin/pip install -e . rlcard
     /tmp/bench-uno/bin/python benchmarks/bench_uno.py --rlcard --players 4 --policies random
 
-The rlcard loop is the one its own UnoGame offers: ``init_game``, then ``get_legal_actions``
-and ``step`` with a uniformly random legal action until ``is_over``. Rounds alternate between
-the two (so that a busy machine slows both alike); CPU seconds are this process's.
+The rlcard loops are the ones its own UnoGame offers: ``init_game``, then ``get_legal_actions``
+and a uniformly random legal action until ``is_over``, the action made by ``step`` (which also
+builds the next player's observed state, ``get_state``) or by ``round.proceed_round`` (the same
+game without the state: rlcard's fastest loop, the fair peer). Rounds alternate between the
+three (so that a busy machine slows all alike); CPU seconds are this process's; printed: the
+median and the range over ``--rounds``.
 """
 from __future__ import annotations
 
@@ -29,44 +32,67 @@ from throughput import compare, parser, peer_missing, shrink, timed, warm_up
 RLCARD = "python3 -m venv /tmp/bench-uno && /tmp/bench-uno/bin/pip install -e . rlcard"
 
 
-def rlcard_hands(players: int, hands: int, seed: int) -> None:
-    """``hands`` random-play hands of rlcard's own UnoGame loop."""
+def rlcard_hands(players: int, hands: int, seed: int, state: bool) -> int:
+    """``hands`` random-play hands of rlcard's own UnoGame loop; the actions taken.
+
+    ``state``: each action through ``UnoGame.step``, which also builds the next player's state
+    (``get_state``: what an agent observes); else through ``game.round.proceed_round``, the call
+    ``step`` makes before it, which plays the same game without building a state (the same
+    actions from the same seeds: the counts returned are equal), rlcard's fastest loop."""
     from rlcard.games.uno.game import UnoGame
 
     game = UnoGame(num_players=players)
     game.configure({"game_num_players": players})
     game.np_random = np.random.RandomState(seed)
     choose = np.random.RandomState(seed + 1)
+    actions = 0
     for _ in range(hands):
         game.init_game()
         while not game.is_over():
             legal = game.get_legal_actions()
-            game.step(legal[choose.randint(len(legal))])
+            action = legal[choose.randint(len(legal))]
+            if state:
+                game.step(action)
+            else:
+                game.round.proceed_round(game.players, action)
+            actions += 1
+    return actions
 
 
-def against_rlcard(args: argparse.Namespace, rounds: int = 3) -> None:
-    """The compiled engine (one process, ``n_jobs=1``) and rlcard's UnoGame, random play, side by side."""
+def against_rlcard(args: argparse.Namespace) -> None:
+    """The compiled engine (one process, ``n_jobs=1``) and rlcard's UnoGame, random play, side by side:
+    rlcard's loop with and without its per-step ``get_state``, rounds alternating, per CPU-second."""
     shrink(args)
-    rl_hands, hands = max(100, args.games), args.compiled_games
-    print(f"uno vs rlcard: random play, {rounds} alternating rounds of {rl_hands:,} rlcard hands "
-          f"and {hands:,} compiled hands, one process")
+    rounds, rl_hands, hands = args.rounds, max(100, args.games), args.compiled_games
+    print(f"uno vs rlcard: random play, {rounds} alternating rounds of {rl_hands:,} rlcard hands per loop "
+          f"and {hands:,} compiled hands, one process; hands per CPU-second, median [range] of the rounds")
     warm_up("uno", args.rules, args.players[0], "random")
-    print(f"{'players':>7} {'rlcard h/s':>11} {'compiled h/s':>13} {'ratio':>7} {'(CPU: rlcard':>13} {'compiled':>10}"
-          f" {'ratio)':>7}")
     for players in args.players:
         rules = cardsim.rules("uno", args.rules)
-        rl, co = np.zeros(2), np.zeros(2)
+        rates: dict[str, list[float]] = {"rlcard step (get_state)": [], "rlcard proceed_round": [], "compiled": []}
         for r in range(rounds):
-            rl += timed(lambda: rlcard_hands(players, rl_hands, args.seed + r))
-            co += timed(lambda: cardsim.simulate("uno", rules, players=players, games=hands, seed=args.seed,
-                                                 first_game=r * hands, policy="random"))
-        rl_rate, co_rate = rounds * rl_hands / rl, rounds * hands / co
-        print(f"{players:>7} {rl_rate[0]:>11,.0f} {co_rate[0]:>13,.0f} {co_rate[0] / rl_rate[0]:>6.0f}x"
-              f" {rl_rate[1]:>13,.0f} {co_rate[1]:>10,.0f} {co_rate[1] / rl_rate[1]:>6.0f}x", flush=True)
+            seen = []
+            for name, state in (("rlcard step (get_state)", True), ("rlcard proceed_round", False)):
+                box = []
+                _, cpu = timed(lambda: box.append(rlcard_hands(players, rl_hands, args.seed + r, state)))
+                rates[name].append(rl_hands / cpu)
+                seen.append(box[0])
+            assert seen[0] == seen[1], "the two rlcard loops played different games"
+            _, cpu = timed(lambda: cardsim.simulate("uno", rules, players=players, games=hands, seed=args.seed,
+                                                    first_game=r * hands, policy="random"))
+            rates["compiled"].append(hands / cpu)
+        compiled = np.median(rates["compiled"])
+        print(f"{players} players:")
+        for name, xs in rates.items():
+            ratio = "" if name == "compiled" else f"   compiled / this: {compiled / np.median(xs):.0f}x " \
+                f"[{min(rates['compiled']) / max(xs):.0f}x .. {max(rates['compiled']) / min(xs):.0f}x]"
+            print(f"  {name:24} {np.median(xs):>10,.0f} h/CPU-s [{min(xs):,.0f} .. {max(xs):,.0f}]{ratio}",
+                  flush=True)
 
 
 def main() -> None:
     p = parser(__doc__, rules="official", players=(2, 4), games=1_000, compiled_games=200_000)
+    p.add_argument("--rounds", type=int, default=5, help="alternating rounds of --rlcard (default 5)")
     p.add_argument("--rlcard", action="store_true",
                    help="only: the compiled engine beside rlcard's own UnoGame loop, random play (rlcard must be "
                         "installed in this environment; it is not a cardsim dependency)")

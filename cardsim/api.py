@@ -14,6 +14,8 @@ from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, GameSpec, integer_expected
 from cardsim.core.records import Replay, frame
 from cardsim.core.rules import Rules
 from cardsim.games import spec
+from cardsim.play import runner
+from cardsim.play.user import is_user_seat
 
 ENGINES = ("compiled", "reference")
 ALIASES = {"vector": "compiled"}
@@ -84,6 +86,8 @@ def run_chunk(game: str | GameSpec, rules: Rules, players: int, seed: int, seats
     then needs not look up (a game outside the registry, e.g. a test double).
     """
     g = game if isinstance(game, GameSpec) else spec(game)
+    if any(is_user_seat(p) for p in seats):  # a user's seat: the step API, in Python (cardsim.play.runner)
+        return frame(list(runner.records(g.name, rules, players, seed, seats, games)), g.columns)
     if engine == "compiled":
         return frame(g.compiled(rules, players, seed, games, seats), g.columns)
     return frame((g.play(rules, players, seed, int(i), seats).record for i in games), g.columns)
@@ -101,9 +105,9 @@ def run_chunks(game: str, rules: Rules, players: int, seed: int, seats: tuple[st
                backend: str | None = None) -> list[pd.DataFrame]:
     """Run chunks in order, in this process or with joblib, with a tqdm bar of games."""
     from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
+    from cardsim.core.progress import bar as progress_bar
 
-    bar = tqdm(total=sum(len(c) for c in chunks), disable=not progress, unit="game", unit_scale=True,
+    bar = progress_bar(total=sum(len(c) for c in chunks), disable=not progress, unit="game", unit_scale=True,
                desc=f"{game} {players}p")
     out = []
     if n_jobs == 1 and backend is None:
@@ -132,6 +136,7 @@ def engine_name(engine: object) -> str:
 def replay(name: str, rules: str | Rules | None = None, /, *, game: int, players: int = 4, seed: int = 0,
            policy: str | Sequence[str] = "random") -> Replay:
     """Replay game ``game`` of ``name`` with the reference engine; ``print()`` shows every move.
+    A game with a user seat is stepped on the step API instead, one line per decision.
 
     ``replay("moska", r, players=4, seed=7, game=812_339).record`` equals that game's
     row of ``simulate`` with the same arguments.
@@ -139,6 +144,8 @@ def replay(name: str, rules: str | Rules | None = None, /, *, game: int, players
     g, r, players, seats = _resolve(name, rules, players, policy)
     _check_count("seed", seed, limit=SEED_LIMIT)
     _check_count("game", game, limit=GAME_LIMIT)
+    if any(is_user_seat(p) for p in seats):  # stepped on the step API: one event per decision
+        return runner.replay(g.name, r, players, int(seed), int(game), seats)
     return g.play(r, players, int(seed), int(game), seats)
 
 

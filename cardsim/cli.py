@@ -1,11 +1,13 @@
-"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report | train``.
+"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report | replicate | warm |
+train``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
 disk, an unreachable scheduler, ...) ends with one line on stderr and exit status 2.
-Ctrl-C ends with one line (what was kept, how to go on) and status 130; ``verify``
-exits 1 when the folder differs from what it claims. Output cut short by a closed pipe
-(``cardsim list | head``) ends quietly with status 141, as a program killed by SIGPIPE.
+Ctrl-C ends with one line (what was kept, how to go on) and status 130, SIGTERM with
+the same line and status 143 (``study.signals``); ``verify`` exits 1 when the folder
+differs from what it claims. Output cut short by a closed pipe (``cardsim list | head``)
+ends quietly with status 141, as a program killed by SIGPIPE.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ def cmd_list(args: argparse.Namespace) -> None:
             print(f"{name:12} {g.min_players}-{g.max_players} players; presets: {', '.join(g.rules.PRESETS)}")
         return
     g = spec(args.game)
-    print(f"{g.name}: {g.min_players}-{g.max_players} players; the rules (IDs cited below): docs/rules/{g.name}.md")
+    print(f"{g.name}: {g.min_players}-{g.max_players} players; the rules (IDs cited below): {g.rules_page}")
     default = g.rules.preset(g.rules.DEFAULT_PRESET)
     print("presets:")
     for name, r in g.rules.presets().items():
@@ -58,6 +60,25 @@ def cmd_run(args: argparse.Namespace) -> None:
                        scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume,
                        precision=args.precision, max_games=args.max_games)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
+    from cardsim.study.spec import load
+
+    if load(args.study).replicate:  # `replicate = true` in the study file
+        _replicate(folder, None, None, args)
+
+
+def cmd_replicate(args: argparse.Namespace) -> None:
+    """Re-run a study on fresh deals and print how many of its findings replicate."""
+    _replicate(args.folder, args.seed, args.out, args, players=args.players, policies=args.policies,
+               games=args.games)
+
+
+def _replicate(folder, seed, out, args: argparse.Namespace, **part) -> None:
+    from cardsim.study.replication import TABLE, counts, replicate
+
+    place, table = replicate(folder, seed=seed, out=out, jobs=args.jobs, backend=args.backend,
+                             scheduler=args.scheduler, force=args.force, progress=not args.quiet,
+                             resume=args.resume, **part)
+    print(f"replicated {folder} on fresh deals: {counts(table)}; wrote {place}: {TABLE}, fresh/")
 
 
 def _reached(folder) -> str:
@@ -111,7 +132,7 @@ def cmd_verify(args: argparse.Namespace) -> None:
     """Exit status 1 when a re-run row or a records digest differs from the manifest."""
     from cardsim.study import verify_study
 
-    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed)
+    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed, redraw=args.redraw)
     for line in v.notes:
         print(f"note: {line}")
     for line in v.mismatches:
@@ -134,6 +155,16 @@ def cmd_report(args: argparse.Namespace) -> None:
     from cardsim.study import report_study
 
     print(f"wrote into {args.folder}: {', '.join(report_study(args.folder))}")
+
+
+def cmd_warm(args: argparse.Namespace) -> None:
+    """Compile every engine entry point of the games named (default all) ahead, with a progress line."""
+    from cardsim.warm import warm
+
+    done = warm(args.games)
+    games = len(dict.fromkeys(g for g, _, _ in done))
+    print(f"warmed {len(done)} entry points of {games} game{'' if games == 1 else 's'} in "
+          f"{sum(s for _, _, s in done):.1f} s")
 
 
 def cmd_train(args: argparse.Namespace) -> None:
@@ -230,6 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
                                               "(with games.parquet) or the sampled games (default: every sampled game)")
     p.add_argument("--sample-seed", type=int, help="the seed that draws the --sample indices (default: a fresh "
                                                    "one, printed)")
+    p.add_argument("--redraw", action="store_true", help="also draw the plots again and compare them byte for byte "
+                                                         "(seconds per plot; by default their sha256 is checked)")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("report", help="re-render summary.csv and the plots from games.parquet; --html: write "
@@ -239,6 +272,23 @@ def build_parser() -> argparse.ArgumentParser:
                                                        "provenance) from the folder's files instead; needs no "
                                                        "games.parquet")
     p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("replicate", help="re-run a study on fresh deals (a new seed, all else equal) and tell "
+                                         "which of its corrected findings replicate (replication.csv)")
+    p.add_argument("folder", help="a study's output folder")
+    p.add_argument("--seed", type=int, help="the fresh seed (default: the study's seed + 1)")
+    p.add_argument("--players", type=int, nargs="+", help="replicate only these player counts' cells")
+    p.add_argument("--policies", nargs="+", help="replicate only these policies' cells (as the policy column "
+                                                 "spells them)")
+    p.add_argument("--games", type=int, help="games per cell of the fresh run (default: the study's)")
+    _folder_options(p, "the replication folder (default: FOLDER_replication beside FOLDER): replication.csv "
+                       "and the fresh study in fresh/", "continue an interrupted replication's fresh run")
+    p.set_defaults(func=cmd_replicate)
+
+    p = sub.add_parser("warm", help="compile the engines ahead (once per install; later runs load them from the "
+                                    "cache)")
+    p.add_argument("games", nargs="*", metavar="GAME", help="games to compile (default: all)")
+    p.set_defaults(func=cmd_warm)
 
     p = sub.add_parser("train", help="train a learned policy by expert iteration: self-play positions labelled by "
                                      "mc, a conditional logit per generation")
@@ -263,25 +313,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from cardsim.study import signals
     from cardsim.study.spec import RunStopped
 
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args.func(args)
-        sys.stdout.flush()
+        with signals.terminated_as_interrupt():
+            args.func(args)
+            sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
         return 141
     except RunStopped as stop:
-        return _fail(f"{'' if stop.interrupted else 'error: '}{stop}", 130 if stop.interrupted else 2)
+        return _fail(f"{'' if stop.interrupted else 'error: '}{stop}", signals.status(stop))
+    except signals.Terminated:
+        return _fail("terminated (SIGTERM)", 143)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except ValueError as err:
         return _fail(f"error: {err}", 2)
     except OSError as err:
-        where = f"{err.filename}: " if err.filename else ""
-        return _fail(f"error: {where}{err.strerror or err}", 2)
+        return _fail(f"error: {signals.os_error(err)}", 2)
     except MemoryError:
         return _fail("error: out of memory", 2)
     return 0

@@ -9,28 +9,46 @@ paired differences), a knob study's ``effects.csv`` (main effects) and a ladder'
     python experiments/findings.py --players 2     # another table size
     python experiments/findings.py --knobs         # the knob studies' main effects
     python experiments/findings.py --ladder        # the four ladders in one table
+    python experiments/findings.py --findings      # the headline findings, corrected, replicated, by skill
+
+``--findings`` prints each headline claim (``CLAIMS``) with its correction for many comparisons
+(Holm p and BH q within its study's family, from the committed tables: ``cardsim.study.multiplicity``),
+its replication (``results/<study>_replication/replication.csv``, else "not yet replicated") and its
+skill verdict (the top two rungs of ``Claim.rungs``, compared from the committed tables). A claim is
+stated as a finding only if it survives correction and replicated; one that does not survive says
+"no difference detected (±x pp)", x the larger end of its 95% interval.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 from pathlib import Path
+from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 
 from cardsim.games import spec
+from cardsim.study import multiplicity, replication, skill
+from cardsim.study.stats import wilson
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = ("moska_variants", "musta_maija_variants", "uno_house_rules", "molotow_rules")
 KNOBS = ("moska_knobs", "musta_maija_knobs", "uno_knobs", "moska_knobs_mc")
 LADDERS = ("moska", "musta_maija", "uno", "molotow")
-TARGETS = {"moska": ("mc among greedy loses ≤ 15%", lambda mc, greedy: mc <= 0.15),
-           "musta_maija": ("mc among greedy loses ≤ 15%", lambda mc, greedy: mc <= 0.15),
-           "uno": ("mc among greedy wins ≥ 30%", lambda mc, greedy: mc >= 0.30),
-           "molotow": ("mc beats greedy by ≥ 1 per game", lambda mc, greedy: mc - greedy >= 1)}
-"""Issue 16's targets for the ladder table, each with its test on mc's figure among greedy
-(point estimates) and the greedy seats' at the same tables."""
+TARGETS = {"moska": ("mc among greedy loses ≤ 15%", lambda lo, hi, greedy: _side(-hi, -lo, -0.15)),
+           "musta_maija": ("mc among greedy loses ≤ 15%", lambda lo, hi, greedy: _side(-hi, -lo, -0.15)),
+           "uno": ("mc among greedy wins ≥ 30%", lambda lo, hi, greedy: _side(lo, hi, 0.30)),
+           "molotow": ("mc beats greedy by ≥ 1 per game", lambda lo, hi, greedy: _side(lo - greedy, hi - greedy, 1))}
+"""Issue 16's targets for the ladder table, each decided on mc's 95% interval among greedy (and the
+greedy seats' figure at the same tables): met, missed, or undecided while the interval holds the target."""
+
+
+def _side(lo: float, hi: float, target: float) -> str:
+    """"met" when the interval [lo, hi] lies at or above the target, "**missed**" when below, else undecided."""
+    return "met" if lo >= target else "**missed**" if hi < target else "undecided (the interval holds it)"
 
 
 def _effects(folder: Path) -> pd.DataFrame:
@@ -132,13 +150,13 @@ def ladder_table(results: Path = RESULTS) -> str:
         for mc in [p for p in ratings.index if p.startswith("mc")]:
             worlds = re.search(r"determinizations=(\d+)", mc)
             label = game if worlds is None else f"{game}, mc with {worlds.group(1)} worlds"
-            met = "met" if reached(*table.loc[(mc, "greedy"), ["value", "among_value"]]) else "**missed**"
+            met = reached(*table.loc[(mc, "greedy"), ["lo", "hi", "among_value"]])
             lines.append(f"| {label} | {table.measure.iloc[0]} | {cell('greedy', 'random')} | {cell(mc, 'greedy')} "
                          f"| {target}: {met} | {rating('greedy')} | {rating(mc)} |")
     return ("ladders, 4 players, random, greedy and mc(determinizations=32, base=greedy) (and, where a row says "
             "so, mc with more worlds), every seating (rates in %, Wilson 95% intervals; Molotow: sticks minus "
             "potatoes per game; ratings: Bradley-Terry on the Elo scale, random = 0, bootstrap 95% "
-            "intervals):\n\n" + "\n".join(lines))
+            "intervals; a target is met or missed only when the interval is clear of it):\n\n" + "\n".join(lines))
 
 
 def study_tables(name: str, groups: list[tuple[int, str]] | None = None, results: Path = RESULTS) -> list[str]:
@@ -171,14 +189,206 @@ def every_table(results: Path = RESULTS) -> list[str]:
     return out
 
 
+class Claim(NamedTuple):
+    """A headline claim: what it says (``text``), the contrast of a committed study it rests on (a
+    variant against the baseline, or a knob level's main effect), and the ``rungs`` where the same
+    contrast was measured, weakest first: (study, policy)."""
+
+    text: str
+    study: str
+    players: int
+    policy: str
+    level: str
+    measure: str
+    knob: str = ""
+    rungs: tuple[tuple[str, str], ...] = ()
+
+
+_MOSKA_KNOBS = (("moska_knobs", "random"), ("moska_knobs", "greedy"), ("moska_knobs_mc", "mc"))
+_MOSKA = (("moska_variants", "random"), ("moska_variants", "greedy"), ("moska_variants_mc", "mc"))
+_MM_KNOBS = (("musta_maija_knobs", "random"), ("musta_maija_knobs", "greedy"))
+_MM = (("musta_maija_variants", "random"), ("musta_maija_variants", "greedy"), ("musta_maija_variants_mc", "mc"))
+_UNO = (("uno_house_rules", "random"), ("uno_house_rules", "greedy"), ("uno_house_rules_mc", "mc"))
+_MOLOTOW = (("molotow_rules", "random"), ("molotow_rules", "greedy"), ("molotow_rules_mc", "mc"))
+CLAIMS = (
+    Claim("Moska: adding with kill ranks moves loss onto seat 2", "moska_knobs", 4, "greedy", "attack_and_kill",
+          "loser_rate_2", "continuation", _MOSKA_KNOBS),
+    Claim("Moska: adding with kill ranks lengthens the game", "moska_knobs", 4, "greedy", "attack_and_kill",
+          "turns_mean", "continuation", _MOSKA_KNOBS),
+    Claim("Moska: an attack cap of 1 shortens the game", "moska_knobs", 4, "greedy", "1", "turns_mean",
+          "attack_cap", _MOSKA_KNOBS),
+    Claim("Moska: no attack cap against a cap of 6, game length", "moska_knobs", 4, "greedy", "None", "turns_mean",
+          "attack_cap", _MOSKA_KNOBS),
+    Claim("Moska: no attack cap against a cap of 6, seat 2's loss", "moska_knobs", 4, "greedy", "None",
+          "loser_rate_2", "attack_cap", _MOSKA_KNOBS),
+    Claim("Moska under mc: adding with kill ranks moves loss onto seat 2", "moska_knobs_mc", 4, "mc",
+          "attack_and_kill", "loser_rate_2", "continuation", _MOSKA_KNOBS),
+    Claim("Moska under mc: no trump-two swap shifts seat 1's loss", "moska_knobs_mc", 4, "mc", "False",
+          "loser_rate_1", "trump_two_swap", _MOSKA_KNOBS[1:]),
+    Claim("Turamoska moves loss onto seat 2", "moska_variants", 4, "greedy", "turamoska", "loser_rate_2",
+          rungs=_MOSKA),
+    Claim("Turamoska under mc moves loss onto seat 2", "moska_variants_mc", 4, "mc", "turamoska", "loser_rate_2",
+          rungs=_MOSKA),
+    Claim("Turamoska without a cap under mc moves loss onto seat 2", "moska_variants_mc", 4, "mc",
+          "turamoska_nocap", "loser_rate_2", rungs=_MOSKA),
+    Claim("Musta-Maija: a fixed trump (diamonds) shortens the game", "musta_maija_knobs", 4, "greedy", "diamonds",
+          "turns_mean", "trump", _MM_KNOBS),
+    Claim("Musta-Maija: a fixed trump (diamonds) helps seat 1, the first attacker", "musta_maija_knobs", 4,
+          "greedy", "diamonds", "loser_rate_1", "trump", _MM_KNOBS),
+    Claim("Musta-Maija under mc: diamonds as trump helps seat 1", "musta_maija_variants_mc", 4, "mc", "diamonds",
+          "loser_rate_1", rungs=_MM),
+    Claim("Musta-Maija under mc: a turned trump helps seat 1", "musta_maija_variants_mc", 4, "mc", "turned",
+          "loser_rate_1", rungs=_MM),
+    Claim("Musta-Maija: without the duty to beat, random games are longer", "musta_maija_knobs", 4, "random",
+          "free", "turns_mean", "must_beat", _MM_KNOBS),
+    Claim("Uno: drawing until playable lengthens a hand", "uno_knobs", 4, "greedy", "until_playable", "turns_mean",
+          "draw_rule", (("uno_knobs", "random"), ("uno_knobs", "greedy"))),
+    Claim("Uno under mc: drawing until playable lengthens a hand", "uno_house_rules_mc", 4, "mc",
+          "draw_until_playable", "turns_mean", rungs=_UNO),
+    Claim("Molotow: the Swiss reading makes more shared wins", "molotow_rules", 4, "greedy", "swiss", "winner_none",
+          rungs=_MOLOTOW),
+    Claim("Molotow under mc: the Swiss reading makes more shared wins", "molotow_rules_mc", 4, "mc", "swiss",
+          "winner_none", rungs=_MOLOTOW),
+)
+"""The README's headline claims, each printed with its correction, replication and skill verdict."""
+MARGIN = 0.5
+"""Top two rungs agree within this (pp for rates, decisions for lengths): as a ``[skill]`` study's default."""
+
+
+@functools.lru_cache(maxsize=None)
+def contrasts(name: str, results: Path = RESULTS) -> pd.DataFrame:
+    """A committed study's contrasts, corrected for many comparisons within its families (its level
+    ``alpha`` from the manifest): a knob study's effects (Holm and BH recomputed from the committed
+    intervals when the table predates them), a variant study's paired shifts, and, for a study with
+    ties (``winner_none``), each variant's change of the tie rate against the baseline as a family of
+    its own (unpaired two-proportion intervals: the summary holds no per-game tie contrast)."""
+    folder = results / name
+    study = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["study"]
+    alpha = study.get("alpha", multiplicity.ALPHA)
+    if (folder / "effects.csv").exists():
+        effects = _effects(folder)
+        return effects if "p_holm" in effects else multiplicity.adjust(effects, alpha)
+    summary = pd.read_csv(folder / "summary.csv")
+    table = multiplicity.paired_table(summary, study["baseline"], alpha)
+    if "winner_none" in summary and summary.winner_none.any():
+        table = pd.concat([table, _ties(summary, study["baseline"], alpha)], ignore_index=True)
+    return table
+
+
+def _ties(summary: pd.DataFrame, baseline: str, alpha: float) -> pd.DataFrame:
+    base = summary.loc[summary.variant == baseline].set_index(["players", "policy"])
+    rows = []
+    for _, r in summary.loc[summary.variant != baseline].iterrows():
+        b = base.loc[(r.players, r.policy)]
+        p, q = r.winner_none / r.games, b.winner_none / b.games
+        half = 1.959964 * np.sqrt(p * (1 - p) / r.games + q * (1 - q) / b.games)
+        rows.append({"variant": r.variant, "players": r.players, "policy": r.policy, "measure": "winner_none",
+                     "estimate": p - q, "lo": p - q - half, "hi": p - q + half, "games": 10**9})  # normal: df large
+    return multiplicity.adjust(pd.DataFrame(rows), alpha)
+
+
+def _row(table: pd.DataFrame, claim: Claim, study: str, policy: str) -> pd.Series | None:
+    """The claim's contrast in a study's table at ``policy`` (None where that table lacks it)."""
+    here = table.loc[(table.players == claim.players) & (table.policy == policy) & (table.measure == claim.measure)]
+    here = (here.loc[(here.effect == "main") & (here.knob == claim.knob) & (here.level == claim.level)]
+            if claim.knob else here.loc[here.variant == claim.level])
+    return here.iloc[0] if len(here) else None
+
+
+def _replication(claim: Claim, results: Path) -> str:
+    path = results / f"{claim.study}_replication" / replication.TABLE
+    if not path.exists():
+        return "not yet replicated"
+    table = replication.read(path)
+    row = _row(table, claim, claim.study, claim.policy)
+    return "not yet replicated" if row is None else str(row.verdict)
+
+
+def _skill(claim: Claim, results: Path) -> tuple[str, str]:
+    """The skill verdict of the claim's top two rungs, and how it reads (the difference with its
+    interval): unpaired from the committed tables (the rungs play the same deals, so this interval is
+    wider than the paired one a ``[skill]`` study computes)."""
+    found = [(policy, r) for study, policy in claim.rungs
+             if (r := _row(contrasts(study, results), claim, study, policy)) is not None]
+    if len(found) < 2:
+        return "not settled", "one rung only"
+    (second, a), (top, b) = found[-2:]
+    se = np.hypot((a.hi - a.lo) / 2, (b.hi - b.lo) / 2) / 1.959964
+    d = b.estimate - a.estimate
+    scale, unit = _unit(claim.measure)
+    margin = MARGIN / scale
+    verdict = skill.verdict(d - 1.959964 * se, d + 1.959964 * se, margin)
+    return verdict, (f"{second} → {top}, unpaired: {_diff(d, d - 1.959964 * se, d + 1.959964 * se, scale, 2)} "
+                     f"{unit}")
+
+
+def _unit(measure: str) -> tuple[float, str]:
+    return (1, "decisions") if measure.endswith("_mean") else (100, "pp")
+
+
+def _digits(scale: float, lo: float, hi: float) -> int:
+    """Decimals that show an interval's width (2, or more for a narrow one)."""
+    width = scale * (hi - lo)
+    return 2 if not width > 0 else int(min(4, max(2, np.ceil(-np.log10(width)) + 1)))
+
+
+def assess(claim: Claim, results: Path = RESULTS) -> dict:
+    """What the committed files say of a claim: its row (estimate, interval, Holm p, BH q, family
+    size), replication, skill verdict and status (``finding`` only when it survives correction,
+    replicated and is settled at the top of its rungs)."""
+    table = contrasts(claim.study, results)
+    row = _row(table, claim, claim.study, claim.policy)
+    if row is None:
+        raise ValueError(f"{claim.study}: no contrast {claim.knob or 'variant'}={claim.level}, {claim.measure}, "
+                         f"{claim.players} players, {claim.policy}")
+    size = int((table.measure.map(multiplicity.family) == multiplicity.family(claim.measure)).sum()
+               if claim.measure != "winner_none" else (table.measure == "winner_none").sum())
+    replicated = _replication(claim, results)
+    verdict, moved = _skill(claim, results)
+    scale, unit = _unit(claim.measure)
+    if not row.survives:
+        status = (f"no difference detected (±{scale * max(abs(row.lo), abs(row.hi)):.{_digits(scale, row.lo, row.hi)}f}"
+                  f" {unit})")
+    elif replicated != "replicated":
+        status = {"underpowered": "replication underpowered", "not replicated": "not replicated: no finding"}.get(
+            replicated, replicated)
+    elif verdict != "settled at the top":
+        status = "replicated, not settled with skill"
+    else:
+        status = "finding"
+    return {"claim": claim, "row": row, "family": size, "replication": replicated, "skill": verdict,
+            "moved": moved, "status": status}
+
+
+def finding_line(a: dict) -> str:
+    """One printed claim: its status first, then the number, its correction, replication and skill."""
+    c, r = a["claim"], a["row"]
+    scale, unit = _unit(c.measure)
+    return (f"- {c.text}: **{a['status']}**. `{c.policy}`, {c.players} players (`{c.study}`): "
+            f"{_diff(r.estimate, r.lo, r.hi, scale, _digits(scale, r.lo, r.hi))} {unit}; Holm p = {r.p_holm:.2g}, BH q = {r.q_bh:.2g} "
+            f"among {a['family']} tests; replication: {a['replication']}; skill: {a['skill']} ({a['moved']}).")
+
+
+def findings(results: Path = RESULTS) -> str:
+    """Every headline claim, one line each (``finding_line``), under the line that says how to read them."""
+    lines = [finding_line(assess(c, results)) for c in CLAIMS]
+    return ("headline claims, each with Holm p and BH q within its study's family, alpha 0.05, its replication "
+            "on fresh deals and its skill verdict (top two rungs within ±0.5 pp or decisions):\n\n"
+            + "\n".join(lines))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--policy", default="greedy")
     parser.add_argument("--knobs", action="store_true", help="the knob studies' main effects")
     parser.add_argument("--ladder", action="store_true", help="the ladders' table")
+    parser.add_argument("--findings", action="store_true", help="the headline claims, corrected, replicated, by skill")
     parser.add_argument("studies", nargs="*", default=None)
     args = parser.parse_args(argv)
+    if args.findings:
+        print(findings())
+        return
     if args.ladder:
         print(ladder_table())
         return

@@ -1,10 +1,16 @@
-"""Shared test settings: hypothesis profiles and the scale of `slow` tests.
+"""Shared test settings: hypothesis profiles, the scale of `slow` tests, the `differential` mark.
 
 `slow` tests size themselves with ``scaled(n)``: full size by default, scaled down in
 CI by ``CARDSIM_SLOW_SCALE`` (e.g. 0.02), never below a floor that still means
 something.
+
+`differential` marks the tests that play a compiled engine against its reference engine
+(most of the suite's time): the modules of ``DIFFERENTIAL_MODULES`` and every test whose
+name says it compares the engines (``DIFFERENTIAL_NAMES``). ``-m "not slow and not
+differential"`` is the quick subset: the rules, policies, studies and tools without them.
 """
 import os
+import re
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,3 +31,19 @@ def _scaled(n: int, floor: int = 200) -> int:
 def scaled():
     """The ``scaled(n, floor)`` function as a fixture, for `slow` tests."""
     return _scaled
+
+
+DIFFERENTIAL_MODULES = {"moska/test_compiled.py", "moska/test_compiled_policies.py", "molotow/test_differential.py",
+                        "uno/test_differential.py"}
+"""Modules of differential tests (their other tests check the compiled engine's state API with the reference)."""
+DIFFERENTIAL_NAMES = re.compile(r"reference.*(equal|same|the_compiled)|(equal|same|the_compiled).*reference"
+                               r"|both_engines")
+"""The name of a test that compares the engines: ``test_compiled_equals_reference...``, ``..._on_both_engines``."""
+
+
+def pytest_collection_modifyitems(config, items):
+    here = os.path.dirname(__file__)
+    for item in items:
+        module = os.path.relpath(str(item.path), here).replace(os.sep, "/")
+        if module in DIFFERENTIAL_MODULES or DIFFERENTIAL_NAMES.search(item.originalname or item.name):
+            item.add_marker("differential")

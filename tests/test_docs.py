@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardsim.core.records import EVENTS
-from cardsim.games import GAMES, spec
+from cardsim.games import BUILT_IN as GAMES, spec
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

@@ -48,6 +48,16 @@ class GameSpec:
     columns: tuple[Column, ...]
     play: Callable[[Rules, int, int, int, tuple[str, ...]], Replay]
     compiled: Callable[[Rules, int, int, np.ndarray, tuple[str, ...]], dict[str, np.ndarray]] | None = None
+    protocol: int = 1
+    """The version of the game's decision protocol, recorded in every manifest: raised whenever the same
+    rules, seed and game index give another record (as Pgx raises ``Env.version``)."""
+    rules_page: str = ""
+    """Where the game's numbered rules are written (``cardsim list GAME`` cites it); the built-ins':
+    ``docs/rules/<game>.md``."""
+
+    def __post_init__(self) -> None:
+        if not self.rules_page:
+            object.__setattr__(self, "rules_page", f"docs/rules/{self.name}.md")
 
     def check_players(self, rules: Rules, players: object) -> int:
         if not isinstance(players, (int, np.integer)) or isinstance(players, bool):
@@ -58,15 +68,29 @@ class GameSpec:
         rules.check_players(players)
         return players
 
-    def seat_policies(self, policy: str | list[str] | tuple[str, ...], players: int) -> tuple[str, ...]:
-        """One policy string per seat from a name (self-play) or a list (one per seat), each in its
-        one spelling (``normal_call``: ``"greedy()"`` is ``"greedy"``)."""
-        if not isinstance(policy, (str, list, tuple)):
+    def seat_policies(self, policy, players: int) -> tuple:
+        """One policy per seat from a name (self-play) or a list (one per seat), each in its one
+        spelling (``normal_call``: ``"greedy()"`` is ``"greedy"``). A user policy
+        (``cardsim.play.user``: ``"module:name"``, ``"file.py:name"``, or in Python a callable) is
+        loaded and checked here; a string stays its spec string, a callable becomes a ``UserPolicy``."""
+        from cardsim.play import user
+
+        if not isinstance(policy, (str, list, tuple)) and not callable(policy):
             raise ValueError(f"{self.name}: policy must be a policy name or a list of one per seat, not {policy!r}")
-        seats = (policy,) * players if isinstance(policy, str) else tuple(policy)
+        seats = (policy,) * players if isinstance(policy, str) or callable(policy) else tuple(policy)
         if len(seats) != players:
             raise ValueError(f"{self.name}: {len(seats)} policies given for {players} players")
+        out = []
         for p in seats:
-            if not isinstance(p, str) or parse_call(p)[0] not in self.policies:
-                raise ValueError(f"unknown {self.name} policy {p!r}; known policies: {', '.join(self.policies)}")
-        return tuple(normal_call(p) for p in seats)
+            if isinstance(p, user.UserPolicy):
+                out.append(p)
+            elif user.is_user_spec(p):
+                out.append(user.load(p).spec)
+            elif not isinstance(p, str) and (callable(p) or callable(getattr(p, "decide", None))):
+                out.append(user.from_object(p))
+            elif not isinstance(p, str) or parse_call(p)[0] not in self.policies:
+                raise ValueError(f"unknown {self.name} policy {p!r}; known policies: {', '.join(self.policies)}, "
+                                 "or your own as \"module:name\" or \"path/to/file.py:name\"")
+            else:
+                out.append(normal_call(p))
+        return tuple(out)

@@ -21,10 +21,37 @@ import sys
 import time
 from typing import Any
 
+import numba
 import numpy as np
-from numba import njit
+from numba.core import types
 
 from cardsim.core import rng
+
+
+
+def njit(*args: Any, **options: Any) -> Any:
+    """numba's ``njit``, compiling less (every compiled module decorates with it):
+
+    - no C callback wrapper per function (nothing here takes a compiled function's address);
+    - one machine code per argument types: numba types a constant argument (``advance(s, p, BEGIN_ROUND)``)
+      as a literal and compiles a copy of the callee for each constant; here a call from compiled code
+      is typed with the arguments' plain types (the callee is the same code, not a copy per constant).
+    """
+    options.setdefault("no_cfunc_wrapper", True)
+    decorate = numba.njit(**options)
+
+    def make(fn: Any) -> Any:
+        dispatcher = decorate(fn)
+        typed = dispatcher.get_call_template
+
+        def get_call_template(args: tuple, kws: dict) -> Any:
+            return typed(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+        dispatcher.get_call_template = get_call_template
+        return dispatcher
+
+    return make(args[0]) if args and callable(args[0]) else make
+
 
 U = np.uint64
 """Cast before shifting or mixing: ``U(1) << U(c)``."""

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 import numpy as np
 import pandas as pd
 
+from cardsim.core import boards as pictures
+from cardsim.core.boards import Board
 from cardsim.core.cards import cards_of
 
 if TYPE_CHECKING:
@@ -119,6 +121,8 @@ class EventBook:
     columns: tuple[Column, ...]
     row: Callable[[tuple], tuple]
     phrases: Mapping[str, str | tuple[str, str]]
+    boards: Callable[[list[tuple]], list[Board]] | None = None
+    """The board after each raw event of a game's log (``core.boards``), for the notebooks' pictures."""
 
     def rows(self, log: Iterable[tuple]) -> list[dict[str, Any]]:
         """One dict per raw event, keyed by the column names (empty values are None)."""
@@ -218,6 +222,44 @@ class Replay:
 
     def _repr_pretty_(self, p, cycle) -> None:  # IPython shows the game, not the object
         p.text(str(self))
+
+    @cached_property
+    def boards(self) -> list[Board]:
+        """The table after each event (``core.boards.Board``), one per row of ``events``."""
+        if self.book is None or self.book.boards is None:
+            raise ValueError(f"{self.game} has no pictures of its table")
+        return self.book.boards(self.log)
+
+    def html(self, event: int = -1, seat: int | None = None) -> str:
+        """The table after event ``event`` (an index of ``events``; -1: the last) as HTML cards, with the
+        event's text: every seat's cards, or with ``seat`` that seat's view (the others face down)."""
+        if not -len(self.rows) <= event < len(self.rows):
+            raise IndexError(f"event {event} is not one of the game's {len(self.rows)} events")
+        event %= len(self.rows)
+        row = self.rows[event]
+        head = (f"{self.setup.game} {self.setup.rules.describe()} · {self.setup.players} players · game "
+                f"{self.setup.index} · " if self.setup else f"{self.game} · ")
+        number = "" if row["decision"] is None else f"decision {row['decision']}: "
+        caption = f"{head}event {event} of {len(self.rows) - 1}: {number}{self.book.text(row)}"
+        return pictures.html(self.boards[event], caption, seat, acting=row["seat"])
+
+    def _repr_html_(self) -> str | None:  # Jupyter draws the end of the game; ``widget()`` steps through it
+        if self.book is None or self.book.boards is None:
+            return None  # a game without pictures of its table (a plug-in's): Jupyter shows the text
+        return self.html()
+
+    def widget(self, seat: int | None = None):
+        """A slider over the events and the table after the chosen one (``html``): an ipywidgets box for
+        a notebook (the ``notebooks`` extra)."""
+        try:
+            import ipywidgets
+        except ImportError:
+            raise ImportError("Replay.widget needs ipywidgets: pip install 'cardsim[notebooks]'") from None
+        slider = ipywidgets.IntSlider(value=0, min=0, max=len(self.rows) - 1, description="event",
+                                      continuous_update=True, layout=ipywidgets.Layout(width="95%"))
+        view = ipywidgets.HTML(self.html(0, seat))
+        slider.observe(lambda change: setattr(view, "value", self.html(change["new"], seat)), names="value")
+        return ipywidgets.VBox([slider, view])
 
 
 def _plain(value: Any) -> Any:

@@ -142,6 +142,15 @@ class Rules:
     PRESETS: ClassVar[dict[str, dict[str, Any]]]
     DEFAULT_PRESET: ClassVar[str]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # A game's ``@dataclass`` would write the field-by-field __repr__; it leaves one the class already holds.
+        super().__init_subclass__(**kwargs)
+        cls.__repr__ = Rules.__repr__
+
+    def __repr__(self) -> str:
+        """The string form (``turamoska(attack_cap=None)``): what a notebook or a list of rules shows."""
+        return self.describe()
+
     def __post_init__(self) -> None:
         for name, spec in self.knobs().items():
             value = getattr(self, name)

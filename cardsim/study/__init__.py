@@ -7,7 +7,8 @@ summarises them (with each cell's fairness), ``effects`` measures a design's kno
 ``plots`` draws them, ``htmlreport`` writes ``report.html``, ``compare`` serves
 ``cardsim compare``, ``storage`` owns the files of a folder, ``pieces`` the records of a run in
 progress, ``folder`` and ``lock`` the folder itself (one writer, replaced all or
-nothing), ``manifest`` what a folder claims, ``report`` its summary and plots,
+nothing), ``disk`` the space a run needs, ``signals`` how a stopped run ends, ``manifest``
+what a folder claims, ``report`` its summary and plots,
 ``verify`` checks it, ``commands`` ties them together. The names below are imported on
 first use, so that a worker process importing ``cardsim.study.workers`` starts quickly.
 """

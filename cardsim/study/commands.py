@@ -6,9 +6,10 @@ the free disk space. Then it takes the folder's lock, finishes a swap a killed r
 half-done, and refuses a folder holding another study (without ``force``) or files that
 are not a study's. It plays the tasks into ``.R.part`` (``pieces``: ``resume`` continues
 a killed run there), assembles ``games.parquet``, writes the sample, summary, plots and
-manifest beside it, and swaps the whole folder in (``folder.swap_in``). Ctrl-C, a full
-disk or any other OS error stops it with one line saying what was kept (``RunStopped``):
-the folder then still holds its earlier study, unchanged.
+manifest beside it, and swaps the whole folder in (``folder.swap_in``). Ctrl-C, SIGTERM
+(``signals``), a full disk or any other OS error stops it with one line saying what was
+kept and the command that resumes (``RunStopped``): the folder then still holds its
+earlier study, unchanged. The disk it needs is estimated first (``disk``).
 """
 from __future__ import annotations
 
@@ -16,22 +17,19 @@ import json
 import os
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import time
 import uuid
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import matplotlib
 
 import cardsim
 from cardsim.study import folder as folders, ladder_files, lock, manifest as claims, pieces, precision as rule
-from cardsim.study import report, stepping, storage, testhooks
+from cardsim.study import disk, report, signals, stepping, storage, testhooks
 from cardsim.study.execution import Execution
 from cardsim.study.report import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
 from cardsim.study.runner import CHUNK, Tasks, engine_for, stream
@@ -82,18 +80,20 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
              + "; ".join(study.design.skipped))
     with Execution(jobs, backend, scheduler, note=note) as execution:
         place = folders.out_folder(out, study.name)
-        folders.check_space(place, study.games * len(study.cells()) * len(report.record_dtypes(study)))
+        disk.check(place, study)
         with lock.hold(place.lock, place.folder, note=note):
             for line in folders.recover(place):
                 note(line)
             _check_replaceable(place, study, force, stepped)
-            command, swapped = shlex.join(argv), []
+            command, swapped = shlex.join([*argv, *(["--force"] if force and "--force" not in argv else [])]), []
             try:
-                _run(study, place, execution, study_file, resume, note, progress, swapped, argv, stepped)
-            except KeyboardInterrupt:
-                raise RunStopped(f"interrupted: {_kept(place, command, swapped)}", interrupted=True) from None
+                with signals.terminated_as_interrupt():
+                    _run(study, place, execution, study_file, resume, note, progress, swapped, argv, stepped)
+            except KeyboardInterrupt as stop:
+                raise signals.stopped(stop, _kept(place, command, swapped)) from None
             except OSError as err:
-                raise RunStopped(f"{_os_error(err)}: {_kept(place, command, swapped)}", interrupted=False) from None
+                kept = _kept(place, command, swapped, "make room, then " if signals.full_disk(err) else "")
+                raise RunStopped(f"{signals.os_error(err)}: {kept}", interrupted=False) from None
     return place.folder
 
 
@@ -113,7 +113,7 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
     if resume and kept:
         note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
     started = time.perf_counter()
-    reached = None
+    reached, written = None, None
     if not pieces.assembled(place.part):
         if stepped is None:
             for task, records in stream(study, execution, skip=kept, progress=progress):
@@ -124,7 +124,9 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
                                     progress=progress, kept=kept, after_piece=lambda: testhooks.pause("piece"))
             storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
         testhooks.pause("assemble")
-        pieces.assemble(place.part, len(tasks) if reached is None else reached.order)
+        written = _watchers(place.part, study) if stepped is None else None
+        pieces.assemble(place.part, len(tasks) if reached is None else reached.order,
+                        watch=() if written is None else written)
     if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
         steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
         study = study.with_games(steps[-1]["games"])
@@ -132,11 +134,10 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
                              "reached": steps[-1]["widest_half_width_pp"] <= stepped["pp"]}
     simulated = time.perf_counter()
     testhooks.pause("digest")
-    digest = storage.parquet_digest(place.part / storage.GAMES)
-    sample = storage.read_games(place.part, games=storage.sample_games(study.games))
+    digest, sample, records = _records_written(place.part, study, written)
     testhooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
-    summary, histograms, effects = report.as_read(*report.compute(study, place.part))
+    summary, histograms, effects = report.as_read(*report.compute(study, place.part, records))
     outputs = report.write(study, place.part, summary, histograms, effects)
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
@@ -151,8 +152,27 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
         precision=stepped), place.part)
     pieces.finish(place.part)
     (place.part / STEPS).unlink(missing_ok=True)
-    with _deferred_interrupt(lambda: swapped.append(True)):
+    with signals.deferred(lambda: swapped.append(True)):
         folders.swap_in(place, run)
+
+
+def _watchers(part: Path, study: Study) -> tuple:
+    """What is computed from the records while ``games.parquet`` is written: their digest, the sample and
+    (up to ``report.SUMMARY_ROWS`` records) the columns the summary reads."""
+    keep = study.games * len(study.cells()) <= report.SUMMARY_ROWS
+    return (storage.RecordsDigest(part), storage.SampleRows(storage.sample_games(study.games)),
+            *([storage.Columns(report.summary_columns(study))] if keep else []))
+
+
+def _records_written(part: Path, study: Study, written: tuple | None) -> tuple[str, Any, Any]:
+    """The records' digest, the sampled rows and the summary's columns (None: the summary reads them from
+    ``games.parquet``): from the watchers of the assembly, or, where the records were assembled before (a
+    resumed run) or stepped to a precision, the digest and sample read back from ``games.parquet``."""
+    if written is not None:
+        digest, sample, *columns = written
+        return digest.hexdigest(), sample.frame(), columns[0].frame() if columns else None
+    return (storage.parquet_digest(part / storage.GAMES),
+            storage.read_games(part, games=storage.sample_games(study.games)), None)
 
 
 def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stderr) -> list[str]:
@@ -175,13 +195,14 @@ def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stder
             raise StudyError(str(place.part), None, "an interrupted run's records are kept there: resume it "
                              "(cardsim run ... --resume) or remove that folder first")
         try:
-            return _report(study, manifest, place)
-        except KeyboardInterrupt:
+            with signals.terminated_as_interrupt():
+                return _report(study, manifest, place)
+        except KeyboardInterrupt as stop:
             shutil.rmtree(place.part, ignore_errors=True)
-            raise RunStopped(f"interrupted: {folder} unchanged", interrupted=True) from None
+            raise signals.stopped(stop, f"{folder} unchanged") from None
         except OSError as err:
             shutil.rmtree(place.part, ignore_errors=True)
-            raise RunStopped(f"{_os_error(err)}: {folder} unchanged", interrupted=False) from None
+            raise RunStopped(f"{signals.os_error(err)}: {folder} unchanged", interrupted=False) from None
 
 
 def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> list[str]:
@@ -194,11 +215,12 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> lis
     outputs = report.write(study, place.part, summary, histograms, effects)
     run = uuid.uuid4().hex
     machine = manifest["machine"] if isinstance(manifest.get("machine"), dict) else {}
-    storage.write_manifest(manifest | {
+    storage.write_manifest(claims.sealed(manifest | {
         "format": storage.MANIFEST_FORMAT, "run": run, "outputs": outputs, "files": _digests(place.part, outputs),
         "machine": machine | {"matplotlib": matplotlib.__version__},
-        "reported": datetime.now(timezone.utc).isoformat(timespec="seconds")}, place.part)
-    with _deferred_interrupt(lambda: None):
+        "reported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "informational": list(claims.INFORMATIONAL)}), place.part)
+    with signals.deferred(lambda: None):
         folders.swap_in(place, run)
     return outputs
 
@@ -229,25 +251,28 @@ def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped:
                              "use --force to overwrite or --out to choose another folder")
 
 
-def _kept(place: folders.Place, command: str, swapped: list[bool]) -> str:
-    """What a stopped run leaves, in words, and how to go on."""
+def _kept(place: folders.Place, command: str, swapped: list[bool], first: str = "") -> str:
+    """What a stopped run leaves, in words, and how to go on (``first``: what to do before that)."""
     if swapped:
         return f"after the run had finished: {place.folder} holds the new study"
     done = (place.folder / storage.MANIFEST).exists()
     there = f"{place.folder} " + ("still holds its earlier study, unchanged" if done else "was not written")
     if pieces.assembled(place.part):
-        return f"{there}; all records are kept in {place.part}: finish with `{command} --resume`"
+        return f"{there}; all records are kept in {place.part}: {first}finish with `{command} --resume`"
     n = len(pieces.kept(place.part))
     if n:
-        return f"{there}; {n} chunks of records are kept in {place.part}: continue with `{command} --resume`"
-    return there
+        return f"{there}; {n} chunks of records are kept in {place.part}: {first}continue with `{command} --resume`"
+    return there + (f"; no records were kept: {first}run `{command}` again" if first else "")
 
 
 def _recreate(manifest: dict[str, Any], study: Study, folder: str | Path) -> str:
     """The command that re-creates a folder's records: ``cardsim ladder ...`` or ``cardsim run STUDY_FILE ...``."""
     if study.ladder is not None:
         return shlex.join(ladder_files.command(study, folder))
-    return f"cardsim run {manifest.get('study_file', 'STUDY')} --games {study.games} --out {folder}"
+    study_file = manifest.get("study_file") or "STUDY"
+    if isinstance(manifest.get("cwd"), str) and study_file != "STUDY":  # the run's own folder, wherever this runs
+        study_file = os.path.join(manifest["cwd"], study_file)
+    return shlex.join(["cardsim", "run", study_file, "--games", str(study.games), "--out", str(folder)])
 
 
 def _command(path: str | Path, games: int | None, out: str | Path | None, precision: float | None = None,
@@ -256,11 +281,6 @@ def _command(path: str | Path, games: int | None, out: str | Path | None, precis
     return ["cardsim", "run", str(path), *(["--games", str(games)] if games is not None else []),
             *(["--precision", f"{precision:g}", "--max-games", str(max_games)] if precision is not None else []),
             *(["--out", str(out)] if out is not None else [])]
-
-
-def _os_error(err: OSError) -> str:
-    where = f"{err.filename}: " if err.filename else ""
-    return f"{where}{err.strerror or err}"
 
 
 def _digests(folder: Path, outputs: list[str]) -> dict[str, str]:
@@ -272,25 +292,6 @@ def _link(src: Path, dst: Path) -> None:
         os.link(src, dst)
     except OSError:
         shutil.copy2(src, dst)
-
-
-@contextmanager
-def _deferred_interrupt(done: Callable[[], None]) -> Iterator[None]:
-    """Hold Ctrl-C back while the folder is swapped (a few renames), call ``done`` once the block
-    has finished, then deliver it. (Outside the main thread Python delivers no signal.)"""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        done()
-        return
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
-    try:
-        yield
-        done()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
 
 
 def _git_revision() -> dict[str, Any] | None:

@@ -51,7 +51,7 @@ def effects(games: pd.DataFrame, design: Design, m: Measures, game: str,
             for c in contrasts(design)]
     rows = []
     for (players, policy), group in games.groupby(["players", "policy"], sort=False):
-        ys = _measures(group, design, m, int(players))
+        ys = per_game(group, list(design.cells), m, int(players))
         for contrast, used, weights in plan:
             labels = {k: v for k, v in contrast.items() if k not in ("weights", "groups")}
             for measure, y in ys.items():
@@ -121,10 +121,9 @@ def _contrast(design: Design, cells: dict[tuple[str, ...], str], terms: dict[str
                      "groups": groups}
 
 
-def _measures(group: pd.DataFrame, design: Design, m: Measures, players: int) -> dict[str, np.ndarray]:
-    """Measure name -> a (variants x games) array, rows in ``design.cells`` order, games in
+def per_game(group: pd.DataFrame, variants: list[str], m: Measures, players: int) -> dict[str, np.ndarray]:
+    """Measure name -> a (variants x games) array, rows in ``variants`` order, games in
     index order: seat indicators, and lengths with NaN for truncated games."""
-    variants = list(design.cells)
     group = group.sort_values(["game"], kind="stable")
     by_variant = {v: cell for v, cell in group.groupby("variant", sort=False)}
     missing = [v for v in variants if v not in by_variant]

@@ -2,11 +2,15 @@
 
 Turns ``manifest.json`` and ``summary.csv`` into short readable tables (the headline,
 outcome rates and paired differences with their intervals), finds the folder of a
-study from anywhere in the project, picks an interesting game of a batch and trims a
-long replay. Nothing here simulates, computes a statistic or writes a file.
+study from anywhere in the project, shows a folder in a notebook (``show``: its tables
+and plots), picks an interesting game of a batch and trims a long replay. Nothing here
+simulates, computes a statistic or writes a file.
 """
 from __future__ import annotations
 
+import base64
+import html
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -37,6 +41,38 @@ def open_study(name: str, root: str | Path | None = None) -> tuple[Path, dict[st
         raise StudyError(str(folder), None, f"no {storage.MANIFEST}: the study has not been run here; "
                          f"run `cardsim run experiments/{name}.toml` in the project folder")
     return folder, storage.read_manifest(folder), pd.read_csv(folder / storage.SUMMARY)
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A finished study folder as a notebook shows it: the headline, the outcome rates and the paired
+    differences (with their intervals) and every plot of the manifest, in its order."""
+
+    path: Path
+    manifest: dict[str, Any]
+    summary: pd.DataFrame
+
+    def plots(self) -> list[Path]:
+        """The folder's plots, in the manifest's order."""
+        return [self.path / n for n in self.manifest["outputs"] if n.endswith(".png") and (self.path / n).is_file()]
+
+    def _repr_html_(self) -> str:
+        study = self.manifest["study"]
+        parts = [f"<h3>{html.escape(study['name'])}: {html.escape(study['game'])}</h3>",
+                 headline(self.manifest).to_frame("").to_html(header=False),
+                 "<h4>Outcome rate by seat (Wilson 95%)</h4>", outcome_table(self.summary).to_html()]
+        if self.summary.variant.nunique() > 1:
+            parts += [f"<h4>Paired differences against {html.escape(study['baseline'])} (95%)</h4>",
+                      paired_table(self.summary, study["baseline"]).to_html()]
+        parts += [f"<figure><img style=\"max-width:100%\" alt=\"{html.escape(p.name)}\" src=\"data:image/png;base64,"
+                  f"{base64.b64encode(p.read_bytes()).decode()}\"><figcaption>{html.escape(p.name)}</figcaption>"
+                  "</figure>" for p in self.plots()]
+        return "\n".join(parts)
+
+
+def show(name: str, root: str | Path | None = None) -> Folder:
+    """``results/<name>`` of the project as a ``Folder``: the last line of a notebook cell draws it."""
+    return Folder(*open_study(name, root))
 
 
 def headline(manifest: dict[str, Any]) -> pd.Series:

@@ -25,11 +25,16 @@ exchange there is no instant between the two; with two renames there is one, in 
 ``R``'s files one by one could straddle a swap; ``verify`` and ``report`` hold the lock, so
 they never do.
 
+**Checked first** (``out_folder``, before any game): ``R`` is not a mount point (another
+file system, or a bind mount: the kernel refuses to rename either, so the swap would
+fail after the whole run) and a folder beside it can be created, renamed and removed.
+
 **Recovery** (``recover``; the next run, report or verify calls it under the lock): a
 ``.R.ready-<run>`` is always complete. When ``R``'s manifest is of that run, the exchange
 happened and the leftover holds the old study: removed. Otherwise the killed run had
 finished and only its swap was cut short: the swap is completed. A ``.R.old-<run>`` is
-removed once ``R`` exists. ``.R.part`` is left for ``--resume``.
+removed once ``R`` exists. ``.R.part`` is left for ``--resume``. A ``.R.ready-<run>`` beside a
+mount point (an earlier cardsim could not swap it in) is left as it is, with a note.
 """
 from __future__ import annotations
 
@@ -37,19 +42,15 @@ import ctypes
 import errno
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 
 from cardsim.study import testhooks
 
-STUDY_FILES = ("manifest.json", "games.parquet", "sample.csv", "summary.csv")
+STUDY_FILES = ("manifest.json", "games.parquet", "sample.csv", "summary.csv", "report.html")
 """Files any study folder may hold, beside its plots (``*.png``) and what its manifest lists."""
-BYTES_PER_VALUE = 1.5
-"""Disk per record value and copy (the pieces, then games.parquet, are on disk together for a moment):
-measured 0.8 in the pieces and 0.5 in games.parquet (quickstart at 20,000 games per cell)."""
-SPARE_BYTES = 16 << 20
-"""Disk for the summary, plots, sample and manifest, with room to spare."""
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
@@ -101,8 +102,47 @@ def out_folder(out: str | Path | None, name: str) -> Place:
     cwd = Path(os.path.abspath(os.getcwd()))
     if cwd == folder or folder in cwd.parents:
         raise ValueError(f"--out {out}: holds the working folder; a run replaces its folder as a whole")
+    if folder.exists() and mount_point(folder):
+        raise ValueError(f"--out {out}: a mount point, which cannot be renamed; a run replaces its folder by "
+                         f"renaming it: give a folder inside it (e.g. --out {Path(out) / name})")
     check_parent(folder.parent, f"--out {out}")
+    check_renames(Place(folder), f"--out {out}")
     return Place(folder)
+
+
+def mount_point(folder: Path) -> bool:
+    """Whether ``folder`` is a mount point: another file system (``os.path.ismount``) or a bind mount
+    of a folder of the same one (listed in ``/proc/self/mountinfo``). Either cannot be renamed."""
+    if os.path.ismount(folder):
+        return True
+    try:
+        lines = Path("/proc/self/mountinfo").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    real = os.path.realpath(folder)
+    return any(len(f) > 4 and _unescape(f[4]) == real for f in (line.split(" ") for line in lines))
+
+
+def _unescape(path: str) -> str:
+    """A path of ``/proc/self/mountinfo`` (space, tab, newline and backslash are written in octal)."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), path)
+
+
+def check_renames(place: Place, what: str) -> None:
+    """``ValueError`` unless a folder beside ``place.folder`` can be created, renamed and removed, as a
+    run's swap does (a file system that refuses renaming folders fails here, before any game)."""
+    probe = place.parent / f".{place.name}.probe-{os.getpid()}"
+    moved = probe.with_name(probe.name + "-renamed")
+    try:
+        probe.mkdir()
+        os.rename(probe, moved)
+    except OSError as err:
+        raise ValueError(f"{what}: {place.parent} does not let a folder be renamed ({err.strerror or err}); "
+                         "a run replaces its folder by renaming: choose a folder on another file system") from None
+    finally:
+        for path in (probe, moved):
+            if path.is_dir():
+                path.rmdir()
 
 
 def check_parent(parent: Path, what: str) -> None:
@@ -136,23 +176,6 @@ def check_contents(place: Place, listed: list[str]) -> None:
                          "folder as a whole: choose another --out")
 
 
-def check_space(place: Place, values: int) -> None:
-    """``ValueError`` when the file system of the folder has less free space than a run writing
-    ``values`` record values needs (estimated; the old study stays until the swap)."""
-    needed = values * BYTES_PER_VALUE * 2 + SPARE_BYTES
-    free = shutil.disk_usage(place.parent).free
-    if needed > free:
-        raise ValueError(f"{place.folder}: the run needs about {_size(needed)} of disk ({values:,} record values), "
-                         f"{_size(free)} free")
-
-
-def _size(n: float) -> str:
-    unit = 0
-    while n >= 1000 and unit < 5:
-        n, unit = n / 1000, unit + 1
-    return f"{n:,.1f} {('B', 'kB', 'MB', 'GB', 'TB', 'PB')[unit]}"
-
-
 def manifest_run(folder: Path) -> str | None:
     """The ``run`` of the folder's manifest, or None (none, unreadable, or from before runs had ids)."""
     try:
@@ -165,6 +188,10 @@ def manifest_run(folder: Path) -> str | None:
 def recover(place: Place) -> list[str]:
     """Finish or undo what a killed swap left (see the module docstring); return what was done."""
     done = []
+    if place.folder.exists() and mount_point(place.folder):  # an earlier cardsim ran into it and could not swap
+        return [f"{p.name} beside {place.folder} is a finished run that cannot replace a mount point; left as it "
+                f"is (rename it to keep it, e.g. mv {p} {p.parent / p.name.lstrip('.').replace('.ready-', '-')})"
+                for p in place.leftovers("ready")]
     for ready in place.leftovers("ready"):
         run = ready.name.rsplit("-", 1)[1]
         if place.folder.exists() and manifest_run(place.folder) == run:

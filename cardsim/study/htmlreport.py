@@ -4,7 +4,8 @@ Read from the folder's ``manifest.json``, ``summary.csv``, ``effects.csv`` (swee
 factorials) and PNG plots; ``games.parquet`` is not needed, so a committed folder has
 its page too. The page holds a headline, the tables (outcome rates with Wilson
 intervals, paired differences against the baseline, a fairness ranking, the knobs'
-effects), every plot embedded as a ``data:`` URI, the manifest's provenance and the
+effects), a ``--precision`` run's convergence curve (drawn here from the manifest), every
+plot embedded as a ``data:`` URI, the manifest's provenance and the
 command that re-creates the study. No script, no stylesheet or image from elsewhere:
 the file alone is the report. Nothing here computes a statistic.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import shlex
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,7 +21,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from cardsim.core.search import unfair_note
-from cardsim.study import manifest as claims, storage
+from cardsim.study import manifest as claims, plots as figures, storage
 from cardsim.study.explore import headline, outcome_column
 from cardsim.study.report import EFFECTS, parse_effects
 from cardsim.study.stats import LENGTHS
@@ -35,7 +37,7 @@ td.name { overflow-wrap: anywhere; }
 td.clear { font-weight: bold; } caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 code, pre { background: #f6f6f6; padding: 0.1em 0.3em; } pre { padding: 0.6em; overflow-x: auto; }
-p.note { color: #555; font-size: 0.9em; }
+.note { color: #555; font-size: 0.9em; }
 """
 
 
@@ -56,21 +58,36 @@ def write_report(folder: str | Path) -> Path:
         if (folder / EFFECTS).exists() else None
     study = claims.study_of(manifest, folder / storage.MANIFEST)
     skipped = study.design.skipped if study.design is not None else ()
-    page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped)
+    page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped,
+                  precision_png(manifest))
     storage.atomic_write(folder / REPORT, lambda p: p.write_text(page, encoding="utf-8"))
     return folder / REPORT
 
 
+def precision_png(manifest: dict[str, Any]) -> bytes | None:
+    """The convergence curve of a run stepped to a ``--precision`` (``plots.precision_chart`` of its
+    manifest), as PNG bytes; None for a run of a fixed number of games."""
+    if not manifest.get("precision"):
+        return None
+    fig = figures.precision_chart(manifest["precision"], manifest["study"]["name"])
+    out = io.BytesIO()
+    fig.savefig(out, format="png", dpi=figures.DPI)
+    figures.plt.close(fig)
+    return out.getvalue()
+
+
 def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFrame | None,
-           plots: list[tuple[str, bytes]], command: str, skipped: tuple[str, ...] = ()) -> str:
+           plots: list[tuple[str, bytes]], command: str, skipped: tuple[str, ...] = (),
+           precision: bytes | None = None) -> str:
     """The page: ``plots`` are (file name, PNG bytes), embedded in that order; ``skipped``: the
-    unplayable combinations a factorial left out."""
+    unplayable combinations a factorial left out; ``precision``: the PNG of ``precision_png``."""
     study, o = manifest["study"], outcome_column(summary)
     groups = list(dict.fromkeys(zip(summary.players, summary.policy)))
     baseline = study["baseline"]
     unfair = unfair_note(summary.policy.astype(str))
     parts = [f"<h1>{_e(study['name'])}: {_e(study['game'])}</h1>",
-             f"<p>{_e(study.get('description', ''))}</p>",
+             f"<p>{_e(study.get('description', ''))} <span class=\"note\">(the study's description: "
+             "informational, as the run wrote it)</span></p>",
              *([f"<p class=\"note\" id=\"unfair\">{_e(unfair)}</p>"] if unfair else []),
              _table("headline", "What was run", ["", ""], [[k, v] for k, v in _headline(manifest, skipped).items()],
                     names=2),
@@ -103,16 +120,26 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
                   "<p class=\"note\">Main effect: the change from the base's level, averaged over the other knobs' "
                   "levels; interaction: how much the main effect of one knob changes with the other (0 = they add "
                   "up). Per-game contrasts, Student t 95% intervals; seat rates in percentage points. Bold: the "
-                  "interval excludes 0.</p>"]
+                  + ("effect survives Holm correction for many comparisons at the study's alpha (effects.csv's "
+                     "survives)." if "survives" in effects else "interval excludes 0.") + "</p>"]
         parts += [_effects(effects, o, n, p) for n, p in groups]
+    if precision is not None:
+        parts += ["<h2>Precision</h2>",
+                  "<p class=\"note\">The run played in steps until every seat rate of every cell was pinned to the "
+                  "target (the manifest's rule): the widest 95% half-width after each step.</p>",
+                  _figure("precision", precision)]
     parts.append("<h2>Plots</h2>")
-    parts += [f"<figure><img alt=\"{_e(name)}\" src=\"data:image/png;base64,{base64.b64encode(png).decode()}\">"
-              f"<figcaption>{_e(name)}</figcaption></figure>" for name, png in plots]
+    parts += [_figure(name, png) for name, png in plots]
     parts += ["<h2>Provenance</h2>", _provenance(manifest)]
     title = f"cardsim: {study['name']}"
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_e(title)}</title>"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>{STYLE}</style></head>\n"
             "<body>\n" + "\n".join(parts) + "\n</body></html>\n")
+
+
+def _figure(name: str, png: bytes) -> str:
+    return (f"<figure><img alt=\"{_e(name)}\" src=\"data:image/png;base64,{base64.b64encode(png).decode()}\">"
+            f"<figcaption>{_e(name)}</figcaption></figure>")
 
 
 def _headline(manifest: dict[str, Any], skipped: tuple[str, ...]) -> dict[str, Any]:
@@ -163,8 +190,8 @@ def _table(ident: str, caption: str, header: list[str], rows: Iterable[list], na
     head = "".join(f"<th class=\"{'name' if i < names else ''}\">{_e(h)}</th>" for i, h in enumerate(header))
     body = "".join("<tr>" + "".join(f"<td class=\"{'name' if i < names else ('clear' if f else '')}\">{_e(c)}</td>"
                                     for i, (c, f) in enumerate(zip(r, fl))) + "</tr>\n" for r, fl in zip(rows, flags))
-    return (f"<table id=\"{_e(ident)}\"><caption>{_e(caption)}</caption><thead><tr>{head}</tr></thead>"
-            f"<tbody>\n{body}</tbody></table>")
+    thead = f"<thead><tr>{head}</tr></thead>" if any(header) else ""  # a table of names and values has no header
+    return f"<table id=\"{_e(ident)}\"><caption>{_e(caption)}</caption>{thead}<tbody>\n{body}</tbody></table>"
 
 
 def _pct(x: float, lo: float | None = None, hi: float | None = None, signed: bool = False, scale: float = 100,
@@ -245,7 +272,9 @@ def _effects(effects: pd.DataFrame, o: str, n: int, p: str) -> str:
         cells = [(by.loc[m, "estimate"], by.loc[m, "lo"], by.loc[m, "hi"], m in seat) for m in measures]
         body.append([_effect_label(rows.iloc[0]) + ("" if rows.paired.all() else " (unpaired: another deck)"),
                      *(_pct(e, lo, hi, signed=True, scale=100 if s else 1) for e, lo, hi, s in cells)])
-        clear.append([False, *(_clear(lo, hi) for _, lo, hi, _ in cells)])
+        survives = by.survives if "survives" in by else None  # marked: survives correction (multiplicity)
+        clear.append([False, *(_clear(lo, hi) if survives is None else bool(survives[m])
+                               for m, (_, lo, hi, _) in zip(measures, cells))])
     return _table(_id("effects", n, p), f"{n} players, policy {p}", header, body, clear=clear)
 
 
@@ -292,6 +321,7 @@ def _provenance(manifest: dict[str, Any]) -> str:
     git = package.get("git") or {}
     rows = [["study file", manifest.get("study_file")], ["seed", manifest["seed"]], ["engine", manifest["engine"]],
             ["cardsim", package["version"]], ["git revision", git.get("revision", "unknown")],
+            ["game protocol", package.get("protocol", "not recorded (an earlier cardsim)")],
             ["tree had changes", git.get("dirty", "unknown")], ["created", manifest["created"]],
             *([f"machine: {k}", v] for k, v in machine.items()),
             *([f"execution: {k}", v] for k, v in manifest["execution"].items()),
@@ -300,10 +330,16 @@ def _provenance(manifest: dict[str, Any]) -> str:
                         f"digest {manifest['records']['digest']}"],
             ["sample", f"{manifest['sample']['rows']:,} rows of {manifest['sample']['file']}, "
                        f"digest {manifest['sample']['digest']}"],
-            ["digest recipe", manifest["digest"]]]
+            ["digest recipe", manifest["digest"]],
+            ["informational", "the run's word, derived from nothing else in the folder"
+                              + (" (sealed: an edit is found by cardsim verify): " if "seal" in manifest else
+                                 " (not sealed: an earlier cardsim): ") + ", ".join(claims.informational(manifest))]]
     for key in ("design", "precision"):
         if manifest.get(key) or manifest["study"].get(key):
             rows.append([key, manifest.get(key) or manifest["study"].get(key)])
+    for user in manifest.get("user_policies", []):  # a user's player (cardsim.play.user): what names it
+        rows.append([f"user policy {user['spec']}", f"{user['qualname']} of {user['file'] or user['module']}, "
+                     f"sha256 {user['sha256']}, at most {user['timeout']:g} s a decision"])
     order = dict.fromkeys([*(c["variant"] for c in manifest["cells"]), *manifest["rules"]])  # the run's order
     variants = [[v, manifest["rules"][v]["describe"]] for v in order]
     return (_table("provenance", "manifest.json", ["", ""], rows, names=2)

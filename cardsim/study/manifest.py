@@ -2,14 +2,24 @@
 
 The manifest holds the whole study (every variant's rules in full), and much that
 follows from it: the seed, the rules again in readable form (``describe`` and the
-knobs), the engine, the cells, the number of records, the sampled game indices, the
+knobs), the engine, the cells (and what names each user policy they seat), the number of records, the sampled game indices, the
 files written. ``build`` derives all of these from the study; ``check`` derives them
 again from the manifest's own study and lists every claim that disagrees, so an edit
 to any one of them is found. A manifest missing a key or holding a value of the wrong
 kind is one ``StudyError`` line (it cannot be checked at all).
+
+What cannot be derived again is **informational** (``INFORMATIONAL``, listed in the
+manifest itself): the study's name and description, where and how it was run, when,
+on what machine, how fast. These are the run's word, and the report shows them as
+such. The **seal** (format 4) covers them and everything else: the sha256 of every
+other field (``SEAL``), so an edit to any field after the run is found by ``verify``.
+It is a check against edits, not a signature: whoever edits a field on purpose can
+compute the seal again, as they can every sha256 of the folder; the records
+themselves are checked by re-running games.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
@@ -20,13 +30,17 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+import numba
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import scipy
 
 import cardsim
+from cardsim import games as registry
 from cardsim.api import ALIASES
 from cardsim.core import models
+from cardsim.play.user import is_user_spec, load
 from cardsim.study import report, storage
 from cardsim.study.runner import engine_for
 from cardsim.study.spec import Study, StudyError
@@ -34,6 +48,15 @@ from cardsim.study.spec import Study, StudyError
 _SHAPE = {"study": dict, "seed": int, "rules": dict, "engine": str, "cells": list, "records": dict, "sample": dict,
           "digest": str, "outputs": list}
 _SHAPE_3 = {"run": str, "files": dict, "machine": dict}
+_SHAPE_4 = {"seal": str, "informational": list}
+INFORMATIONAL = ("study.name", "study.description", "study_file", "command", "cwd", "run", "package", "machine",
+                 "execution", "timings", "created", "reported")
+"""Manifest fields that follow from nothing else in the folder (``cwd``: the folder ``command`` and ``study_file``
+are relative to; ``reported``: when ``cardsim report`` re-rendered it): the seal covers them, nothing derives them
+again."""
+SEAL = ("sha256 of the manifest's JSON without its seal: keys sorted, separators ',' and ':', non-ASCII "
+        "characters as they are, UTF-8")
+"""The seal in words, as another program can compute it."""
 _KINDS = {dict: "a table", list: "a list", str: "a string", int: "an integer"}
 _RECORDS = {"file": str, "rows": int, "digest": str}
 _SAMPLE = {"file": str, "rows": int, "games": list, "digest": str}
@@ -46,7 +69,7 @@ def build(study: Study, *, run: str, study_file: str, outputs: list[str], files:
     """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest;
     ``command``: the command line that re-creates it; ``precision``: the stopping rule of a run
     stepped to a precision and the steps it took)."""
-    return {
+    return sealed({
         "format": storage.MANIFEST_FORMAT,
         "run": run,
         **claims(study),
@@ -55,16 +78,31 @@ def build(study: Study, *, run: str, study_file: str, outputs: list[str], files:
         "sample": {"file": storage.SAMPLE, **sample},
         "outputs": outputs,
         "files": files,
-        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git},
+        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git,
+                    "protocol": {study.game: registry.spec(study.game).protocol}},
         "machine": {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),
                     "cpus": os.cpu_count(), "numpy": np.__version__, "pandas": pd.__version__,
-                    "pyarrow": pa.__version__, "matplotlib": matplotlib.__version__},
+                    "pyarrow": pa.__version__, "matplotlib": matplotlib.__version__, "numba": numba.__version__,
+                    "scipy": scipy.__version__},
         "execution": execution,
         "timings": timings,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        **({"command": command} if command else {}),
+        **({"command": command, "cwd": os.getcwd()} if command else {}),
         **({"precision": precision} if precision else {}),
-    }
+        "informational": list(INFORMATIONAL),
+    })
+
+
+def sealed(manifest: dict[str, Any]) -> dict[str, Any]:
+    """``manifest`` with its seal (``SEAL``), computed again (a re-rendered folder's manifest changes)."""
+    return manifest | {"seal": seal(manifest)}
+
+
+def seal(manifest: dict[str, Any]) -> str:
+    """The sha256 of every field of ``manifest`` but its seal (``SEAL``)."""
+    fields = {k: v for k, v in manifest.items() if k != "seal"}
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def claims(study: Study) -> dict[str, Any]:
@@ -80,17 +118,26 @@ def claims(study: Study) -> dict[str, Any]:
                   for c in cells],
         "digest": storage.DIGEST,
         **({"models": played} if played else {}),
+        **user_policies(cells),
     }))
 
 
 def _models(game: str, seats: list[str]) -> dict[str, str]:
     """The digests of the ``learned`` models the seats play, by name (none for a game without them, a game
-    plugged in from outside the package included)."""
+    plugged in from outside the package included; user policies are ``user_policies``')."""
     try:
         default = importlib.import_module(f"cardsim.games.{game}.policies").DEFAULT_MODEL
     except (ImportError, AttributeError):
         return {}
-    return models.digests(game, dict.fromkeys(seats), default)
+    return models.digests(game, dict.fromkeys(s for s in seats if not is_user_spec(s)), default)
+
+
+def user_policies(cells) -> dict[str, Any]:
+    """``{"user_policies": [...]}``, what names each user policy the cells seat (``cardsim.play.user``:
+    spec, module, qualified name, file and its sha256, time limit); nothing when there is none, so
+    the manifests of studies of built-in policies are as they were."""
+    specs = dict.fromkeys(p for c in cells for p in c.seats if is_user_spec(p))
+    return {"user_policies": [load(s).provenance() for s in specs]} if specs else {}
 
 
 def study_of(manifest: dict[str, Any], path: Path) -> Study:
@@ -98,7 +145,8 @@ def study_of(manifest: dict[str, Any], path: Path) -> Study:
     manifest's JSON keeps its keys sorted, and the cell order is the order of the records).
     ``StudyError`` (one line) for a manifest that is not one this version can check."""
     where = str(path)
-    _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if manifest.get("format") == 3 else {}))
+    fmt = manifest.get("format")
+    _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if fmt in (3, 4) else {}) | (_SHAPE_4 if fmt == 4 else {}))
     _shape(where, "records", manifest["records"], _RECORDS)
     _shape(where, "sample", manifest["sample"], _SAMPLE)
     names = [*manifest["outputs"], *manifest.get("files", {}), *manifest.get("files", {}).values()]
@@ -125,9 +173,22 @@ def check(manifest: dict[str, Any], study: Study) -> list[str]:
                             ("outputs", manifest["outputs"], report.outputs(study, manifest["format"]))):
         if have != want:
             problems.append(f"manifest.json: {key} is not the study's ({_short(have)}; the study gives {_short(want)})")
-    if manifest.get("format") == 3 and sorted(manifest["files"]) != sorted([*report.outputs(study), storage.SAMPLE]):
+    if manifest.get("format") in (3, 4) and sorted(manifest["files"]) != sorted([*report.outputs(study),
+                                                                                 storage.SAMPLE]):
         problems.append("manifest.json: files does not list the sample, the summary and every plot")
+    if manifest.get("format") == 4:
+        if manifest["seal"] != seal(manifest):
+            problems.append("manifest.json: edited after the run (its seal is not the sha256 of its fields; "
+                            "informational ones included)")
+        if manifest["informational"] != list(INFORMATIONAL):
+            problems.append(f"manifest.json: informational is not {', '.join(INFORMATIONAL)}")
     return problems
+
+
+def informational(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The fields of ``manifest`` that nothing derives again, as it lists them (earlier formats: ``INFORMATIONAL``)."""
+    listed = manifest.get("informational")
+    return tuple(listed) if isinstance(listed, list) else INFORMATIONAL
 
 
 def _shape(where: str, key: str | None, data: object, shape: dict[str, type]) -> None:

@@ -17,10 +17,9 @@ from typing import Iterator
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
-
 from cardsim import api
 from cardsim import games as registry
+from cardsim.core.progress import bar as progress_bar
 from cardsim.study.execution import Execution
 from cardsim.study.spec import Cell, Study
 
@@ -96,8 +95,8 @@ def stream(study: Study, execution: Execution, *, skip: set[int] = frozenset(), 
                 cell, chunk = tasks.task(i)
                 yield g, study.variants[cell.variant], cell.players, study.seed, cell.seats, engine, chunk
 
-    with tqdm(total=size * len(tasks.cells), initial=done, disable=not progress, unit=" games", unit_scale=True,
-              desc=study.name, smoothing=0.1) as bar:
+    with progress_bar(total=size * len(tasks.cells), initial=done, disable=not progress, unit=" games",
+                      unit_scale=True, desc=study.name, smoothing=0.1) as bar:
         for df in execution.map(api.run_chunk, calls()):
             i = order.popleft()  # results come in the order of the calls
             bar.update(len(df))

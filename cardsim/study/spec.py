@@ -20,6 +20,8 @@ Example (the full format; only ``baseline``, ``engine`` and ``description`` may 
     games = 20000                      # per cell (variant x players x policy), < 2**63
     players = [2, 3, 4]                # or one integer
     policies = ["random", "greedy", ["greedy", "random", "random"]]  # a list = one per seat
+    # your own player (docs/play.md): "package.module:name" or "path/to/file.py:name", with an
+    # optional per-decision limit in seconds, e.g. ["greedy", "my_player.py:decide(timeout=2)"]
     baseline = "moska"                 # default: the first variant
     engine = "compiled"                # or "reference" ("vector", the former numpy engine, = "compiled")
 
@@ -52,6 +54,18 @@ policies, given instead of ``policies`` (a manifest holds both, and they must ag
     [ladder]
     policies = ["random", "greedy"]    # two or more; the first is the ratings' anchor
     seatings = "pairs"                 # or "all"
+
+The statistics of a study (``multiplicity``, ``replication``, ``skill``) take three optional keys::
+
+    alpha = 0.05                       # the level findings must survive at (Holm), 0 < alpha < 1
+    replicate = true                   # `cardsim run` also replicates the study on fresh deals
+
+    [skill]                            # a skill ladder: every effect at every rung, on the same deals
+    rungs = ["random", "greedy", "mc(determinizations=16)"]  # weakest first, two or more
+    margin = 0.5                       # top two rungs agree within it: pp for rates, decisions for lengths
+
+A ``[skill]`` study's policies are its rungs (self-play, in order); ``policies`` may then be
+left out (a manifest holds both, and they must agree).
 """
 from __future__ import annotations
 
@@ -65,6 +79,8 @@ from cardsim import games as registry
 from cardsim.api import engine_name
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
+from cardsim.play.base import STAND_IN
+from cardsim.play.user import is_user_spec
 from cardsim.study.design import KINDS, Design, DesignError, expand, from_manifest
 from cardsim.study.seatings import SEATINGS, seatings
 
@@ -74,7 +90,11 @@ NONE = "None"
 REQUIRED = ("name", "game", "seed", "games", "players", "policies")
 DESIGNS = ("variants", *KINDS)
 """A study holds exactly one of these: named variants, a sweep or a factorial."""
-OPTIONAL = ("description", "baseline", "engine", "ladder")
+OPTIONAL = ("description", "baseline", "engine", "ladder", "alpha", "replicate", "skill")
+ALPHA = 0.05
+"""A study's level when its file states none (``alpha``)."""
+MARGIN = 0.5
+"""How close the top two rungs of a skill ladder must agree by default (``skill.margin``)."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 T = TypeVar("T")
@@ -118,6 +138,15 @@ class Ladder:
 
 
 @dataclass(frozen=True)
+class Skill:
+    """A skill ladder's rungs (self-play policies in their one spelling, weakest first) and the
+    margin within which its top two rungs agree (pp for seat rates, decisions for lengths)."""
+
+    rungs: tuple[str, ...]
+    margin: float = MARGIN
+
+
+@dataclass(frozen=True)
 class Study:
     name: str
     game: str
@@ -133,6 +162,12 @@ class Study:
     """The sweep or factorial that generated the variants (None: variants named in the file)."""
     ladder: Ladder | None = None
     """Set for a ladder: then ``policies`` are its seatings."""
+    alpha: float = ALPHA
+    """The level a finding must survive at after correction for many comparisons."""
+    replicate: bool = False
+    """Whether a run also replicates the study on fresh deals (``cardsim.study.replication``)."""
+    skill: Skill | None = None
+    """Set for a skill ladder: then ``policies`` are its rungs."""
 
     def cells(self) -> list[Cell]:
         """Every cell in file order: variant, then player count, then policy.
@@ -156,7 +191,10 @@ class Study:
                 "baseline": self.baseline, "engine": self.engine,
                 **({"design": {"kind": self.design.kind, **self.design.table}} if self.design else {}),
                 **({"ladder": {"policies": list(self.ladder.policies), "seatings": self.ladder.seatings}}
-                   if self.ladder else {})}
+                   if self.ladder else {}),
+                **({"alpha": self.alpha} if self.alpha != ALPHA else {}),
+                **({"replicate": True} if self.replicate else {}),
+                **({"skill": {"rungs": list(self.skill.rungs), "margin": self.skill.margin}} if self.skill else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
@@ -209,7 +247,7 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if unknown:
         raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(allowed)}")
     for key in REQUIRED:
-        if key not in data and not (key == "policies" and "ladder" in data):
+        if key not in data and not (key == "policies" and ("ladder" in data or "skill" in data)):
             raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED)
                              + f" and one of {', '.join(DESIGNS)}")
     designs = [k for k in DESIGNS if k in data]
@@ -249,10 +287,45 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
         if "policies" in data and _seatings_given(where, g, data["policies"], players[0]) != policies:
             raise StudyError(where, "policies", f"not the {ladder.seatings} seatings of the ladder's policies "
                              f"{list(ladder.policies)} at {players[0]} players")
+        if "skill" in data:
+            raise StudyError(where, "skill", "a ladder has no skill rungs; give one of ladder and skill")
     else:
-        ladder, policies = None, _policies(where, g, data["policies"], players, variants[baseline])
+        ladder = None
+    skill = None
+    if "skill" in data:
+        skill = _skill(where, g, data["skill"], players, variants[baseline])
+        if "policies" in data and _policies(where, g, data["policies"], players, variants[baseline]) != skill.rungs:
+            raise StudyError(where, "policies", f"not the skill rungs {list(skill.rungs)}; leave policies out")
+        policies = skill.rungs
+    elif ladder is None:
+        policies = _policies(where, g, data["policies"], players, variants[baseline])
+    alpha = data.get("alpha", ALPHA)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise StudyError(where, "alpha", f"expected a level between 0 and 1 (e.g. 0.05), not {alpha!r}")
+    replicate = data.get("replicate", False)
+    if not isinstance(replicate, bool):
+        raise StudyError(where, "replicate", f"expected true or false, not {replicate!r}")
     return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
-                 description, design, ladder)
+                 description, design, ladder, float(alpha), replicate, skill)
+
+
+def _skill(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> Skill:
+    """A skill ladder's rungs (each checked as a study policy: self-play, distinct) and its margin."""
+    table = _table(where, "skill", value)
+    unknown = [k for k in table if k not in ("rungs", "margin")]
+    if unknown:
+        raise StudyError(where, f"skill.{unknown[0]}", "unknown key; a skill ladder has rungs and margin")
+    rungs = table.get("rungs")
+    if not isinstance(rungs, list) or len(rungs) < 2 or not all(isinstance(p, str) for p in rungs):
+        raise StudyError(where, "skill.rungs", f"expected a list of two or more policies, weakest first, not {rungs!r}")
+    try:
+        checked = _policies(where, g, rungs, players, rules)
+    except StudyError as err:
+        raise StudyError(where, "skill.rungs", str(err)[len(where) + 2:]) from None
+    margin = table.get("margin", MARGIN)
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin > 0:
+        raise StudyError(where, "skill.margin", f"expected a positive number (pp; decisions), not {margin!r}")
+    return Skill(tuple(checked), float(margin))
 
 
 def _expand(where: str, g, kind: str, table: object, players: tuple[int, ...]) -> tuple[dict[str, Rules], Design]:
@@ -348,7 +421,7 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
             raise StudyError(where, key, f"{len(p)} seat policies match no player count of {list(players)}")
         n = len(p) if isinstance(p, list) else players[0]
         seats = _keyed(where, key, g.seat_policies, p, n)
-        _keyed(where, key, g.play, rules, n, 0, 0, seats)  # a policy's parameters are the game's to check
+        _keyed(where, key, g.play, rules, n, 0, 0, built_in(seats))  # a policy's parameters are the game's to check
         policy = seats[0] if isinstance(p, str) else seats
         if policy in out:
             j = out.index(policy)
@@ -356,6 +429,12 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
                              "expected distinct policies")
         out.append(policy)
     return tuple(out)
+
+
+def built_in(seats: tuple[str, ...]) -> tuple[str, ...]:
+    """The seats with each user policy (``cardsim.play.user``, loaded and checked by ``seat_policies``)
+    standing in as ``random``: what the reference engine plays to check the built-in seats' parameters."""
+    return tuple(STAND_IN if is_user_spec(p) else p for p in seats)
 
 
 def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: dict[str, Rules]) -> Ladder:
@@ -379,7 +458,7 @@ def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: di
     for i, p in enumerate(given):
         key = f"ladder.policies[{i}]"
         seats = _keyed(where, key, g.seat_policies, p, players[0])
-        _keyed(where, key, g.play, rules, players[0], 0, 0, seats)  # a policy's parameters are the game's to check
+        _keyed(where, key, g.play, rules, players[0], 0, 0, built_in(seats))  # a policy's parameters are the game's to check
         if seats[0] in out:
             raise StudyError(where, key, f"{p!r} is ladder.policies[{out.index(seats[0])}] ({seats[0]}) again; "
                              "expected distinct policies")

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from cardsim.study import testhooks
@@ -32,11 +33,13 @@ GAMES = "games.parquet"
 SAMPLE = "sample.csv"
 SUMMARY = "summary.csv"
 MANIFEST = "manifest.json"
-MANIFEST_FORMAT = 3
-"""3: adds the run id, the sha256 of every file, the matplotlib version (2: records and sample checked
-by ``records_digest``; 1: the sha256 of the parquet file's bytes)."""
-READS = (2, 3)
-"""Manifest formats this version reads (a format 2 folder is verified without its file digests)."""
+MANIFEST_FORMAT = 4
+"""4: adds the seal (the sha256 of every other field) and the list of informational fields; 3: adds the run
+id, the sha256 of every file, the matplotlib version (2: records and sample checked by ``records_digest``;
+1: the sha256 of the parquet file's bytes)."""
+READS = (2, 3, 4)
+"""Manifest formats this version reads (a format 2 folder is verified without its file digests, a format 2
+or 3 folder without a seal)."""
 SAMPLE_GAMES = 25
 """Game indices per cell kept in ``sample.csv``."""
 DIGEST = ("sha256 of 'cardsim-records-v1', the row count, then per column in order: its name, its dtype "
@@ -62,7 +65,14 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 def records_digest(records: pd.DataFrame) -> str:
     """The canonical digest of a table of records (``DIGEST``): the same rows, columns and
     dtypes give the same digest whatever wrote or read them (parquet, CSV, pandas version)."""
-    return _digest(len(records), ((name, [records[name]]) for name in records.columns))
+    h = hashlib.sha256(f"cardsim-records-v1\0{len(records)}\0".encode())
+    for name in records.columns:
+        col = records[name]
+        text = pd.api.types.is_string_dtype(col.dtype) or col.dtype == object
+        h.update(f"{name}\0{'utf-8' if text else np.dtype(col.dtype).newbyteorder('<').str}\0".encode())
+        for block in _pandas_bytes(col):
+            h.update(block)
+    return h.hexdigest()
 
 
 def parquet_digest(path: Path) -> str:
@@ -71,8 +81,127 @@ def parquet_digest(path: Path) -> str:
     with _readable(path):
         f = pq.ParquetFile(path)
         groups = range(f.num_row_groups)
-        return _digest(f.metadata.num_rows, ((name, (f.read_row_group(i, columns=[name]).column(0).to_pandas()
-                                                     for i in groups)) for name in f.schema_arrow.names))
+        h = hashlib.sha256(f"cardsim-records-v1\0{f.metadata.num_rows}\0".encode())
+        for name in f.schema_arrow.names:
+            head = None
+            for i in groups:
+                col = f.read_row_group(i, columns=[name]).column(0)
+                if head is None:
+                    head = _arrow_head(name, col.type)
+                    h.update(head)
+                for block in _arrow_bytes(col):
+                    h.update(block)
+        return h.hexdigest()
+
+
+class RecordsDigest:
+    """``records_digest`` of tables of records given one after another (``write_parquet``'s ``watch``):
+    the digest computed while ``games.parquet`` is written, never read back. ``DIGEST`` hashes column
+    after column, so each column's bytes go to a temporary file of their own in ``folder`` as the tables
+    come (a study larger than memory), and are hashed in column order by ``hexdigest``, which removes them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.rows = folder, 0
+        self._heads: list[bytes] = []
+        self._files: list[Any] = []
+
+    def __call__(self, table: pa.Table) -> None:
+        if not self._files:  # temporary names: a killed run's leftovers are removed with the others
+            self._heads = [_arrow_head(name, t) for name, t in zip(table.schema.names, table.schema.types)]
+            self._files = [open(self.folder / f"{GAMES}.column-{i}.tmp-{os.getpid()}", "wb")
+                           for i in range(table.num_columns)]
+        for f, col in zip(self._files, table.columns):
+            for block in _arrow_bytes(col):
+                f.write(block)
+        self.rows += len(table)
+
+    def hexdigest(self) -> str:
+        h = hashlib.sha256(f"cardsim-records-v1\0{self.rows}\0".encode())
+        try:
+            for head, f in zip(self._heads, self._files):
+                f.close()
+                h.update(head)
+                with open(f.name, "rb") as spilled:
+                    for block in iter(lambda: spilled.read(1 << 22), b""):
+                        h.update(block)
+        finally:
+            self.discard()
+        return h.hexdigest()
+
+    def discard(self) -> None:
+        """Remove the spilled column files (also when the run stops before ``hexdigest``)."""
+        for f in self._files:
+            f.close()
+            Path(f.name).unlink(missing_ok=True)
+        self._files = []
+
+
+class SampleRows:
+    """The rows of the game indices ``games`` among tables of records given one after another
+    (``write_parquet``'s ``watch``): ``read_games(folder, games=games)`` without reading the file."""
+
+    def __init__(self, games: np.ndarray) -> None:
+        self.games = pa.array(np.asarray(games, dtype=np.int64))
+        self._parts: list[pa.Table] = []
+
+    def __call__(self, table: pa.Table) -> None:
+        self._parts.append(table.filter(pc.is_in(table.column("game"), value_set=self.games)))
+
+    def frame(self) -> pd.DataFrame:
+        return pa.concat_tables(self._parts).to_pandas()
+
+
+class Columns:
+    """The columns ``names`` of tables of records given one after another (``write_parquet``'s ``watch``),
+    kept in memory as they are written: what the summary reads, without reading ``games.parquet`` back."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+        self._parts: list[pa.Table] = []
+
+    def __call__(self, table: pa.Table) -> None:
+        self._parts.append(table.select(self.names))
+
+    def frame(self) -> pd.DataFrame:
+        """The columns as ``read_games(folder, columns=names)`` reads them."""
+        return pa.concat_tables(self._parts).to_pandas()
+
+
+def _arrow_head(name: str, kind: pa.DataType) -> bytes:
+    """A column's head in ``DIGEST`` (its name and dtype as pandas reads the column)."""
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    text = pa.types.is_string(kind) or pa.types.is_large_string(kind)
+    return f"{name}\0{'utf-8' if text else np.dtype(kind.to_pandas_dtype()).newbyteorder('<').str}\0".encode()
+
+
+def _arrow_bytes(col: pa.ChunkedArray | pa.Array) -> Iterator[bytes]:
+    """A column's values as ``DIGEST`` hashes them, block by block, straight from arrow's buffers: a
+    string column's UTF-8 bytes with a NUL after each value (no Python string per value)."""
+    for chunk in col.chunks if isinstance(col, pa.ChunkedArray) else [col]:
+        if pa.types.is_dictionary(chunk.type):
+            chunk = chunk.dictionary_decode()
+        if chunk.null_count:  # records have no nulls; a table that does is hashed as pandas reads it
+            yield from _pandas_bytes(chunk.to_pandas())
+        elif pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+            wide = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+            _, offsets, data = chunk.buffers()
+            ends = np.frombuffer(offsets, dtype=wide)[chunk.offset:chunk.offset + len(chunk) + 1].astype(np.int64)
+            text = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+            yield np.insert(text[ends[0]:ends[-1]], ends[1:] - ends[0], 0).tobytes()
+        else:
+            dtype = np.dtype(chunk.type.to_pandas_dtype()).newbyteorder("<")
+            yield np.ascontiguousarray(chunk.to_numpy(zero_copy_only=False), dtype=dtype).tobytes()
+
+
+def _pandas_bytes(col: pd.Series) -> Iterator[bytes]:
+    """A pandas column's values as ``DIGEST`` hashes them."""
+    if pd.api.types.is_string_dtype(col.dtype) or col.dtype == object:
+        values = col.astype(str).tolist()
+        for i in range(0, len(values), _STRINGS):
+            yield "".join(v + "\0" for v in values[i:i + _STRINGS]).encode("utf-8")
+    else:
+        yield np.ascontiguousarray(col.to_numpy(), dtype=np.dtype(col.dtype).newbyteorder("<")).tobytes()
 
 
 def file_digest(path: Path) -> str:
@@ -98,26 +227,6 @@ def _readable(path: Path) -> Iterator[None]:
         raise StudyError(str(path), None, f"unreadable parquet ({reason})") from None
 
 
-def _digest(rows: int, columns) -> str:
-    """``DIGEST`` of ``rows`` rows given as (name, that column's consecutive pieces) per column."""
-    h = hashlib.sha256(f"cardsim-records-v1\0{rows}\0".encode())
-    for name, pieces in columns:
-        head = None
-        for col in pieces:
-            text = pd.api.types.is_string_dtype(col.dtype) or col.dtype == object
-            if head is None:
-                dtype = None if text else np.dtype(col.dtype).newbyteorder("<")
-                head = f"{name}\0{'utf-8' if text else dtype.str}\0"
-                h.update(head.encode())
-            if text:
-                values = col.astype(str).tolist()
-                for i in range(0, len(values), _STRINGS):
-                    h.update("".join(v + "\0" for v in values[i:i + _STRINGS]).encode("utf-8"))
-            else:
-                h.update(np.ascontiguousarray(col.to_numpy(), dtype=dtype).tobytes())
-    return h.hexdigest()
-
-
 def sample_games(games: int, k: int = SAMPLE_GAMES) -> np.ndarray:
     """``k`` game indices spread evenly over ``0 .. games - 1``, the first and the last among them:
     ``i * (games - 1) // (k - 1)`` for ``i = 0 .. k - 1`` (integers only: the same on every machine)."""
@@ -131,13 +240,17 @@ def write_games(games: pd.DataFrame, folder: Path) -> str:
     return parquet_digest(folder / GAMES)
 
 
-def write_parquet(tables: Iterable[pa.Table], path: Path) -> None:
+def write_parquet(tables: Iterable[pa.Table], path: Path,
+                  watch: Iterable[Callable[[pa.Table], None]] = ()) -> None:
     """Write consecutive tables of records (one schema) to ``path`` as they come, in row groups of
-    ``ROW_GROUP`` rows (the same file however the rows were split), under a temporary name first."""
+    ``ROW_GROUP`` rows (the same file however the rows were split), under a temporary name first;
+    each table is also handed to every ``watch`` (``RecordsDigest``, ``SampleRows``)."""
     def write(tmp: Path) -> None:
         writer, pending = None, []
         try:
             for table in tables:
+                for watcher in watch:
+                    watcher(table)
                 if writer is None:
                     writer = pq.ParquetWriter(tmp, table.schema)
                 pending.append(table)

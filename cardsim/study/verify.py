@@ -6,7 +6,12 @@
 2. **The manifest against its own study** (``manifest.check``): seed, rules (knobs and
    ``describe``), engine, cells, numbers of records and sampled rows, sampled game
    indices, output files.
-3. **The files**: every file the manifest lists is there, with the sha256 it records.
+3. **The files**: every file the manifest lists is there, with the sha256 it records;
+   every other entry of the folder is reported as foreign, but ``manifest.json``,
+   ``games.parquet`` (step 5), ``report.html`` (rendered again from the folder's files and
+   compared) and a file an interrupted write left (``*.tmp-*``: a note). The manifest's
+   seal (format 4) is the sha256 of its fields, the informational ones included
+   (``manifest.INFORMATIONAL``); an earlier format's are unsealed: a note says so.
 4. **sample.csv**: its records' digest is the manifest's, and it holds exactly the
    sampled games of every cell.
 5. **games.parquet**, when present (it is not committed): its records' digest is the
@@ -29,6 +34,7 @@ why, lines of ``notes``.
 from __future__ import annotations
 
 import secrets
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.study import folder as place_of, ladder_files, lock, manifest as claims, plots, precision as rule
-from cardsim.study import report, storage
+from cardsim.study import htmlreport, report, storage
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, StudyError
 from cardsim.study.effects import contrasts, paired
@@ -89,10 +95,14 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
     study = claims.study_of(manifest, folder / storage.MANIFEST)
     problems = claims.check(manifest, study)
     problems += _files(folder, manifest, notes)
+    problems += _contents(folder, manifest, notes)
     sample_rows = _sample(folder, manifest, study, problems)
     records = _records(folder, manifest, study, sample_rows, problems, notes)
     summary = _summary(folder, manifest, study, records, problems, notes)
     problems += _precision(folder, manifest, study, records, summary)
+    if not redraw:
+        notes.append("plots not re-drawn (their sha256 is checked; --redraw draws them again and compares them "
+                     "byte for byte)")
     if study.ladder is not None:
         drawn_here = redraw and _drawn_here(manifest, notes)
         problems += ladder_files.check(folder, study, records is not None, drawn_here, notes)
@@ -124,7 +134,49 @@ def _files(folder: Path, manifest: dict[str, Any], notes: list[str]) -> list[str
     if manifest.get("format") == 2:
         notes.append("format 2 manifest (an earlier cardsim): it records no sha256 of summary.csv and the plots, "
                      "so an edit to them is found only where they are recomputed")
+    if manifest.get("format") in (2, 3):
+        notes.append(f"format {manifest['format']} manifest (an earlier cardsim): not sealed, so an edit to a field "
+                     f"nothing derives again ({', '.join(claims.INFORMATIONAL)}) is not found")
     return out
+
+
+def _contents(folder: Path, manifest: dict[str, Any], notes: list[str]) -> list[str]:
+    """Every entry of the folder that is not a file of the study (step 3); ``report.html`` rendered again."""
+    known = {storage.MANIFEST, storage.GAMES, *manifest["outputs"], storage.SAMPLE, *manifest.get("files", {})}
+    out = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if path.is_symlink() or not path.is_file():
+            out.append(f"{name}: foreign (not a file: a study folder holds files only)")
+        elif ".tmp-" in name:
+            notes.append(f"{name}: left half-written by an interrupted process, not a file of the study "
+                         "(remove it)")
+        elif name == htmlreport.REPORT and "command" not in manifest:
+            notes.append(f"{name}: not rendered again (it names the folder by the command that re-creates it, "
+                         "which this manifest does not record)")
+        elif name == htmlreport.REPORT:
+            out += _report_page(folder)
+        elif name not in known:
+            out.append(f"{name}: foreign (the manifest does not list it)")
+    return out
+
+
+def _report_page(folder: Path) -> list[str]:
+    """``report.html`` is the page the folder's files render (in a copy of them, so nothing is written here)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / folder.name
+        copy.mkdir()
+        for path in folder.iterdir():
+            if path.is_file() and not path.is_symlink() and path.name not in (storage.GAMES, htmlreport.REPORT):
+                shutil.copyfile(path, copy / path.name)
+        try:
+            page = htmlreport.write_report(copy).read_bytes()
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            return [f"{htmlreport.REPORT}: not the page of this folder (its files render none: {err})"]
+    if page != (folder / htmlreport.REPORT).read_bytes():
+        return [f"{htmlreport.REPORT}: not the page this folder's files render (write it again with "
+                f"`cardsim report --html {folder}`)"]
+    return []
 
 
 def _sample(folder: Path, manifest: dict[str, Any], study: Study, problems: list[str]) -> pd.DataFrame | None:

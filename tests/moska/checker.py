@@ -337,7 +337,6 @@ class Game:
         excess = sum(map(len, added.values())) - room
         if excess <= 0:
             return added
-        self.overplays += 1
         how = self.rules["excess_return"]
         if how in ("defender", "attacker"):
             judge = self.defender if how == "defender" else attacker
@@ -347,6 +346,7 @@ class Game:
             if len(back) != excess or len(cards(event)) != excess or not back <= {c for m in added.values() for c in m}:
                 self.ev.fail(f"seat {judge} must send back {excess} of the added cards (M-12)")
             self.state(event)
+            self.overplays += 1  # counted once the excess is back (docs/records.md)
             return {p: [c for c in m if c not in back] for p, m in added.items()}
         stays = dict(added)
         for p in reversed(list(added)):
@@ -362,6 +362,7 @@ class Game:
                 self.state(event)
             stays[p] = [c for c in added[p] if c not in back]
             excess -= len(back)
+        self.overplays += 1
         return stays
 
     def end_round(self) -> None:

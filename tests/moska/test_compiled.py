@@ -139,7 +139,7 @@ def test_a_cold_compile_is_announced_on_stderr_and_cached_in_NUMBA_CACHE_DIR(tmp
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     cold = subprocess.run([sys.executable, "-c", FIVE_GAMES], env=env, capture_output=True, text=True, check=True)
     assert re.search(r"cardsim: compiled the moska engine in \d+\.\d s \(once; cached in ", cold.stderr)
-    assert str(tmp_path) in cold.stderr and list(tmp_path.rglob("compiled.run_games-*.nbi"))
+    assert str(tmp_path) in cold.stderr and list(tmp_path.rglob("compiled.run_plain-*.nbi"))
     warm = subprocess.run([sys.executable, "-c", FIVE_GAMES], env=env, capture_output=True, text=True, check=True)
     assert "compiled the moska engine" not in warm.stderr
     want = cardsim.simulate("moska", players=3, games=5, seed=1).loser.tolist()

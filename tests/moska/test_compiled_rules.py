@@ -242,9 +242,11 @@ def _overplay(**knobs):
 def test_M12_over_play_defender_chooses_what_goes_back():
     """Rule M-12 of docs/rules/moska.md."""
     s, p = _overplay()
-    assert C.to_act(s) == 1 and s["phase"] == C.GIVE_BACK and s["excess"] == 1 and s["overplays"] == 1
+    assert C.to_act(s) == 1 and s["phase"] == C.GIVE_BACK and s["excess"] == 1
+    assert s["overplays"] == 0  # counted once the excess is back (issue 28)
     assert not C.is_legal(s, p, move("♦Q")) and not C.is_legal(s, p, move("♠5 ♥5"))
     decide(s, p, "♠5")
+    assert s["overplays"] == 1
     assert same(s["attack"], "♦5 ♥5") and same(s["hands"][2], "♠5 ♦Q") and same(s["known"][2], "♠5")
     assert C.to_act(s) == 1 and s["phase"] == C.DEFEND
 

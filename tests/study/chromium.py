@@ -95,12 +95,14 @@ class Browser:
             raise AssertionError(f"JavaScript error: {reply['exceptionDetails']}")
         return reply["result"].get("value")
 
-    def screenshot(self, png: str | Path) -> None:
-        """A PNG of the whole open page (the full height, the window's width)."""
-        height = int(self.evaluate("document.documentElement.scrollHeight"))
+    def screenshot(self, png: str | Path, height: int | None = None) -> None:
+        """A PNG of the whole open page (the full height, the window's width), or of its top ``height`` pixels."""
+        full = int(self.evaluate("document.documentElement.scrollHeight"))
+        height = full if height is None else min(height, full)
         self.send("Emulation.setDeviceMetricsOverride", {"width": self.width, "height": height,
                                                          "deviceScaleFactor": 1, "mobile": False})
-        data = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]
+        data = self.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": {
+            "x": 0, "y": 0, "width": self.width, "height": height, "scale": 1}})["data"]
         Path(png).write_bytes(base64.b64decode(data))
 
     def send(self, method: str, params: dict | None = None, session: bool = True) -> dict:

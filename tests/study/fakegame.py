@@ -93,9 +93,10 @@ GAME = GameSpec(NAME, FakeRules, 2, 6, ("random", "greedy"), COMMON + SHEDDING, 
 
 
 def install(monkeypatch) -> None:
-    """Register the fake game for this test only."""
-    monkeypatch.setattr(cardsim.games, "GAMES", (*cardsim.games.GAMES, NAME))
-    monkeypatch.setitem(sys.modules, f"cardsim.games.{NAME}", sys.modules[__name__])
+    """Register the fake game for this test only (``cardsim.games.register``, undone after the test)."""
+    monkeypatch.setattr(cardsim.games, "GAMES", cardsim.games.GAMES)
+    monkeypatch.setattr(cardsim.games, "_REGISTERED", dict(cardsim.games._REGISTERED))
+    cardsim.games.register(GAME)
 
 
 if __name__ == "__main__":  # `python fakegame.py run STUDY ...`: the cardsim CLI with the fake game

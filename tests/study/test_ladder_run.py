@@ -13,7 +13,7 @@ import pytest
 
 import cardsim
 from cardsim.cli import main
-from cardsim.study import ladder_files, storage, verify_study
+from cardsim.study import ladder_files, manifest as claims, storage, verify_study
 from cardsim.study.ladder_run import ladder_study, read, run_ladder
 from cardsim.study.seatings import seatings
 from cardsim.study.spec import load
@@ -124,7 +124,7 @@ def test_a_ladder_file_edited_with_its_digest_is_caught_by_recomputing_or_by_its
     (moska_copy / "ladder.csv").write_text(table.to_csv(index=False, float_format="%.6g", lineterminator="\n"))
     manifest = json.loads((moska_copy / "manifest.json").read_text())
     manifest["files"]["ladder.csv"] = storage.file_digest(moska_copy / "ladder.csv")
-    (moska_copy / "manifest.json").write_text(json.dumps(manifest))
+    (moska_copy / "manifest.json").write_text(json.dumps(claims.sealed(manifest)))
     assert "ladder.csv: not the ladder its games.parquet gives" in verify_study(moska_copy).mismatches
     (moska_copy / "games.parquet").unlink()
     assert any(line.startswith("ladder.csv: random among greedy: ") and "is no Wilson interval of 1200 seat-games"
@@ -137,7 +137,7 @@ def test_a_ladder_figure_replaced_with_its_digest_is_caught_by_drawing_it_again(
     (moska_copy / "ladder.png").write_bytes(bytes(png))
     manifest = json.loads((moska_copy / "manifest.json").read_text())
     manifest["files"]["ladder.png"] = storage.file_digest(moska_copy / "ladder.png")
-    (moska_copy / "manifest.json").write_text(json.dumps(manifest))
+    (moska_copy / "manifest.json").write_text(json.dumps(claims.sealed(manifest)))
     assert verify_study(moska_copy).mismatches == ["ladder.png: not the figure its games.parquet draws"]
 
 

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats as sps
 
 from cardsim.cli import main
-from cardsim.study import run_study, storage, verify_study
+from cardsim.study import manifest as claims, run_study, storage, verify_study
 from cardsim.study.spec import Study, StudyError, load
 from cardsim.study.stats import fairness
 from fakegame import STUDY
@@ -124,7 +124,7 @@ def _rewrite(folder, name, change, manifest=True):
     if manifest:
         m = json.loads((folder / "manifest.json").read_text())
         m["files"][name] = storage.file_digest(path)
-        (folder / "manifest.json").write_text(json.dumps(m))
+        (folder / "manifest.json").write_text(json.dumps(claims.sealed(m)))
 
 
 def _bump_second_row_estimate(text):

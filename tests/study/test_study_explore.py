@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from cardsim.study import storage
-from cardsim.study.explore import headline, most, open_study, outcome_table, paired_table, project_root, trimmed
+from cardsim.study.explore import (headline, most, open_study, outcome_table, paired_table, project_root, show,
+                                   trimmed)
 from cardsim.study.spec import StudyError
 
 
@@ -66,3 +67,14 @@ def test_a_long_trace_keeps_its_first_and_last_lines():
     assert trimmed(text, 2, 3).splitlines() == ["move 0", "move 1", "... 95 lines ...", "move 97", "move 98",
                                                 "move 99"]
     assert trimmed("a\nb", 2, 3) == "a\nb"
+
+
+def test_a_folder_shown_in_a_notebook_holds_its_tables_and_every_plot(project):
+    shown = show("fake_study", project)
+    page = shown._repr_html_()
+    plots = [n for n in shown.manifest["outputs"] if n.endswith(".png")]
+    assert [p.name for p in shown.plots()] == plots and plots
+    assert page.count("data:image/png;base64,") == len(plots)
+    assert all(f"alt=\"{n}\"" in page for n in plots)
+    assert "Outcome rate by seat" in page and "Paired differences against" in page
+    assert outcome_table(shown.summary).iloc[0, 0] in page

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from cardsim.cli import main
-from cardsim.study import folder as folders, lock, pieces, verify_study
+from cardsim.study import disk, folder as folders, lock, pieces, verify_study
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -156,8 +156,7 @@ def test_the_manifest_of_a_scheduler_run_records_its_workers_and_threads(write_s
 def _fill_up(monkeypatch, real: Path | None):
     """No estimate stands in the way: the disk must fill up while the run writes. Without a real small
     file system, the writer of the records' pieces reports a full disk itself."""
-    monkeypatch.setattr(folders, "SPARE_BYTES", 0)
-    monkeypatch.setattr(folders, "BYTES_PER_VALUE", 0)
+    monkeypatch.setattr(disk, "run_bytes", lambda study: 0)
     if real is None:
         def full(part, task, records):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(part / "pieces" / f"{task:09d}.parquet"))
@@ -176,7 +175,10 @@ def test_a_full_disk_is_one_line_and_leaves_the_earlier_study(finished, write_st
     bigger = write_study(**{"seed = 11": "seed = 12", "games = 40": "games = 400"})
     assert main(["run", str(bigger), "--out", str(out), "--quiet", "--force"]) == 2
     err = _one_line(capsys)
-    assert "No space left on device" in err and f"{out} still holds its earlier study, unchanged" in err
+    assert "the disk is full (No space left on device)" in err
+    assert f"{out} still holds its earlier study, unchanged" in err
+    assert f"make room, then continue with `cardsim run {bigger} --out {out} --force --resume`" in err or (
+        f"no records were kept: make room, then run `cardsim run {bigger} --out {out} --force` again" in err), err
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
     monkeypatch.undo()
     assert verify_study(out, redraw=False).ok
@@ -219,3 +221,65 @@ def test_git_ignores_the_quick_start_folders_and_what_a_run_keeps_beside_a_folde
     assert done.stdout.split() == paths
     kept = subprocess.run(["git", "check-ignore", "results/quickstart/manifest.json"], cwd=ROOT, capture_output=True)
     assert kept.returncode == 1  # a committed study is not ignored
+
+
+def _bind(tmp_path: Path) -> Path | None:
+    """A folder bind-mounted on itself (the same file system: ``os.path.ismount`` does not see it)."""
+    point = tmp_path / "bound"
+    point.mkdir()
+    if subprocess.run(["mount", "--bind", str(point), str(point)], capture_output=True).returncode:
+        return None
+    return point
+
+
+@pytest.mark.parametrize("kind", ["tmpfs", "read-only tmpfs", "bind mount"])
+def test_a_mount_point_as_out_is_one_line_before_any_game(write_study, tmp_path, mounted, capsys, kind):
+    """Issue 28 item 1: a mount point cannot be renamed, so a run refuses it before it plays."""
+    point = _bind(tmp_path) if kind == "bind mount" else mounted(2048, read_only=kind.startswith("read-only"))
+    if point is None:
+        pytest.skip("this process may not mount a file system (not root, or no mount in this container)")
+    try:
+        study = write_study()
+        before = {p.name for p in tmp_path.iterdir()}
+        assert main(["run", str(study), "--out", str(point), "--quiet"]) == 2
+        assert _one_line(capsys) == (f"cardsim: error: --out {point}: a mount point, which cannot be renamed; a run "
+                                     f"replaces its folder by renaming it: give a folder inside it (e.g. --out "
+                                     f"{point / 'fake_study'})")
+        assert {p.name for p in tmp_path.iterdir()} == before and list(point.iterdir()) == []
+    finally:
+        if kind == "bind mount":
+            subprocess.run(["umount", str(point)], check=True)
+
+
+def test_a_finished_run_left_beside_a_mount_point_never_breaks_verify_or_run(finished, write_study, tmp_path,
+                                                                             mounted, capsys):
+    """What an earlier cardsim left when its swap into a mount point failed: verify reads the folder as it
+    is, with a note; a run is refused with the mount point's line, not the system's."""
+    point = mounted(2048)
+    if point is None:
+        pytest.skip("this process may not mount a file system (not root, or no mount in this container)")
+    shutil.copytree(finished, point, dirs_exist_ok=True)
+    left = shutil.copytree(finished, tmp_path / f".{point.name}.ready-0123abcd")
+    v = verify_study(point, redraw=False)
+    assert v.ok and any(f"{left.name} beside {point} is a finished run that cannot replace a mount point" in n
+                        for n in v.notes), v.notes
+    assert main(["run", str(write_study()), "--out", str(point), "--quiet", "--force"]) == 2
+    assert "a mount point, which cannot be renamed" in _one_line(capsys)
+    assert left.is_dir() and verify_study(point, redraw=False).ok
+
+
+def test_a_file_system_that_cannot_rename_folders_is_one_line_before_any_game(write_study, tmp_path, monkeypatch,
+                                                                              capsys):
+    real = os.rename
+
+    def refuse(a, b, *args, **kwargs):
+        if ".probe-" in str(a):
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV), str(a))
+        return real(a, b, *args, **kwargs)
+    monkeypatch.setattr(os, "rename", refuse)
+    before = {p.name for p in tmp_path.iterdir()} | {"study.toml"}
+    assert main(["run", str(write_study()), "--out", str(tmp_path / "R"), "--quiet"]) == 2
+    assert _one_line(capsys) == (f"cardsim: error: --out {tmp_path / 'R'}: {tmp_path} does not let a folder be "
+                                 f"renamed ({os.strerror(errno.EXDEV)}); a run replaces its folder by renaming: "
+                                 "choose a folder on another file system")
+    _nothing_written(tmp_path, before)

@@ -22,7 +22,7 @@ def test_the_shipped_moska_experiment_runs_and_verifies(tmp_path, capsys):
     assert len(games) == 5 * 5 * 2 * 3 and set(games.variant) == {"moska", "turamoska", "turamoska_nocap",
                                                                     "pyhaselka", "taraki"}
     assert len(pd.read_csv(out / "summary.csv")) == 50
-    assert {f"{kind}_{p}.png" for kind in ("loser_by_seat", "length", "paired", "fairness")
+    assert {f"{kind}_{p}.png" for kind in ("loser_by_seat", "length", "paired", "means", "fairness")
             for p in ("random", "greedy")} == {
         p.name for p in out.glob("*.png")}
     v = verify_study(out, sample=1, seed=4, redraw=False)  # the plots are re-drawn in test_study_verify.py

@@ -68,9 +68,11 @@ def check_in_chromium(folder, screenshot=None) -> dict:
     for ident, rows in expected_tables(folder).items():
         assert ident in facts["tables"], ident
         assert rows is None and facts["tables"][ident] > 0 or facts["tables"][ident] == rows, ident
-    assert [alt for alt, *_ in facts["images"]] == plots
-    for (alt, complete, width, height), name in zip(facts["images"], plots):
+    stepped = ["precision"] if manifest.get("precision") else []  # drawn from the manifest, not a file
+    assert [alt for alt, *_ in facts["images"]] == stepped + plots
+    for (alt, complete, width, height), name in zip(facts["images"][len(stepped):], plots):
         assert complete and (width, height) == _png_size((folder / name).read_bytes()), alt
+    assert all(complete and width > 0 for _, complete, width, _ in facts["images"][:len(stepped)])
     assert facts["outside"] == [] and facts["scripts"] == 0
     return facts
 
@@ -95,7 +97,9 @@ def test_the_report_of_a_factorial_run_to_a_precision_shows_its_effects_and_step
     assert facts["command"] == f"cardsim run {tmp_path / 'study.toml'} --precision 12 --max-games 1000000 --out {out}"
     text = (out / "report.html").read_text()
     assert "lives=3 × dealer_lives=1" in text and "largest clear knob effect" in text or "no knob effect" in text
-    assert "<td class=\"name\">precision</td>" in text
+    assert "<td class=\"name\">precision</td>" in text and "<h2>Precision</h2>" in text
+    assert facts["images"][0][0] == "precision"
+    assert "<th class=\"name\"></th>" not in text  # "What was run" and its like: no empty header row (issue 28)
 
 
 def test_the_browser_check_fails_on_an_image_that_does_not_decode(finished_copy):

@@ -1,4 +1,4 @@
-"""A run killed anywhere (SIGKILL, or Ctrl-C's SIGINT) never leaves a half-written study folder.
+"""A run killed anywhere (SIGKILL, Ctrl-C's SIGINT, SIGTERM) never leaves a half-written study folder.
 
 The folder holds an earlier study (seed 11); a run of another study (seed 12) into it is
 stopped at a named point of every phase: playing, assembling the records, digesting,
@@ -6,7 +6,9 @@ sampling, drawing, writing the manifest, and each step of the swap. After the ki
 folder holds the earlier study byte for byte, or (once the new one was swapped in) the
 new one, complete; verify passes on it (finishing a swap cut short); ``--resume`` then
 gives the digest, sample and summary of a run never interrupted. Ctrl-C is one line,
-exit status 130. Workers die with their parent.
+exit status 130; SIGTERM the same line, exit status 143. The ``--resume`` command said is
+the one that resumes (with ``--force`` where the folder holds another study). Workers die
+with their parent.
 """
 import json
 import os
@@ -72,6 +74,8 @@ POINTS = [  # (pause point, the signal, what R holds right after the kill)
     ("sample", signal.SIGINT, "old"),
     ("plot#1", signal.SIGKILL, "old"),
     ("plot#2", signal.SIGINT, "old"),
+    ("piece#2", signal.SIGTERM, "old"),
+    ("plot#1", signal.SIGTERM, "old"),
     ("plot#3", signal.SIGKILL, "old"),
     ("manifest", signal.SIGKILL, "old"),
     ("swap.ready", signal.SIGKILL, "old"),
@@ -88,15 +92,16 @@ def test_a_run_killed_at_any_point_leaves_a_whole_study_and_resumes_to_the_same_
     status = child.kill(sig)
     if sig == signal.SIGKILL:
         assert status == -signal.SIGKILL
-    else:  # Ctrl-C: one line saying what was kept and how to go on
-        assert status == 130
+    else:  # Ctrl-C or SIGTERM: one line saying what was kept and how to go on
+        assert status == (130 if sig == signal.SIGINT else 143)
         lines = child.text.splitlines()
-        assert len(lines) == 1 and lines[0].startswith(f"cardsim: interrupted: {out} still holds its earlier study, "
+        said = "interrupted" if sig == signal.SIGINT else "terminated (SIGTERM)"
+        assert len(lines) == 1 and lines[0].startswith(f"cardsim: {said}: {out} still holds its earlier study, "
                                                        "unchanged"), child.text
         if point.startswith("piece"):
             n = int(point.split("#")[1])
             assert lines[0].endswith(f"{n} chunks of records are kept in {tmp_path / '.R.part'}: continue with "
-                                     f"`cardsim run {new} --out {out} --resume`")
+                                     f"`cardsim run {new} --out {out} --force --resume`")
     if holds == "old":
         assert _files(out) == before
     else:
@@ -185,40 +190,45 @@ def test_a_stale_lock_of_a_dead_process_is_taken_over_with_a_note(setting, tmp_p
 
 @pytest.mark.parametrize("backend", ["loky", "dask"])
 def test_workers_die_with_their_parent_and_ctrl_c_is_one_line(setting, tmp_path, backend):
-    """SIGKILL of ``cardsim run`` leaves no worker; Ctrl-C stops them and prints one line."""
+    """SIGKILL of ``cardsim run`` leaves no worker; Ctrl-C and SIGTERM stop them and print one line."""
     new, out, before = setting
     big = tmp_path / "big.toml"
     big.write_text(edit(**NEW, **{"games = 40": "games = 2000"}))
     argv = ["run", str(big), "--out", str(out), "--force", "--quiet", "--jobs", "2", "--backend", backend]
-    for sig in (signal.SIGINT, signal.SIGKILL):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
         child = process(argv, "piece#2", tmp_path)
         workers = psutil.Process(child.pid).children(recursive=True)
         assert len([w for w in workers if w.is_running()]) >= 2
         status = child.kill(sig)
         gone, alive = psutil.wait_procs(workers, timeout=60)
         assert not alive, f"{backend} workers outlived their parent after {sig.name}: {alive}"
-        if sig == signal.SIGINT:
-            assert status == 130
-            assert child.text.splitlines() == [f"cardsim: interrupted: {out} still holds its earlier study, unchanged;"
+        if sig != signal.SIGKILL:
+            assert status == (130 if sig == signal.SIGINT else 143)
+            said = "interrupted" if sig == signal.SIGINT else "terminated (SIGTERM)"
+            stopped = [line for line in child.text.splitlines() if not line.startswith("cardsim: note: ")]
+            assert stopped == [f"cardsim: {said}: {out} still holds its earlier study, unchanged;"
                                                f" 2 chunks of records are kept in {tmp_path / '.R.part'}: continue "
-                                               f"with `cardsim run {big} --out {out} --resume`"], child.text
+                                               f"with `cardsim run {big} --out {out} --force --resume`"], child.text
     assert _files(out) == before
 
 
-def test_ctrl_c_during_the_swap_waits_for_it_and_says_the_study_is_new(setting, tmp_path, monkeypatch, capsys):
-    """The swap is a few renames: Ctrl-C then is held back until it is done."""
+@pytest.mark.parametrize("sig, status, said", [(signal.SIGINT, 130, "interrupted"),
+                                                (signal.SIGTERM, 143, "terminated (SIGTERM)")])
+def test_ctrl_c_during_the_swap_waits_for_it_and_says_the_study_is_new(setting, tmp_path, monkeypatch, capsys, sig,
+                                                                       status, said):
+    """The swap is a few renames: Ctrl-C (or SIGTERM) then is held back until it is done."""
     from cardsim.study import folder
 
     new, out, _ = setting
     exchange = folder._exchange
 
     def interrupted_exchange(a, b):
-        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), sig)
         time.sleep(0.05)  # the signal is delivered while the swap goes on
         return exchange(a, b)
     monkeypatch.setattr(folder, "_exchange", interrupted_exchange)
-    assert main(["run", str(new), "--out", str(out), "--force", "--quiet"]) == 130
-    assert capsys.readouterr().err == f"cardsim: interrupted: after the run had finished: {out} holds the new study\n"
+    assert main(["run", str(new), "--out", str(out), "--force", "--quiet"]) == status
+    assert capsys.readouterr().err == f"cardsim: {said}: after the run had finished: {out} holds the new study\n"
     assert json.loads((out / "manifest.json").read_text())["seed"] == 12
     assert verify_study(out, redraw=False).ok
 
@@ -242,7 +252,7 @@ def test_a_worker_killed_by_the_system_stops_the_run_with_one_line_and_resume_fi
     kept = re.search(r"still holds its earlier study, unchanged; (\d) chunks of records are kept in (\S+): continue "
                      r"with `(.*) --resume`$", lines[0])
     assert kept and int(kept[1]) >= 1 and kept[2] == str(tmp_path / ".R.part")
-    assert kept[3] == f"cardsim run {new} --out {out}"
+    assert kept[3] == f"cardsim run {new} --out {out} --force"  # the folder holds another study
     assert _files(out) == before
     assert main([*argv, "--resume"]) == 0
     _same_study(out, uninterrupted)

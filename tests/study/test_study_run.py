@@ -8,15 +8,18 @@ import io
 import json
 from pathlib import Path
 
+import numba
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+import scipy
 
 import cardsim
+import cardsim.games
 from cardsim.cli import main
 from cardsim.study import report_study, run_study, verify_study
-from cardsim.study import plots, storage
+from cardsim.study import manifest as claims, plots, storage
 from cardsim.study.report import record_dtypes
 from cardsim.study.runner import simulate
 from cardsim.study.spec import RunStopped, Study, load
@@ -44,11 +47,13 @@ def test_run_writes_records_summary_plots_and_manifest(finished):
     assert manifest["seed"] == 11 and manifest["engine"] == "reference"
     assert manifest["rules"]["unlimited_short"]["knobs"] == study.variants["unlimited_short"].to_dict()
     assert manifest["records"] == {"file": "games.parquet", "rows": len(games), "digest": storage.records_digest(games)}
-    assert manifest["format"] == 3 and manifest["digest"] == storage.DIGEST and len(manifest["run"]) == 32
+    assert manifest["format"] == 4 and manifest["digest"] == storage.DIGEST and len(manifest["run"]) == 32
     assert manifest["files"] == {name: storage.file_digest(out / name) for name in [*manifest["outputs"], "sample.csv"]}
     assert manifest["execution"] == {"backend": "loky", "jobs": 1, "scheduler": None, "resumed_chunks": 0}
     assert manifest["package"]["version"] == cardsim.__version__ and manifest["package"]["git"]["revision"]
     assert {"simulate_s", "write_s", "games_per_s"} <= set(manifest["timings"]) and manifest["machine"]["cpus"]
+    assert manifest["machine"]["numba"] == numba.__version__ and manifest["machine"]["scipy"] == scipy.__version__
+    assert manifest["package"]["protocol"] == {"fakegame": cardsim.games.spec("fakegame").protocol}
     assert {c["policy"] for c in manifest["cells"]} == {"random", "greedy,random,random"}
     for name in manifest["outputs"]:
         assert (out / name).stat().st_size > 0
@@ -153,7 +158,7 @@ def test_verify_passes_on_a_fresh_study_and_catches_a_changed_row(finished_copy,
     assert not v.ok and "games.parquet: the records' digest differs from the manifest" in v.mismatches
     manifest = json.loads(_bytes(out, "manifest.json"))
     manifest["records"]["digest"] = digest  # a consistent forgery: the summary and the re-run tell
-    storage.write_manifest(manifest, out)
+    storage.write_manifest(claims.sealed(manifest), out)
     v = verify_study(out, sample=40, redraw=False)
     assert v.mismatches[-1] == (f"variant=sturdy, players=3, policy=random, game=20: loser stored "
                                 f"{games.loc[row, 'loser']} re-run {(games.loc[row, 'loser'] + 2) % 3}")
@@ -226,6 +231,22 @@ def test_report_without_games_parquet_says_so_in_one_line(finished, finished_cop
                                        f"--out {finished_copy}`\n")
 
 
+def test_the_re_create_command_of_a_run_from_a_relative_path_works_from_anywhere(write_study, tmp_path, monkeypatch,
+                                                                                 capsys):
+    """Issue 28 item 9: the manifest keeps the command as typed and the folder it was typed in (``cwd``)."""
+    study = write_study()
+    monkeypatch.chdir(study.parent)
+    out = run_study(study.name, out="R")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["command"] == ["cardsim", "run", "study.toml", "--out", "R"] and manifest["cwd"] == str(tmp_path)
+    (out / "games.parquet").unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["report", str(out)]) == 2
+    assert f"re-create them with `cardsim run {study} --games 40 --out {out}`" in capsys.readouterr().err
+
+
 def test_verify_finds_a_folder_without_records_or_sample_different_and_refuses_an_old_manifest(finished_copy):
     (finished_copy / "games.parquet").unlink()
     (finished_copy / "sample.csv").unlink()
@@ -234,7 +255,7 @@ def test_verify_finds_a_folder_without_records_or_sample_different_and_refuses_a
                             "neither games.parquet nor sample.csv: no stored rows to compare re-run games with"]
     manifest = json.loads(_bytes(finished_copy, "manifest.json"))
     storage.write_manifest(manifest | {"format": 1}, finished_copy)
-    with pytest.raises(ValueError, match="format: 1; this cardsim reads formats 2, 3: re-run the study"):
+    with pytest.raises(ValueError, match="format: 1; this cardsim reads formats 2, 3, 4: re-run the study"):
         verify_study(finished_copy)
 
 
@@ -292,8 +313,8 @@ def test_an_interrupted_write_leaves_no_file(tmp_path):
 
 
 @pytest.mark.parametrize("module, fail_at", [
-    (storage, "_write_row_group"), (storage, "parquet_digest"), (storage, "write_sample"),
-    (storage, "write_summary"), (storage, "write_manifest"), (plots, "_paired"),
+    (storage, "_write_row_group"), (storage.RecordsDigest, "hexdigest"), (storage, "write_sample"),
+    (storage, "write_summary"), (storage, "write_manifest"), (plots, "forest"),
 ])
 def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy, write_study, monkeypatch,
                                                                    module, fail_at):
@@ -314,16 +335,16 @@ def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy,
 
 def test_a_variant_with_another_deck_is_marked_unpaired_in_the_difference_plot(finished):
     from cardsim.study import report
-    from cardsim.study.plots import _paired
+    from cardsim.study.plots import forest
 
     study = load(finished.parent / "study.toml")
     summary = storage.parse_summary((finished / "summary.csv").read_text())
     rows = summary.loc[(summary.policy == "random") & (summary.variant != "plain")]
     m = report.study_measures(study)
-    paired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ())
-    unpaired = _paired(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ("sturdy",))
-    labels = [t.get_text() for t in unpaired.legends[0].get_texts()]
-    assert labels == ["sturdy (unpaired: another deck)", "unlimited_short"]
+    paired = forest(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ())
+    unpaired = forest(rows, m, "plain", "tag", {"sturdy": "C1", "unlimited_short": "C2"}, ("sturdy",))
+    labels = {t.get_text().split("  ", 1)[1] for t in unpaired.axes[0].get_yticklabels()}
+    assert labels == {"sturdy (unpaired: another deck)", "unlimited_short"}
     assert unpaired._suptitle.get_text().startswith("difference (paired where the deck is the same) against plain")
     assert paired._suptitle.get_text().startswith("paired difference against plain")
     assert report.unpaired(study) == ()  # the fake game's knobs keep the deck

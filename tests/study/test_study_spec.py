@@ -56,7 +56,7 @@ def test_with_games_overrides_only_the_number_of_games(write_study):
     ("seed = 11", "seed = 18446744073709551616", "seed: expected an integer >= 0 and < 2**64, not 18446744073709551616"),
     ("games = 40", "games = 9223372036854775808", "games: expected an integer >= 1 and < 2**63, not 9223372036854775808"),
     ("players = [2, 3]", "players = [[2], 3]", "players: expected an integer or a list of integers, not [[2], 3]"),
-    ('game = "fakegame"', 'game = "poker"', "game: unknown game 'poker'; known games: moska"),
+    ('game = "fakegame"', 'game = "poker"', "game: unknown game 'poker'; known games: molotow, moska"),
     ("players = [2, 3]", "players = [2, 9]", "players: variant plain: fakegame is played by 2 to 6 players, not 9"),
     ("players = [2, 3]", "players = [2, 2]", "players: expected distinct player counts"),
     ('policies = ["random"', 'policies = ["random", "bluffer"',

@@ -12,17 +12,27 @@ import pandas as pd
 import pytest
 
 from cardsim.cli import main
-from cardsim.study import storage, verify_study
+from cardsim.study import manifest as claims, storage, verify_study
 
 
 def _manifest(folder):
     return json.loads((folder / "manifest.json").read_text())
 
 
-def _set_manifest(folder, change):
+def _set_manifest(folder, change, seal=True):
+    """Edit the manifest as a careful forger would: its seal computed again (``seal=False``: left as it was),
+    so that each edit is caught by the check it is aimed at."""
     manifest = _manifest(folder)
     change(manifest)
-    (folder / "manifest.json").write_text(json.dumps(manifest))
+    (folder / "manifest.json").write_text(json.dumps(claims.sealed(manifest) if seal else manifest))
+
+
+def _edit_only(change):
+    """An edit to the manifest's fields, its seal left as the run wrote it."""
+    return lambda f: _set_manifest(f, change, seal=False)
+
+
+EDITED = "manifest.json: edited after the run (its seal is not the sha256 of its fields; informational ones included)"
 
 
 def _edit_summary(folder):
@@ -72,6 +82,22 @@ TAMPERING = {  # what was done -> (the edit, a line verify must report)
                    "manifest.json: seed is not the study's (11; the study gives 12)"),
     "study.variants": (lambda f: _set_manifest(f, lambda m: m["study"]["variants"]["sturdy"].update(dealer_lives=1)),
                        "manifest.json: rules is not the study's"),
+    # issue 28 item 5: what nothing derives again, and what the folder holds beside the study
+    "a stray file added": (lambda f: (f / "notes.txt").write_text("mine"),
+                           "notes.txt: foreign (the manifest does not list it)"),
+    "a folder added": (lambda f: (f / "extra").mkdir(), "extra: foreign (not a file: a study folder holds files only)"),
+    "a link added": (lambda f: (f / "more.png").symlink_to(f / "paired_random.png"),
+                     "more.png: foreign (not a file: a study folder holds files only)"),
+    "study.description": (_edit_only(lambda m: m["study"].update(description="a forged finding")), EDITED),
+    "study.name": (_edit_only(lambda m: m["study"].update(name="another")), EDITED),
+    "created": (_edit_only(lambda m: m.update(created="2020-01-01T00:00:00+00:00")), EDITED),
+    "machine": (_edit_only(lambda m: m["machine"].update(node="elsewhere")), EDITED),
+    "command": (_edit_only(lambda m: m.update(command=["cardsim", "run", "other.toml"])), EDITED),
+    "timings": (_edit_only(lambda m: m["timings"].update(games_per_s=1e9)), EDITED),
+    "seal": (_edit_only(lambda m: m.update(seal="0" * 64)), EDITED),
+    "informational": (lambda f: _set_manifest(f, lambda m: m["informational"].remove("created")),
+                      "manifest.json: informational is not study.name, study.description, study_file, command, "
+                      "cwd, run, package, machine, execution, timings, created, reported"),
 }
 
 
@@ -168,10 +194,12 @@ def test_a_corrupt_parquet_is_one_line_naming_the_file(finished_copy, capsys):
     (lambda m: m.update(study=[]), "study: expected a table, not []"),
     (lambda m: m["study"].pop("seed"), "seed: missing; a study needs name"),
     (lambda m: m.update(cells=None), "cells: expected a list, not None"),
-    (lambda m: m.update(format=7), "format: 7; this cardsim reads formats 2, 3: re-run the study"),
+    (lambda m: m.update(format=7), "format: 7; this cardsim reads formats 2, 3, 4: re-run the study"),
+    (lambda m: m.pop("seal"), "seal: missing; not a complete cardsim manifest"),
+    (lambda m: m.update(informational="all"), "informational: expected a list, not 'all'"),
 ])
 def test_a_manifest_that_cannot_be_checked_is_one_line(finished_copy, capsys, change, message):
-    _set_manifest(finished_copy, change)
+    _set_manifest(finished_copy, change, seal=False)
     assert main(["verify", str(finished_copy)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("cardsim: error: ") and message in err, err
@@ -210,3 +238,61 @@ def test_a_manifest_listing_something_else_than_file_names_is_one_line(finished_
     _set_manifest(finished_copy, lambda m: m["outputs"].append(3))
     assert main(["verify", str(finished_copy)]) == 2
     assert "outputs: expected file names (and their sha256 in files)" in capsys.readouterr().err
+
+
+def test_a_manifest_sealed_again_after_an_informational_edit_passes_and_the_field_is_listed_as_the_runs_word(
+        finished_copy):
+    """The limit of the seal: a description edited and sealed again is not found (nothing derives it);
+    the manifest says which fields are of that kind."""
+    _set_manifest(finished_copy, lambda m: m["study"].update(description="edited and sealed"))
+    assert verify_study(finished_copy, redraw=False).ok
+    assert "study.description" in _manifest(finished_copy)["informational"]
+
+
+def test_an_earlier_format_is_verified_unsealed_with_a_note(finished_copy):
+    def format_3(m):
+        m.update(format=3)
+        del m["seal"], m["informational"]
+    _set_manifest(finished_copy, format_3, seal=False)
+    v = verify_study(finished_copy, redraw=False)
+    assert v.ok and any(n.startswith("format 3 manifest (an earlier cardsim): not sealed, so an edit to a field "
+                                     "nothing derives again (study.name, study.description,") for n in v.notes)
+
+
+@pytest.mark.parametrize("with_records", [True, False], ids=["with games.parquet", "committed"])
+def test_report_html_is_rendered_again_and_a_forged_page_is_caught(finished_copy, capsys, with_records):
+    if not with_records:
+        (finished_copy / "games.parquet").unlink()
+    assert main(["report", "--html", str(finished_copy)]) == 0
+    before = sorted(p.name for p in finished_copy.iterdir())
+    assert verify_study(finished_copy, redraw=False).ok
+    page = finished_copy / "report.html"
+    page.write_text(page.read_text().replace("the fake game under three variants", "a forged finding"))
+    assert verify_study(finished_copy, redraw=False).mismatches == [
+        f"report.html: not the page this folder's files render (write it again with `cardsim report --html "
+        f"{finished_copy}`)"]
+    assert sorted(p.name for p in finished_copy.iterdir()) == before
+
+
+def test_a_file_an_interrupted_write_left_is_a_note_not_a_difference(finished_copy):
+    (finished_copy / "report.html.tmp-4242").write_text("<html>half")
+    v = verify_study(finished_copy, redraw=False)
+    assert v.ok and ("report.html.tmp-4242: left half-written by an interrupted process, not a file of the study "
+                     "(remove it)") in v.notes
+
+
+def test_a_run_replaces_a_folder_holding_its_report_page(finished_copy, write_study, capsys):
+    assert main(["report", "--html", str(finished_copy)]) == 0
+    assert main(["run", str(write_study()), "--out", str(finished_copy), "--quiet"]) == 0
+    assert not (finished_copy / "report.html").exists() and verify_study(finished_copy, redraw=False).ok
+
+
+def test_the_command_line_draws_the_plots_again_only_with_redraw(finished_copy, capsys):
+    _swap_png(finished_copy)
+    _set_manifest(finished_copy, lambda m: m["files"].update({"paired_random.png": storage.file_digest(
+        finished_copy / "paired_random.png")}))
+    assert main(["verify", str(finished_copy)]) == 0
+    assert "note: plots not re-drawn (their sha256 is checked; --redraw draws them again" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["verify", str(finished_copy), "--redraw"])
+    assert "MISMATCH paired_random.png: not the plot its records draw" in capsys.readouterr().out

@@ -36,10 +36,9 @@ would count references atomically).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core import jit
-from cardsim.core.jit import ONE, ZERO, U
+from cardsim.core.jit import ONE, ZERO, U, njit
 from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
                                          SUIT_OF)
 from cardsim.games.molotow.policies import CHEAP_RANK, MC, POLICIES, TRUMP_STRENGTH, parse_policy
@@ -852,6 +851,19 @@ def play_games(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.n
 
 
 @njit(cache=True)
+def play_plain(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
+               state: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
+    """``play_games`` for a policy table without ``mc``: the same cards (``choose`` without its search),
+    so a call that plays no ``mc`` seat compiles no search."""
+    s = state[0]
+    for i in range(len(games)):
+        new_game(s, params, jit.game_key(seed, games[i]))
+        while not game_over(s, params):
+            apply(s, params, base_card(s, params, policies[to_act(s), CODE]))
+        record(s, params, games[i], out[i])
+
+
+@njit(cache=True)
 def play_hands(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
                state: np.ndarray, out: np.ndarray, work: np.ndarray) -> int:
     """The per-hand loop: a row per scored hand into ``out``, game by game; the rows written."""
@@ -873,8 +885,10 @@ def simulate(rules: MolotowRules, players: int, seed: int, games: np.ndarray, po
     """The compiled engine's entry point (``GameSpec.compiled``): one array per record column."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
-    jit.first_call(play_games, "molotow", make_params(rules, players), policy_table(policies), np.uint64(seed),
-                   games, new_state(), out, new_work())
+    table = policy_table(policies)
+    searching = bool((table[:, CODE] == SEARCH).any())
+    jit.first_call(play_games if searching else play_plain, "molotow (mc)" if searching else "molotow",
+                   make_params(rules, players), table, np.uint64(seed), games, new_state(), out, new_work())
     cols = dict(zip(RECORD, out.T))
     cols["truncated"] = cols["truncated"].astype(bool)
     return cols

@@ -11,6 +11,7 @@ stops the game; ``final`` each seat's cards at the end.
 """
 from __future__ import annotations
 
+from cardsim.core.boards import Board
 from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 from cardsim.games.molotow.cards import DECK, NO_TRUMP
 
@@ -43,4 +44,19 @@ def row(raw: tuple) -> tuple:
             trick, "" if trump == NO_TRUMP else DECK.suits[trump], points, sticks, potatoes)
 
 
-BOOK = EventBook(COLUMNS, row, PHRASES)
+def boards(log: list[tuple]) -> list[Board]:
+    """The table after each raw event: the hands, the trick's cards in the order played (gone at
+    ``take`` and at a new hand's ``deal``), the hand, the trick and the trump; there is no stock."""
+    out, trick = [], []
+    for decision, seat, action, cards, held, hand, number, trump, scored in log:
+        if action == "play":
+            trick += card_names(cards, DECK.name).split()
+        elif action in ("take", "deal"):
+            trick = []
+        state = (f"hand {hand}" + ("" if number is None else f" · trick {number}")
+                 + f" · trump {'none yet' if trump == NO_TRUMP else DECK.suits[trump]}")
+        out.append(Board(tuple(tuple(card_names(h, DECK.name).split()) for h in held), tuple((c,) for c in trick),
+                         0, state))
+    return out
+
+BOOK = EventBook(COLUMNS, row, PHRASES, boards)

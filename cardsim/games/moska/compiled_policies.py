@@ -17,12 +17,11 @@ The defence styles (``ALL_KILLS`` ...) are not seat policies: they are rules tha
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core import models
 from cardsim.core.cards import FRENCH52
 from cardsim.core.search import MonteCarlo
-from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, popcount
+from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, njit, popcount
 from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, parse_policy
 
 RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3

@@ -18,6 +18,7 @@ cards left on it, M-21); ``final`` each seat's cards at the end.
 from __future__ import annotations
 
 from cardsim.core.cards import FRENCH52
+from cardsim.core.boards import Board
 from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 
 COLUMNS = EVENTS + (
@@ -59,4 +60,27 @@ def row(raw: tuple) -> tuple:
             FRENCH52.name(on) if on >= 0 else "")
 
 
-BOOK = EventBook(COLUMNS, row, PHRASES)
+def boards(log: list[tuple]) -> list[Board]:
+    """The table after each raw event: the hands, the attack cards with their kills (``open``, ``lay``,
+    ``kill``, ``self_attack``; gone at ``discard`` and ``pick_up``), the stock, the trump and the card
+    under the stock (the turned card, or the 2 a ``swap`` put there)."""
+    out, table, under = [], [], ""
+    for decision, seat, action, cards, target, held, stock, trump, rounds, unkilled, on in log:
+        moved = card_names(cards, FRENCH52.name).split()
+        if action in ("open", "lay"):
+            table += [[c] for c in moved]
+        elif action in ("kill", "self_attack") and on >= 0:
+            attack = next((p for p in table if p == [FRENCH52.name(on)]), None)
+            table.append([FRENCH52.name(on), *moved]) if attack is None else attack.extend(moved)
+        elif action == "discard":
+            table = [p for p in table if len(p) == 1]
+        elif action == "pick_up":
+            table = []
+        elif action in ("turn", "swap"):
+            under = moved[0]
+        state = f"trump {FRENCH52.suits[trump]}" + (f" · under the stock: {under}" if stock else "")
+        out.append(Board(tuple(tuple(card_names(h, FRENCH52.name).split()) for h in held),
+                         tuple(map(tuple, table)), stock, state))
+    return out
+
+BOOK = EventBook(COLUMNS, row, PHRASES, boards)

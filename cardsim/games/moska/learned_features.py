@@ -18,10 +18,9 @@ match.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core.cards import FRENCH52
-from cardsim.core.jit import ONE, ZERO, lowest, popcount
+from cardsim.core.jit import ONE, ZERO, lowest, njit, popcount
 from cardsim.games.moska.compiled_policies import SUIT_MASK, pair_ranks, rank_set
 from cardsim.games.moska.policies import LOW_RANKS
 

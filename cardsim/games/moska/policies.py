@@ -237,9 +237,9 @@ class MonteCarloPolicy:
 
     ``beliefs=reads``: each other seat's hand is filled first with the hidden cards its choices since its
     last draw do not rule out, read as greedy's whatever the base (``reads.py``; ``compiled.determinize``),
-    then, where too few are left, with any. ``oracle``: no world is dealt; each is the true state under the world's key (it
-    sees every hand and the stock: not a fair player); with ``greedy`` or ``learned`` play-outs, which draw
-    nothing, its worlds are all alike and one is played.
+    then, where too few are left, with any. ``oracle``: no world is dealt; each is the true state under the
+    world's key (it sees every hand and the stock: not a fair player); with ``greedy`` or ``learned``
+    play-outs, which draw nothing, its worlds are all alike and one is played.
 
     Candidates (``compiled_policies``, ``compiled.candidates``). While the stock holds more than
     ``search_stock`` cards (``SEARCH_STOCK`` = 8 by default; ``None`` or ``all``: never) the candidate is

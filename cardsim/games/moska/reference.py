@@ -110,7 +110,8 @@ are D's to pick up, M-15: this matters only after additions to an empty-handed D
 Record: ``turns`` = decisions made; ``rounds`` = rounds begun (a round begins just
 before its opening decision, so a game truncated there counts it); ``first_out``,
 ``finish_order``, ``trump_suit``, ``swaps`` (0 or 1), ``overplays`` (addition steps
-with cards sent back), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs of
+whose whole excess went back: counted once it is back, so not in a game truncated at
+the give-back decision), ``pickups`` (rounds ending by M-17), ``self_attacks`` (pairs of
 M-14). What each policy does at each decision, and its draws ``k``, is specified in
 ``policies.py``.
 """
@@ -521,7 +522,6 @@ def give_back(s: State, room_: int, policies: Sequence) -> None:
     excess = sum(count(m) for m in added.values()) - room_
     if excess <= 0:
         return
-    s.overplays += 1
     if s.rules.excess_return in ("defender", "attacker"):
         judge = s.defender if s.rules.excess_return == "defender" else s.attacker  # the attacker even when out
         turn = decide(s, judge)
@@ -534,6 +534,7 @@ def give_back(s: State, room_: int, policies: Sequence) -> None:
         s.note("give_back", judge, back, decision=turn)
         for p in added:
             take_back(s, p, added[p] & back)
+        s.overplays += 1  # counted once the excess is back: a game truncated at this decision sent none back
         return
     for p in reversed(list(added)):  # the last over-players take theirs back first
         if excess == 0:
@@ -547,6 +548,7 @@ def give_back(s: State, room_: int, policies: Sequence) -> None:
             s.note("give_back", p, back, decision=turn)
         take_back(s, p, back)
         excess -= count(back)
+    s.overplays += 1  # the whole excess is back (a game truncated at a partial taker's decision is not counted)
 
 
 def take_back(s: State, seat: int, cards: int) -> None:

@@ -9,7 +9,6 @@ policy meets. Everything is keyed from the seed: the same arguments give the sam
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core import jit
 from cardsim.games.moska import compiled as C
@@ -23,7 +22,7 @@ PER_GAME = 40
 """A bound on the sampled decisions of one game that ``label`` makes room for, at ``every = 1``."""
 
 
-@njit(cache=True)
+@jit.njit(cache=True)
 def label_games(p: np.void, policies: np.ndarray, teacher: np.ndarray, worlds: int, seed: np.uint64,
                 games: np.ndarray, every: int, block: np.ndarray, count: np.ndarray, x: np.ndarray,
                 y: np.ndarray, w: np.void) -> tuple[int, int]:

@@ -13,10 +13,9 @@ Within one suit, "lower" means lower rank, then copy 0 before copy 1: ``order_ke
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core.cards import FRENCH52, cards_of, mask_of
-from cardsim.core.jit import ONE, U, ZERO, lowest, popcount
+from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
 
 SUITS = 4
 RANKS = FRENCH52.n_ranks

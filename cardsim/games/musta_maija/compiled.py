@@ -49,10 +49,9 @@ reveals (that hand could not beat every card). The reference engine's ``mc`` run
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core import jit
-from cardsim.core.jit import ONE, U, ZERO
+from cardsim.core.jit import ONE, U, ZERO, njit
 from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija.cards import (
@@ -603,13 +602,37 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
         record(s, out[i])
 
 
+@njit(cache=True)
+def play_plain(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
+    """``play_out`` for a policy table without ``mc``: the same decisions (``choose`` without its search)."""
+    while s.phase != OVER:
+        respond(s, p, policies[s.seat, pol.CODE], m)
+        apply(s, p, m)
+
+
+@njit(cache=True)
+def run_plain(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray,
+              w: np.void) -> None:
+    """``run_games`` for a policy table without ``mc`` (``play_plain``): a call that plays no ``mc`` seat
+    compiles no search."""
+    state = np.zeros(1, STATE)
+    move = np.zeros(1, MOVE)
+    s, m = state[0], move[0]
+    for i in range(len(games)):
+        deal(s, p, jit.game_key(seed, games[i]), w.u, w.order, w.tmp)
+        play_plain(s, p, policies, m)
+        record(s, out[i])
+
+
 def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
              seats: tuple[str, ...]) -> dict[str, np.ndarray]:
     """``GameSpec.compiled``: one array per record column, game for game the reference engine's."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
-    jit.first_call(run_games, "musta_maija", make_params(rules, players)[0], pol.table(seats), np.uint64(seed),
-                   games, out, new_work()[0])
+    table = pol.table(seats)
+    searching = bool((table[:, pol.CODE] == pol.MC).any())
+    jit.first_call(run_games if searching else run_plain, "musta_maija (mc)" if searching else "musta_maija",
+                   make_params(rules, players)[0], table, np.uint64(seed), games, out, new_work()[0])
     cols = {name: out[:, j] for j, name in enumerate(RECORD)}
     finish = cols.pop("finish")
     cols["game"] = games

@@ -9,10 +9,9 @@ and whether the duty to beat binds it (MM-10). They allocate nothing.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core import jit
-from cardsim.core.jit import ONE, U, ZERO, below, ith_lowest, popcount
+from cardsim.core.jit import ONE, U, ZERO, below, ith_lowest, njit, popcount
 from cardsim.games.musta_maija.cards import (
     KING, LOW_RANKS, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit, suit_mask,
     suit_of_hand, to_ranks,

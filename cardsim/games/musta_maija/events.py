@@ -14,6 +14,7 @@ out (MM-14); ``truncated`` and ``table`` (cards left on the table) at ``max_turn
 from __future__ import annotations
 
 from cardsim.core.cards import FRENCH52
+from cardsim.core.boards import Board
 from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 from cardsim.games.musta_maija.cards import cards as sorted_cards
 from cardsim.games.musta_maija.cards import name
@@ -47,4 +48,28 @@ def row(raw: tuple) -> tuple:
             name(on) if on >= 0 else "")
 
 
-BOOK = EventBook(COLUMNS, row, PHRASES)
+def boards(log: list[tuple]) -> list[Board]:
+    """The table after each raw event: the hands, the attack cards with the cards that beat them
+    (``attack``, ``beat``; gone at ``discard`` and ``pick_up``), the stock and the trump (with the
+    turned card under the stock while it lasts)."""
+    out, table, under = [], [], ""
+    for decision, seat, action, cards, target, held, stock, trump, on in log:
+        moved = card_names(cards, name, sorted_cards).split()
+        if action == "attack":
+            table += [[c] for c in moved]
+        elif action == "beat" and on >= 0:
+            attack = next((p for p in table if p == [name(on)]), None)
+            table.append([name(on), *moved]) if attack is None else attack.extend(moved)
+        elif action == "discard":
+            table = [p for p in table if len(p) == 1]
+        elif action == "pick_up":
+            table = []
+        elif action == "turn":
+            under = moved[0]
+        state = (f"trump {FRENCH52.suits[trump]}" if trump >= 0 else "no trump yet") + (
+            f" · under the stock: {under}" if stock and under else "")
+        out.append(Board(tuple(tuple(card_names(h, name, sorted_cards).split()) for h in held),
+                         tuple(map(tuple, table)), stock, state))
+    return out
+
+BOOK = EventBook(COLUMNS, row, PHRASES, boards)

@@ -45,10 +45,9 @@ what the table reads from each seat's choices (``barred``; ``reference.State.bar
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from cardsim.core import jit, rng
-from cardsim.core.jit import DEAL, EXTRA, ONE, POLICY, RESHUFFLE, U, ZERO, below, fold
+from cardsim.core.jit import DEAL, EXTRA, ONE, POLICY, RESHUFFLE, U, ZERO, below, fold, njit
 from cardsim.games.uno import reference
 from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, LEGAL, POINTS, REVERSE, SHUFFLE,
                                      SKIP, WD4, WILD, copies, deck_cards)
@@ -1027,6 +1026,19 @@ def play_games(params, policy, players: int, seed: np.uint64, games, w, out) -> 
         record_into(s, out, i)
 
 
+@njit(cache=True)
+def play_plain(params, policy, players: int, seed: np.uint64, games, w, out) -> None:
+    """``play_games`` for a policy table without ``mc``: the same hands, each played out by ``choose``
+    (``roll_out``), so a call that plays no ``mc`` seat compiles no search."""
+    state = np.zeros(1, STATE)
+    s = state[0]
+    for i in range(len(games)):
+        new_game(s, params, players, jit.game_key(seed, games[i]), w)
+        s.reads = False  # only mc looks at what the table reads
+        roll_out(s, params, policy, w)
+        record_into(s, out, i)
+
+
 # ---------------------------------------------------------------- from Python
 
 def params_of(rules: UnoRules) -> np.ndarray:
@@ -1103,8 +1115,10 @@ def simulate(rules: UnoRules, players: int, seed: int, games: np.ndarray,
     """Play ``games`` (int64 game indices) one after another; one array per record column."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
-    jit.first_call(play_games, "uno", params_of(rules), policy_of(policies), players, np.uint64(seed), games,
-                   new_work(rules)[0], out)
+    table = policy_of(policies)
+    searching = bool((table[:, CODE] == MC).any())
+    jit.first_call(play_games if searching else play_plain, "uno (mc)" if searching else "uno", params_of(rules),
+                   table, players, np.uint64(seed), games, new_work(rules)[0], out)
     cols = {"game": games.copy()}
     for j, name in enumerate(RECORD):
         cols[name] = out[:, j].astype(bool) if name == "truncated" else out[:, j].copy()

@@ -17,6 +17,7 @@ seat's hand at the end of the game.
 """
 from __future__ import annotations
 
+from cardsim.core.boards import Board
 from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
 from cardsim.games.uno.cards import COLOURS, name
 
@@ -57,4 +58,32 @@ def row(raw: tuple) -> tuple:
             name(top) if top >= 0 else "", COLOURS[colour] if colour >= 0 else "", direction, pending, points)
 
 
-BOOK = EventBook(COLUMNS, row, PHRASES)
+def boards(log: list[tuple]) -> list[Board]:
+    """The table after each raw event. The engine records hand sizes, not hands, so the hands are
+    followed from the events: ``deal`` (every seat's at the first), ``shuffle``, ``swap`` and ``final``
+    give a seat's whole hand,
+    ``draw`` and ``penalty`` add cards, ``play`` takes one. The table is the discard pile's top card;
+    the state the colour, the direction and a stacked Draw Two waiting."""
+    out, hands = [], None
+    for i, (decision, seat, action, cards, target, held, hand, stock, top, colour, direction, pending,
+            points) in enumerate(log):
+        hands = hands if hands is not None and len(hands) == len(held) else [[] for _ in held]
+        moved = [name(c) for c in cards]
+        if action == "deal":  # the cards are dealt before the deal events are noted: every seat's at its first
+            for later in log[i:i + len(held)]:
+                if later[2] == "deal":
+                    hands[later[1]] = [name(c) for c in later[3]]
+        elif action in ("shuffle", "swap", "final"):
+            hands[seat] = moved
+        elif action in ("draw", "penalty"):
+            hands[seat] = hands[seat] + moved
+        elif action == "play":
+            hands[seat] = list(hands[seat])
+            hands[seat].remove(moved[0])
+        state = (f"hand {hand} · colour {COLOURS[colour] if colour >= 0 else 'not named yet'} · "
+                 f"{'seat 0, 1, 2, ...' if direction == 1 else 'reversed'}" + (f" · +{pending} waiting" if pending
+                                                                                 else ""))
+        out.append(Board(tuple(tuple(h) for h in hands), ((name(top),),) if top >= 0 else (), stock, state))
+    return out
+
+BOOK = EventBook(COLUMNS, row, PHRASES, boards)

@@ -1,0 +1,79 @@
+"""How long a study's plots take to draw and write: this cardsim's ``plots.render`` against an earlier
+one's, on the committed folders' own tables, in one process, one right after the other.
+
+Issue 29 measured the write phase of a 1,000,000-game study at 104 s of ``savefig`` for 8
+figures; a study's write phase should be at most 25% of its simulation time. Each round draws
+every plot that ``summary.csv`` and ``effects.csv`` draw (the length figure needs
+``games.parquet``, which is not committed) into a temporary folder. Printed per folder: CPU
+seconds of this process (``time.process_time``) per round, median and range over the rounds,
+the earlier code's the same way, their ratio, and the folder's own simulation time from its
+manifest; then the load (``uptime``). Never an assertion — read the numbers.
+
+    python benchmarks/bench_plots.py --earlier /path/to/earlier/cardsim/study/plots.py
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+from cardsim.study import plots, report, storage
+from cardsim.study import manifest as claims
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = ("moska_variants", "uno_house_rules", "moska_knobs", "musta_maija_knobs")
+
+
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location("earlier_plots", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _round(module, folder: Path) -> tuple[float, int]:
+    manifest = storage.read_manifest(folder)
+    study = claims.study_of(manifest, folder / storage.MANIFEST)
+    summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"))
+    effects = (report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"))
+               if (folder / report.EFFECTS).exists() else None)
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.process_time()
+        written = module.render(summary, None, report.study_measures(study), study.baseline, Path(tmp),
+                                report.unpaired(study), study.design, effects)
+        spent = time.process_time() - start
+    plt.close("all")
+    return spent, len(written)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--earlier", type=Path, help="an earlier cardsim's cardsim/study/plots.py to compare with")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("folders", nargs="*", default=FOLDERS, help="folders under results/")
+    args = parser.parse_args()
+    earlier = _load(args.earlier) if args.earlier else None
+    for name in args.folders:
+        folder = ROOT / "results" / name
+        simulate = storage.read_manifest(folder)["timings"]["simulate_s"]
+        now = [_round(plots, folder) for _ in range(args.rounds)]
+        line = (f"{name}: {now[0][1]} plots, CPU s per round median {statistics.median(t for t, _ in now):.2f} "
+                f"(range {min(t for t, _ in now):.2f}-{max(t for t, _ in now):.2f})")
+        if earlier is not None:
+            then = [_round(earlier, folder) for _ in range(args.rounds)]
+            line += (f"; earlier {then[0][1]} plots, median {statistics.median(t for t, _ in then):.2f} "
+                     f"(range {min(t for t, _ in then):.2f}-{max(t for t, _ in then):.2f}), ratio "
+                     f"{statistics.median(t for t, _ in then) / statistics.median(t for t, _ in now):.2f}x")
+        print(line + f"; the study simulated for {simulate:,.0f} s", flush=True)
+    print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), f"({os.cpu_count()} CPUs)")
+
+
+if __name__ == "__main__":
+    main()

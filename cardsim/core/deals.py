@@ -1,0 +1,24 @@
+"""The deal permutations of many games at once: ``permutation(game_key(seed, game), DEAL, n)`` for
+each game, compiled (``jit``'s twins of ``rng``), for the per-game deal features that regression
+adjustment reads (``cardsim.games.<game>.features``) without playing a game."""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cardsim.core import jit
+
+
+def permutations(seed: int, games: np.ndarray, n: int) -> np.ndarray:
+    """A (games x n) int64 array: row i is game ``games[i]``'s deal permutation of ``n`` cards."""
+    return _permutations(np.uint64(seed), np.asarray(games, dtype=np.int64), n)
+
+
+@njit(cache=True)
+def _permutations(seed: np.uint64, games: np.ndarray, n: int) -> np.ndarray:
+    out = np.empty((len(games), n), np.int64)
+    u, perm = np.empty(n, np.uint64), np.empty(n, np.int64)
+    for i in range(len(games)):
+        jit.permutation_into(jit.game_key(seed, games[i]), jit.DEAL, 0, n, u, perm)
+        out[i] = perm
+    return out

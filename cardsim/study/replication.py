@@ -1,0 +1,159 @@
+"""Replication on fresh deals: ``cardsim replicate FOLDER [--seed S] [--out DIR]``.
+
+A study's finding is quoted only once it holds on deals it has not seen. ``replicate``
+re-runs the study of ``FOLDER`` with another seed, every other setting equal (its games per
+cell included, also for a run stepped to a precision), into ``DIR/fresh`` (a study folder
+like any other; ``DIR`` defaults to ``FOLDER_replication`` beside ``FOLDER``), and writes
+``DIR/replication.csv``: each contrast (``effects.csv``'s effects for a sweep or factorial,
+else ``summary.csv``'s paired shifts against the baseline) in both runs, each corrected for
+many comparisons in its own run (``multiplicity``), with a verdict (``VERDICTS``):
+
+- ``no finding``: the original does not survive correction: there is nothing to replicate;
+- ``replicated``: the fresh run's contrast survives too, with the same sign;
+- ``underpowered``: the fresh run's contrast does not survive, and could not have for an
+  effect of the original's size: its simultaneous interval's half-width is at least the
+  original's |estimate| (a fresh estimate equal to the original would not exclude 0);
+- ``not replicated``: otherwise (the fresh contrast survives with the other sign, or it
+  does not survive although the fresh run could resolve an effect of the original's size).
+
+The default seed is the original's plus 1: game keys hash the seed, so its deals share
+nothing with the original's.
+
+Where the full study costs too much to run again, ``--players``, ``--policies`` and
+``--games`` replicate a part of it: only those cells, at that many games. The table then
+holds only the contrasts of those cells; each run is corrected within what it holds (the
+fresh run's families are smaller, so its correction is milder), and fewer games make
+``underpowered`` likelier, never a false ``replicated``.
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from cardsim.core.game import SEED_LIMIT
+from cardsim.study import folder as folders, manifest as claims, multiplicity, report, storage
+from cardsim.study.spec import Study, StudyError
+
+TABLE = "replication.csv"
+FRESH = "fresh"
+VERDICTS = ("replicated", "not replicated", "underpowered", "no finding")
+LABELS = ("variant", "players", "policy", "effect", "knob", "level", "reference", "knob_b", "level_b",
+          "reference_b", "measure")
+"""The columns that name a contrast (those a table holds)."""
+SHOWN = ("estimate", "lo", "hi", "p_holm", "sim_lo", "sim_hi", "survives")
+
+
+def contrasts(folder: Path, study: Study) -> pd.DataFrame:
+    """A study folder's contrasts, corrected (``multiplicity``): its effects (a sweep or factorial;
+    a table written before the corrections is corrected here) or its paired shifts."""
+    if study.design is not None:
+        effects = report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"),
+                                       str(folder / report.EFFECTS))
+        if "p_holm" not in effects:
+            effects = multiplicity.adjust(effects, study.alpha)
+        return effects
+    summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"),
+                                    str(folder / storage.SUMMARY))
+    return multiplicity.paired_table(summary, study.baseline, study.alpha)
+
+
+def verdicts(original: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
+    """Each contrast of ``fresh`` beside the same one of ``original`` (``fresh_`` columns), with its verdict."""
+    keys = [c for c in LABELS if c in original.columns]
+    a = original[[*keys, *SHOWN]]
+    b = fresh[[*keys, *SHOWN]].rename(columns={c: f"fresh_{c}" for c in SHOWN})
+    both = a.merge(b, on=keys, how="inner", validate="one_to_one")  # a part replicated: its contrasts only
+    same = np.sign(both.estimate) == np.sign(both.fresh_estimate)
+    resolves = (both.fresh_sim_hi - both.fresh_sim_lo) / 2 < both.estimate.abs()
+    fresh_survives = both.fresh_survives.astype(bool)
+    verdict = np.where(~both.survives.astype(bool), "no finding",
+                       np.where(fresh_survives & same, "replicated",
+                                np.where(~fresh_survives & ~resolves, "underpowered", "not replicated")))
+    return both.assign(verdict=verdict)
+
+
+def fresh_seed(study: Study) -> int:
+    return (study.seed + 1) % SEED_LIMIT
+
+
+def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | None = None, jobs: int = 1,
+              backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
+              resume: bool = False, note: Callable[[str], None] | None = None, players: list[int] | None = None,
+              policies: list[str] | None = None, games: int | None = None) -> tuple[Path, pd.DataFrame]:
+    """Replicate the study of ``folder`` on the fresh deals of ``seed``; return the replication
+    folder and its table (also written as ``TABLE`` there). ``players``, ``policies`` (cell labels,
+    as the study's ``policy`` column spells them) and ``games``: replicate only part of it."""
+    from cardsim.study.commands import note_on_stderr, run_loaded
+
+    folder = Path(folder)
+    manifest = storage.read_manifest(folder)
+    study = claims.study_of(manifest, folder / storage.MANIFEST)
+    if study.ladder is not None:
+        raise StudyError(str(folder), None, "a ladder has no effects to replicate; rerun it with another --seed")
+    seed = fresh_seed(study) if seed is None else seed
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"--seed: expected an integer 0 .. 2**64 - 1, not {seed!r}")
+    if seed == study.seed:
+        raise ValueError(f"--seed {seed}: the study's own seed; a replication needs fresh deals")
+    place = Path(out) if out is not None else folder.parent / f"{folder.name}_replication"
+    folders.check_parent(place.absolute().parent, f"--out {place}")
+    place.mkdir(exist_ok=True)
+    fresh = _part(replace(study, seed=seed, replicate=False), players, policies, games)
+    argv = ["cardsim", "replicate", str(folder), "--seed", str(seed), *(["--out", str(out)] if out else []),
+            *(["--players", *map(str, players)] if players else []), *(["--policies", *policies] if policies else []),
+            *(["--games", str(games)] if games else [])]
+    run_loaded(fresh, None, argv, jobs=jobs, out=place / FRESH, backend=backend, scheduler=scheduler,
+               force=force, progress=progress, resume=resume, note=note or note_on_stderr)
+    return place, tabulate(folder, place, argv)
+
+
+def tabulate(folder: Path, place: Path, argv: list[str]) -> pd.DataFrame:
+    """Write ``place/TABLE`` from the study of ``folder`` and its fresh run ``place/FRESH`` (headed by
+    ``argv``, the command that made it); return the table."""
+    study = claims.study_of(storage.read_manifest(folder), folder / storage.MANIFEST)
+    run = place / FRESH
+    fresh = claims.study_of(storage.read_manifest(run), run / storage.MANIFEST)
+    table = verdicts(contrasts(folder, study), contrasts(run, fresh))
+    storage.atomic_write(place / TABLE, lambda p: p.write_text(
+        f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {run} (seed {fresh.seed}), "
+        f"alpha {study.alpha}\n" + table.to_csv(index=False, float_format="%.6g", lineterminator="\n"),
+        encoding="utf-8"))
+    return table
+
+
+def _part(study: Study, players: list[int] | None, policies: list[str] | None, games: int | None) -> Study:
+    """The study restricted to some of its player counts and policies, at ``games`` games per cell."""
+    from cardsim.study.spec import policy_label
+
+    if players:
+        unknown = [n for n in players if n not in study.players]
+        if unknown:
+            raise ValueError(f"--players {unknown[0]}: not a player count of the study ({list(study.players)})")
+        study = replace(study, players=tuple(n for n in study.players if n in players))
+    if policies:
+        labels = [policy_label(p) for p in study.policies]
+        unknown = [p for p in policies if p not in labels]
+        if unknown:
+            raise ValueError(f"--policies {unknown[0]}: not a policy of the study ({', '.join(labels)})")
+        study = replace(study, policies=tuple(p for p, label in zip(study.policies, labels) if label in policies))
+        if study.skill is not None:
+            study = replace(study, skill=None)  # the rungs are the study's policies: a part is no ladder
+    if not study.cells():
+        raise ValueError("--players and --policies leave no cell of the study to replicate")
+    return study if games is None else study.with_games(games)
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """A ``replication.csv`` (its first line, the command, skipped)."""
+    return pd.read_csv(path, comment=None, skiprows=1, keep_default_na=False, na_values=[""],
+                       dtype={c: "str" for c in LABELS if c not in ("players",)})
+
+
+def counts(table: pd.DataFrame) -> str:
+    """One line: how many contrasts got each verdict."""
+    return ", ".join(f"{int((table.verdict == v).sum())} {v}" for v in VERDICTS)

@@ -1,0 +1,98 @@
+"""Replication on fresh deals (cardsim.study.replication, ``cardsim replicate``): verdicts on fixed
+tables, and small studies of the fake game re-run with another seed."""
+import json
+
+import pandas as pd
+import pytest
+
+from cardsim import cli
+from cardsim.study import run_study, storage
+from cardsim.study.replication import FRESH, TABLE, read, replicate, verdicts
+from cardsim.study.spec import StudyError
+
+FACTORIAL = """\
+name = "fake_factorial"
+game = "fakegame"
+seed = 11
+games = 400
+players = [3]
+policies = ["random"]
+engine = "compiled"
+
+[factorial]
+base = "plain"
+[factorial.knobs]
+lives = [2, 3]
+dealer_lives = [0, 3]
+"""
+
+
+def _row(estimate, half, survives, sim=None):
+    sim = 2 * half if sim is None else sim
+    return {"players": 4, "policy": "mc", "measure": "loser_rate_1", "estimate": estimate, "lo": estimate - half,
+            "hi": estimate + half, "p_holm": 0.01 if survives else 0.5, "sim_lo": estimate - sim,
+            "sim_hi": estimate + sim, "survives": survives}
+
+
+@pytest.mark.parametrize("original, fresh, verdict", [
+    (_row(0.02, 0.005, True), _row(0.015, 0.005, True), "replicated"),
+    (_row(0.02, 0.005, True), _row(-0.015, 0.005, True), "not replicated"),  # surviving, the other sign
+    (_row(0.02, 0.005, True), _row(0.001, 0.005, False), "not replicated"),  # could have resolved 0.02
+    (_row(0.02, 0.005, True), _row(0.01, 0.015, False), "underpowered"),  # half-width 0.03 >= 0.02
+    (_row(-0.0063, 0.0043, False), _row(0.0106, 0.011, False), "no finding"),  # the issue's trump-two swap
+])
+def test_the_verdict_of_a_contrast(original, fresh, verdict):
+    keys = {"knob": "trump_two_swap", "level": "False"}
+    table = verdicts(pd.DataFrame([original | keys]), pd.DataFrame([fresh | keys]))
+    assert table.verdict.tolist() == [verdict]
+    assert table.fresh_estimate.iloc[0] == fresh["estimate"]
+
+
+def test_a_factorial_replicates_on_fresh_deals_into_its_own_folder(fake, tmp_path):
+    path = tmp_path / "study.toml"
+    path.write_text(FACTORIAL)
+    original = run_study(path, out=tmp_path / "out")
+    place, table = replicate(original, out=tmp_path / "rep")
+    fresh = json.loads((place / FRESH / storage.MANIFEST).read_text())["study"]
+    held = json.loads((original / storage.MANIFEST).read_text())["study"]
+    assert fresh == held | {"seed": 12}  # every setting but the seed
+    effects = pd.read_csv(original / "effects.csv")
+    assert len(table) == len(effects) and {"p_holm", "q_bh", "sim_lo", "sim_hi", "survives"} <= set(effects)
+    on_dealer = table.loc[(table.knob == "dealer_lives") & (table.effect == "main")].set_index("measure")
+    assert on_dealer.verdict["loser_rate_0"] == "replicated"  # 3 extra lives: the dealer loses far more often
+    assert on_dealer.estimate["loser_rate_0"] != on_dealer.fresh_estimate["loser_rate_0"]  # other deals
+    assert read(place / TABLE).verdict.tolist() == table.verdict.tolist()
+
+
+def test_replicate_true_in_the_study_file_replicates_after_the_run(fake, tmp_path, capsys):
+    path = tmp_path / "study.toml"
+    path.write_text(FACTORIAL.replace('engine = "compiled"', 'engine = "compiled"\nreplicate = true'))
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert (tmp_path / "out_replication" / TABLE).is_file()
+    assert "replicated" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_a_replication_needs_another_seed_and_a_study_with_contrasts(fake, tmp_path, capsys):
+    path = tmp_path / "study.toml"
+    path.write_text(FACTORIAL)
+    original = run_study(path, out=tmp_path / "out")
+    assert cli.main(["replicate", str(original), "--seed", "11"]) == 2
+    assert capsys.readouterr().err.strip() == ("cardsim: error: --seed 11: the study's own seed; a replication "
+                                               "needs fresh deals")
+    assert not (tmp_path / "out_replication").exists()
+    with pytest.raises(StudyError, match="no manifest|manifest"):
+        replicate(tmp_path / "nowhere")
+
+
+def test_a_part_of_a_study_replicates_at_fewer_games(fake, tmp_path, capsys):
+    path = tmp_path / "study.toml"
+    path.write_text(FACTORIAL.replace("players = [3]", "players = [2, 3]").replace(
+        'policies = ["random"]', 'policies = ["random", "greedy"]'))
+    original = run_study(path, out=tmp_path / "out")
+    place, table = replicate(original, out=tmp_path / "rep", players=[3], policies=["greedy"], games=200)
+    fresh = json.loads((place / FRESH / storage.MANIFEST).read_text())["study"]
+    assert (fresh["players"], fresh["policies"], fresh["games"]) == ([3], ["greedy"], 200)
+    assert set(zip(table.players, table.policy)) == {(3, "greedy")}
+    assert cli.main(["replicate", str(original), "--players", "5", "--out", str(tmp_path / "r2")]) == 2
+    assert capsys.readouterr().err.strip() == ("cardsim: error: --players 5: not a player count of the study "
+                                               "([2, 3])")

@@ -1,0 +1,161 @@
+"""Cold start (issue 29): ``import cardsim`` and ``cardsim list`` compile nothing; a read-only install keeps
+numba's cache in the user's cache folder (``core/cache.py``); ``cardsim warm`` names what it compiles.
+
+Each check runs in a fresh Python process, as a user's first command would.
+"""
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cardsim
+from cardsim.games import spec
+from cardsim.core import cache
+from cardsim.warm import steps
+
+PACKAGE = Path(cardsim.__file__).resolve().parent
+
+COUNT_COMPILES = """
+import gc, json, sys
+from numba.core import event
+from numba.core.registry import CPUDispatcher
+
+compiles = []
+
+
+class Count(event.Listener):
+    def on_start(self, ev):
+        compiles.append(str(ev.data.get("dispatcher")))
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Count())
+import cardsim
+from cardsim.games import spec
+from cardsim.cli import main
+for argv in {argvs!r}:
+    main(argv)
+with_signatures = [d.py_func.__qualname__ for d in gc.get_objects() if isinstance(d, CPUDispatcher) and d.signatures]
+print(json.dumps({{"compiles": compiles, "with_signatures": with_signatures,
+                  "dispatchers": sum(isinstance(d, CPUDispatcher) for d in gc.get_objects())}}), file=sys.stderr)
+"""
+
+
+def _python(code: str, env: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env=env, cwd=cwd)
+
+
+@pytest.mark.parametrize("argvs", [[], [["list"]], [["list", g] for g in cardsim.GAMES]],
+                         ids=["import", "list", "list-each-game"])
+def test_import_and_list_compile_nothing(argvs):
+    done = _python(COUNT_COMPILES.format(argvs=argvs))
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stderr.strip().splitlines()[-1])
+    assert seen["compiles"] == [] and seen["with_signatures"] == []
+    if argvs:  # the engines' modules were imported (their dispatchers exist): nothing of them was compiled
+        assert seen["dispatchers"] > 100
+
+
+PROBE = """
+import json, os, sys
+import numpy as np
+import cardsim
+from cardsim.games import spec
+from cardsim.core import jit
+import numba
+assert jit.popcount(np.uint64(0b1011)) == 3
+print(json.dumps({"package": cardsim.__file__, "env": os.environ.get("NUMBA_CACHE_DIR"),
+                  "config": numba.config.CACHE_DIR, "misses": sum(jit.popcount.stats.cache_misses.values()),
+                  "hits": sum(jit.popcount.stats.cache_hits.values())}))
+"""
+
+
+def _read_only_copy(tmp_path: Path) -> Path:
+    """A copy of the package in a folder nobody may write: file modes off, and every ``__pycache__`` a file
+    (which stops root too, whom file modes do not)."""
+    site = tmp_path / "site"
+    shutil.copytree(PACKAGE, site / "cardsim", ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    for folder in [site / "cardsim", *(p for p in (site / "cardsim").rglob("*") if p.is_dir())]:
+        (folder / "__pycache__").write_text("read-only install\n")
+    for path in [site, *site.rglob("*")]:
+        path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    return site
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def test_a_read_only_install_caches_in_the_user_cache_folder(tmp_path):
+    site = _read_only_copy(tmp_path)
+    before = _files(site)
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env |= {"PYTHONPATH": str(site), "XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path / "home")}
+    try:
+        runs = []
+        for _ in range(2):
+            done = _python(PROBE, env=env, cwd=tmp_path)
+            assert done.returncode == 0, done.stderr
+            runs.append(json.loads(done.stdout))
+    finally:
+        for path in [site, *site.rglob("*")]:
+            path.chmod(path.stat().st_mode | stat.S_IWUSR)
+    user = tmp_path / "xdg" / "cardsim" / "numba"
+    first, second = runs
+    assert Path(first["package"]).is_relative_to(site)
+    assert first["env"] == first["config"] == str(user)
+    assert first["misses"] == 1 and first["hits"] == 0  # compiled, and written to the user's folder
+    assert any(p.suffix == ".nbi" for p in user.rglob("*"))
+    assert second["misses"] == 0 and second["hits"] == 1  # the next process loads it from there
+    assert _files(site) == before  # nothing written into the install
+
+
+def test_a_writable_package_keeps_its_cache_beside_it(monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert all(cache.writable(f) for f in cache.compiled_folders())
+    assert cache.configure() is None and "NUMBA_CACHE_DIR" not in os.environ
+
+
+def test_numba_cache_dir_set_by_the_user_wins(monkeypatch, tmp_path):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    monkeypatch.setattr(cache, "writable", lambda folder: False)
+    assert cache.configure() == tmp_path / "mine"
+    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
+
+
+def test_user_folder_follows_xdg_cache_home(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.user_folder() == tmp_path / "cardsim" / "numba"
+
+
+def test_warm_compiles_each_entry_point_of_each_game():
+    every = steps([])
+    assert [g for g, _, _ in every] == [g for g in cardsim.GAMES if spec(g).compiled is not None for _ in range(2)]
+    assert {label for _, label, _ in every} == {"without mc", "with mc"}
+    assert steps(["uno", "uno"]) == [s for s in every if s[0] == "uno"]
+    with pytest.raises(ValueError, match="unknown game 'nosuch'"):
+        steps(["moska", "nosuch"])
+
+
+def test_cardsim_warm_plays_one_game_per_entry_point_with_a_progress_line(monkeypatch, capsys):
+    from cardsim import warm
+    from cardsim.cli import main
+
+    played = []
+    monkeypatch.setattr(warm.api, "simulate", lambda game, **kw: played.append((game, kw["policy"], kw["games"])))
+    assert main(["warm", "uno", "molotow"]) == 0
+    out, err = capsys.readouterr()
+    assert played == [("uno", "greedy", 1), ("uno", "mc(determinizations=1)", 1),
+                      ("molotow", "greedy", 1), ("molotow", "mc(determinizations=1)", 1)]
+    assert [line.split(":")[1].strip() for line in err.splitlines()] == [
+        f"warm {i}/4" for i in (1, 1, 2, 2, 3, 3, 4, 4)]
+    assert out.startswith("warmed 4 entry points of 2 games in ")
+    assert main(["warm", "nosuch"]) == 2
+    assert capsys.readouterr().err == f"cardsim: error: unknown game 'nosuch'; known games: {', '.join(cardsim.GAMES)}\n"
