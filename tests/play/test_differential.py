@@ -5,9 +5,11 @@ rules (every knob, the games' own hypothesis strategies), player counts, mixed b
 
 64 examples of 4 games per game: 1,024 games in all.
 """
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardsim.games.moska.rules import MoskaRules
 from tests.molotow.strategies import policies as molotow_policies
 from tests.molotow.strategies import rules_and_players
 from tests.moska.strategies import MC as MOSKA_MC
@@ -32,6 +34,16 @@ def test_moska_steps_to_the_reference_record(setup, with_mc, mc):
     rules, players, seats, seed, game = setup
     seats = (mc,) + tuple(seats[1:]) if with_mc else seats
     agree("moska", rules, players, seed, game, seats)
+
+
+@pytest.mark.parametrize("seats", [
+    ("mc(determinizations=2, search_stock=all, beliefs=reads)", "greedy", "greedy", "greedy"),
+    ("learned", "mc(determinizations=2, base=learned, beliefs=reads)", "oracle(determinizations=2, base=learned)",
+     "greedy"),
+])
+def test_moska_steps_with_the_reads_and_learned_to_the_reference_record(seats):
+    """The step API keeps the reads as ``run_games`` does, and seats ``learned`` and the searches over it."""
+    agree("moska", MoskaRules(), 4, 7, 0, seats)
 
 
 @settings(max_examples=EXAMPLES)
