@@ -11,6 +11,7 @@ ends the vector as a 0/1 entry per action id.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from typing import Callable
@@ -45,13 +46,24 @@ class GameCoding:
         return np.concatenate([head, mine])
 
     def size(self, players: int) -> int:
-        return sum(n for _, n in self.layout(players)) + self.actions.actions
+        return width(self.layout, players) + self.actions.actions
 
 
 def coding(game: str) -> GameCoding:
     """The coding of a registered game (``cardsim/envs/codings/<game>.py``)."""
     module = importlib.import_module(f"cardsim.envs.codings.{game}")
     return GameCoding(module.ACTIONS, module.segments, module.layout, module.fast)
+
+
+@functools.cache
+def width(layout: Callable[[int], list[tuple[str, int]]], players: int) -> int:
+    """The entries of a layout's segments at ``players`` (the observation less the chosen tokens)."""
+    return sum(n for _, n in layout(players))
+
+
+def blank(layout: Callable[[int], list[tuple[str, int]]], players: int) -> np.ndarray:
+    """A zero ``float32`` vector of a layout's width: what a game's ``fast`` fills."""
+    return np.zeros(width(layout, players), dtype=np.float32)
 
 
 def cards(codes, deck: int) -> np.ndarray:

@@ -6,14 +6,13 @@ never legal here.
 """
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 from numba import njit
 
 from cardsim.core import jit
 from cardsim.envs.actions import Coding
-from cardsim.envs.codings import cards, one_hot, relative, rotate
+from cardsim.envs.codings import blank, cards, one_hot, relative, rotate
 from cardsim.games.molotow.cards import DECK as JASS
 from cardsim.games.molotow.cards import NO_TRUMP
 
@@ -117,14 +116,9 @@ def _observe(state, seat: int, players: int, to_act: int, hands: int, out) -> No
     out[i + 1] = min(s.hand_no, hands) / hands
 
 
-@functools.cache
-def _size(players: int) -> int:
-    return sum(n for _, n in layout(players))
-
-
 def fast(engine, seat: int, players: int) -> np.ndarray:
     """``segments`` of the view, read straight from the compiled state in numba: the same vector, tested
     equal to the view's."""
-    out = np.zeros(_size(players), dtype=np.float32)
+    out = blank(layout, players)
     _observe(engine.state, seat, players, engine.to_act(), engine.rules.hands, out)
     return out

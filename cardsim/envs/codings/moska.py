@@ -9,7 +9,6 @@ is ``END`` (add nothing, kill nothing more, ...). Card codes are ``suit * 13 + r
 """
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 from numba import njit
@@ -17,7 +16,7 @@ from numba import njit
 from cardsim.core import jit
 from cardsim.core.cards import FRENCH52
 from cardsim.envs.actions import Coding
-from cardsim.envs.codings import cards, one_hot, relative, rotate
+from cardsim.envs.codings import blank, cards, one_hot, relative, rotate
 from cardsim.games.moska import compiled as c
 from cardsim.games.moska.reference import TRUMP_TWO_RANK
 
@@ -132,14 +131,9 @@ def _observe(state, params, seat: int, players: int, to_act: int, out) -> None:
     out[i + 6] = s.start_hand / DECK
 
 
-@functools.cache
-def _size(players: int) -> int:
-    return sum(n for _, n in layout(players))
-
-
 def fast(engine, seat: int, players: int) -> np.ndarray:
     """``segments`` of the view, read straight from the compiled state in numba: the same vector, tested
     equal to the view's."""
-    out = np.zeros(_size(players), dtype=np.float32)
+    out = blank(layout, players)
     _observe(engine.state, engine.params, seat, players, engine.to_act(), out)
     return out

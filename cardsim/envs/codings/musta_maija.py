@@ -9,14 +9,13 @@ then its beaters ``c``, ascending (sets, matched one to one as the engine checks
 """
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 from numba import njit
 
 from cardsim.core import jit
 from cardsim.envs.actions import Coding
-from cardsim.envs.codings import cards, one_hot, relative, rotate
+from cardsim.envs.codings import blank, cards, one_hot, relative, rotate
 from cardsim.games.musta_maija import compiled as c
 from cardsim.games.musta_maija.cards import name
 
@@ -133,14 +132,9 @@ def _observe(state, params, seat: int, players: int, to_act: int, out) -> None:
     out[i + 2] = 1.0 if s.declared_turn >= 0 else 0.0
 
 
-@functools.cache
-def _size(players: int) -> int:
-    return sum(n for _, n in layout(players))
-
-
 def fast(engine, seat: int, players: int) -> np.ndarray:
     """``segments`` of the view, read straight from the compiled state in numba: the same vector, tested
     equal to the view's."""
-    out = np.zeros(_size(players), dtype=np.float32)
+    out = blank(layout, players)
     _observe(engine.state, engine.params, seat, players, engine.to_act(), out)
     return out

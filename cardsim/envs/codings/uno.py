@@ -9,10 +9,9 @@ never legal here (no choice spells another's beginning).
 """
 from __future__ import annotations
 
-import functools
 
 from cardsim.envs.actions import Coding
-from cardsim.envs.codings import one_hot, relative, rotate
+from cardsim.envs.codings import blank, one_hot, relative, rotate
 from cardsim.games.uno.cards import COLOURS, K
 from cardsim.games.uno.cards import name as kind_name
 
@@ -112,15 +111,10 @@ def _observe(state, seat: int, players: int, target: int, max_turns: int, out: n
     out[i + 4] = min(s.hand_turns, max_turns) / max_turns
 
 
-@functools.cache
-def _size(players: int) -> int:
-    return sum(n for _, n in layout(players))
-
-
 def fast(engine, seat: int, players: int) -> np.ndarray:
     """``segments`` of the view, read straight from the compiled state in numba (the view's lists cost
     more than the step): the same vector, tested equal to the view's."""
-    out = np.zeros(_size(players), dtype=np.float32)
+    out = blank(layout, players)
     _observe(engine.state, seat, players, engine.rules.target_score or 500, engine.rules.max_turns, out)
     return out
 
