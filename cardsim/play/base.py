@@ -34,5 +34,9 @@ class BaseEngine:
         other.work = self.work.copy()
         return other
 
+    def to_act(self) -> int:
+        """The seat whose decision the game waits for (the subclass keeps ``seat`` after each step)."""
+        return self.seat
+
     def rules_view(self) -> dict:
         return self.rules.to_dict()

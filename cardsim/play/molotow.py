@@ -56,9 +56,6 @@ class Engine(BaseEngine):
         self.state, self.work = c.new_state(), c.new_work()
         self.seat = int(_new_game(self.state, self.params, np.uint64(rng.game_key(seed, game_index))))
 
-    def to_act(self) -> int:
-        return self.seat
-
     def turn(self) -> int:
         return int(self.state[0]["turn"])
 

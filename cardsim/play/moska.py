@@ -108,9 +108,6 @@ class Engine(BaseEngine):
         return other
 
     # --- state --------------------------------------------------------------------------
-    def to_act(self) -> int:
-        return self.seat
-
     def turn(self) -> int:
         return int(self.state[0]["turns"])
 

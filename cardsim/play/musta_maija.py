@@ -120,9 +120,6 @@ class Engine(BaseEngine):
         other.move = np.zeros(1, c.MOVE)
         return other
 
-    def to_act(self) -> int:
-        return self.seat
-
     def turn(self) -> int:
         return int(self.state[0]["turns"])
 

@@ -92,9 +92,6 @@ class Engine(BaseEngine):
         other.options = np.zeros(K + 1, dtype=np.int64)
         return other
 
-    def to_act(self) -> int:
-        return self.seat
-
     def turn(self) -> int:
         s = self.state[0]
         return int(s["turns"]) - (0 if int(s["phase"]) == OVER else 1)
