@@ -14,7 +14,7 @@ The bounds every entry point shares (API, CLI, study files): a seed is a ``uint6
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -54,6 +54,9 @@ class GameSpec:
     rules_page: str = ""
     """Where the game's numbered rules are written (``cardsim list GAME`` cites it); the built-ins':
     ``docs/rules/<game>.md``."""
+    options: dict[str, str] = field(default_factory=dict)
+    """The optional actions a seat may be forbidden (``greedy(forbid=swap)``, restricted play in balance
+    profiles): option name -> one line citing the rule that offers it (``rules.OPTIONS`` of each game)."""
 
     def __post_init__(self) -> None:
         if not self.rules_page:
