@@ -71,10 +71,15 @@ def knob(default: Any, doc: str, *, choices: tuple | None = None, minimum: int |
 
 
 def _value(node: ast.expr) -> Any:
-    """A parameter value: a Python literal, a bare name read as its string (``base=greedy``), or a call
-    read as its text (``base=learned(model=moska_4p_g3)``)."""
+    """A parameter value: a Python literal, a bare name read as its string (``base=greedy``), a call
+    read as its text (``base=learned(model=moska_4p_g3)``), or bare names joined by ``+`` read as that
+    string (``forbid=swap+self_attack``)."""
     if isinstance(node, ast.Call):
         return ast.unparse(node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if isinstance(node.left, (ast.Name, ast.BinOp)) and isinstance(node.right, ast.Name):
+            return f"{_value(node.left)}+{node.right.id}"
+        raise ValueError
     return node.id if isinstance(node, ast.Name) else ast.literal_eval(node)
 
 

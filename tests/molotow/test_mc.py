@@ -83,7 +83,7 @@ def test_mc_parameters_defaults_and_one_line_errors():
         == ("mc", MonteCarlo(32, "greedy"))
     assert parse_policy("mc(base='random', determinizations=1)")[1] == MonteCarlo(1, "random")
     table = C.policy_table(("mc(determinizations=7, base=random)", "greedy", "random", "mc", "oracle"))
-    assert table.tolist() == [[C.SEARCH, 7, C.RANDOM, 0], [C.GREEDY, 0, 0, 0], [C.RANDOM, 0, 0, 0],
+    assert table[:, :4].tolist() == [[C.SEARCH, 7, C.RANDOM, 0], [C.GREEDY, 0, 0, 0], [C.RANDOM, 0, 0, 0],
                               [C.SEARCH, 32, C.GREEDY, 0], [C.SEARCH, 32, C.GREEDY, 1]]
     for text, message in (("mc(depth=3)", "molotow policy mc has no parameter 'depth'"),
                           ("mc(determinizations=0)", "determinizations=0 must be an integer from 1 to 1024"),

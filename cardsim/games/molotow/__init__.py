@@ -15,7 +15,7 @@ from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, Column, frame
 from cardsim.games.molotow import compiled, reference
 from cardsim.games.molotow.policies import POLICIES
-from cardsim.games.molotow.rules import MolotowRules
+from cardsim.games.molotow.rules import OPTIONS, MolotowRules
 
 SEATS = range(reference.SEATS)
 
@@ -54,6 +54,7 @@ GAME = GameSpec(
     columns=COLUMNS,
     play=reference.play,
     compiled=compiled.simulate,
+    options=OPTIONS,
 )
 
 

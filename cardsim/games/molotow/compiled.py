@@ -41,12 +41,19 @@ from cardsim.core import jit
 from cardsim.core.jit import ONE, ZERO, U, njit
 from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
                                          SUIT_OF)
-from cardsim.games.molotow.policies import CHEAP_RANK, MC, POLICIES, TRUMP_STRENGTH, parse_policy
+from cardsim.core import models
+from cardsim.core.models import Learned
+from cardsim.games.molotow import learned_features as feat
+from cardsim.games.molotow.policies import (CHEAP_RANK, LEARNED, MC, POLICIES, TRUMP_STRENGTH, parse_full,
+                                            warn_other_rules)
 from cardsim.games.molotow.reference import Hand, best_card
 from cardsim.games.molotow.rules import UNDERTRUMP, MolotowRules
 
 SEATS = 4
 RANDOM, GREEDY, SEARCH = POLICIES.index("random"), POLICIES.index("greedy"), POLICIES.index(MC)
+LEARNED_CODE = POLICIES.index(LEARNED)
+TRUMP_INSTEAD, UNDERTRUMPS, KEEP_BUUR = 1, 2, 4
+"""The bits of a ``forbid`` mask (``rules.OPTIONS`` in order, ``policies.parse_forbid``)."""
 SEED, FORBIDDEN = UNDERTRUMP.index("seed"), UNDERTRUMP.index("forbidden")
 
 STATE = np.dtype([
@@ -131,7 +138,10 @@ def make_params(rules: MolotowRules, players: int) -> tuple[int, ...]:
 
 
 # the policy table (policy_table): a row per seat
-CODE, DETERMINIZATIONS, BASE, SEES = range(4)
+CODE, DETERMINIZATIONS, BASE, SEES, FORBID, WEIGHTS = range(6)
+"""The columns of a policy table row: the code; ``mc``'s worlds and base policy (a code), whether it sees
+every hand (``oracle``); the ``forbid`` mask; from ``WEIGHTS`` on the fixed-point weights
+(``learned_features.SCALE``) of the row's ``learned`` policy, or of its search's ``learned`` base."""
 
 MAX_CANDIDATES = 12
 """``mc``'s candidates are the legal cards: at most a hand, 12 cards at the 3-player table."""
@@ -147,16 +157,27 @@ WORK = np.dtype([
 
 
 def policy_table(policies: tuple[str, ...]) -> np.ndarray:
-    """A row per seat (int64): ``CODE`` (``RANDOM``, ``GREEDY``, ``SEARCH``), and for ``mc`` its
-    ``DETERMINIZATIONS`` and ``BASE`` (a code); validated (``policies.parse_policy``)."""
-    table = np.zeros((len(policies), 4), dtype=np.int64)
+    """A row per seat (int64): ``CODE`` (``RANDOM``, ``GREEDY``, ``LEARNED_CODE``, ``SEARCH``), for ``mc`` its
+    ``DETERMINIZATIONS``, ``BASE`` (a code) and ``SEES``, the ``FORBID`` mask, and the ``WEIGHTS`` of a
+    ``learned`` policy or base; validated (``policies.parse_full``)."""
+    table = np.zeros((len(policies), WEIGHTS + feat.WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(policies):
-        name, mc = parse_policy(text)
-        table[seat, CODE] = SEARCH if mc is not None else POLICIES.index(name)
-        if mc is not None:
-            table[seat, DETERMINIZATIONS], table[seat, BASE] = mc.determinizations, POLICIES.index(mc.base)
-            table[seat, SEES] = mc.sees_all  # oracle: its worlds are the true state
+        name, param, forbid = parse_full(text)
+        table[seat, CODE] = POLICIES.index(name) if name in POLICIES[:SEARCH] else SEARCH
+        table[seat, FORBID] = forbid
+        if param is not None and not isinstance(param, Learned):    # mc, oracle
+            base, base_param, _ = parse_full(param.base)
+            table[seat, DETERMINIZATIONS], table[seat, BASE] = param.determinizations, POLICIES.index(base)
+            table[seat, SEES] = param.sees_all  # oracle: its worlds are the true state
+            param = base_param
+        if isinstance(param, Learned):
+            table[seat, WEIGHTS:] = load_model(param.model).fixed_point(feat.SCALE)
     return table
+
+
+def load_model(model: str) -> models.Model:
+    """A Molotow model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
+    return models.load("molotow", model, feat.VERSION, feat.NAMES, feat.block_names())
 
 
 def new_state() -> np.ndarray:
@@ -307,11 +328,17 @@ def game_over(s, params: tuple) -> bool:
 @njit(cache=True, inline="always")
 def legal_cards(s, params: tuple) -> np.uint64:
     """The cards the seat to act may play (MJ-6, MJ-7, MJ-9, MJ-10, MJ-11; ``reference.legal_moves``)."""
+    return rule_cards(s, params, True)
+
+
+@njit(cache=True, inline="always")
+def rule_cards(s, params: tuple, exempt: bool) -> np.uint64:
+    """``legal_cards``, or (``exempt`` False) the cards that would be legal were the Buur an ordinary trump."""
     hand = s.held[to_act(s)]
     if s.trick_len == 0:                                        # MJ-6: any card may be led
         return hand
     t = s.trump
-    kept = BUUR[t] & hand                                       # MJ-11: the Buur is never forced
+    kept = BUUR[t] & hand if exempt else ZERO                   # MJ-11: the Buur is never forced
     rest = hand & ~kept
     if rest == ZERO:                                            # a lone Buur is a last card
         return hand
@@ -331,6 +358,26 @@ def legal_cards(s, params: tuple) -> np.uint64:
     if undertrump == FORBIDDEN and rest != trumps:              # MJ-10 "forbidden"
         return (free & ~lower) | kept
     return free | kept                                          # MJ-10 "allowed"
+
+
+@njit(cache=True, inline="always")
+def allowed_cards(s, params: tuple, legal: np.uint64, forbid: int) -> np.uint64:
+    """The ``legal`` cards a policy with the ``forbid`` mask may play (``reference.allowed_moves``): per option
+    forbidden, in order, the cards that would take it dropped unless none would be left."""
+    t = s.trump
+    if forbid == 0 or s.trick_len == 0 or t == NO_TRUMP:
+        return legal
+    trumps = legal & SUIT_MASK[t] if s.led != t else ZERO
+    allowed = legal
+    if forbid & TRUMP_INSTEAD and s.held[to_act(s)] & SUIT_MASK[s.led] != ZERO and allowed & ~trumps != ZERO:
+        allowed &= ~trumps                                      # MJ-9
+    lower = trumps & ~BEATS[s.best, t] if suit(s.best) == t else ZERO
+    if forbid & UNDERTRUMPS and allowed & ~lower != ZERO:       # MJ-10
+        allowed &= ~lower
+    kept = legal & ~rule_cards(s, params, False)
+    if forbid & KEEP_BUUR and allowed & ~kept != ZERO:          # MJ-11
+        allowed &= ~kept
+    return allowed
 
 
 # ----------------------------------------------------------------------------- policies (policies.py)
@@ -414,14 +461,52 @@ def base_card(s, params: tuple, policy: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def decide(s, params: tuple, code: int, policies: np.ndarray, row: int, forbid: int) -> int:
+    """The card the seat to act plays under the search-free policy ``code`` (``RANDOM``, ``GREEDY``,
+    ``LEARNED_CODE``: the weights of row ``row`` of the policy table) with the ``forbid`` mask; from its view."""
+    legal = allowed_cards(s, params, legal_cards(s, params), forbid)
+    if code == RANDOM:
+        return random_card(legal, s.policy_draws[s.turn - N_CARDS * s.hand_no])
+    if code == LEARNED_CODE:
+        return learned_card(s, params, legal, policies, row)
+    return greedy_card(s, legal)
+
+
+@njit(cache=True, inline="always")
 def choose(s, params: tuple, policies: np.ndarray, w) -> int:
     """The card the seat to act plays under its row of the policy table (``policy_table``); it reads that
     seat's view only. ``w`` is a ``WORK`` record, ``mc``'s scratch."""
     seat = to_act(s)
     policy = policies[seat, CODE]
     if policy == SEARCH:
-        return search(s, params, policies[seat, DETERMINIZATIONS], policies[seat, BASE], w, policies[seat, SEES])
-    return base_card(s, params, policy)
+        return search(s, params, policies, seat, w)
+    return decide(s, params, policy, policies, seat, policies[seat, FORBID])
+
+
+# ----------------------------------------------------------------------------- learned (policies.py specifies it)
+
+@njit(cache=True, inline="always")
+def learned_card(s, params: tuple, legal: np.uint64, policies: np.ndarray, row: int) -> int:
+    """``learned``: of the ``legal`` cards (``greedy``'s first, then ascending code), the one whose features
+    (``learned_features``) score highest under the weights of policy table row ``row``; ties to the first."""
+    first = greedy_card(s, legal)
+    rest = legal & ~jit.bit(first)
+    if rest == ZERO:
+        return first
+    seat = to_act(s)
+    possible = feat.possible_cards(s, seat)
+    bonus = params[P_BONUS]
+    blk = feat.block(s.players, s.trick_len, s.trick_no, s.trump)
+    here = feat.context(s, seat, s.trump, bonus)
+    best = first
+    top = feat.score(policies, row, WEIGHTS, blk, feat.features(s, seat, first, True, bonus, possible, here))
+    while rest != ZERO:
+        c = jit.lowest(rest)
+        rest = jit.drop_lowest(rest)
+        value = feat.score(policies, row, WEIGHTS, blk, feat.features(s, seat, c, False, bonus, possible, here))
+        if value > top:
+            best, top = c, value
+    return best
 
 
 # ----------------------------------------------------------------------------- playing a card
@@ -758,23 +843,33 @@ def to_hand_end(params: tuple, hand_no: int) -> tuple:
 
 
 @njit(cache=True)
-def roll_out(s, params: tuple, base: int) -> None:
-    """An ``mc`` play-out: the search-free policy ``base`` in every seat until the game (``to_hand_end``:
-    the hand) ends."""
+def roll_out(s, params: tuple, policies: np.ndarray, row: int) -> None:
+    """An ``mc`` play-out for the seat of policy table row ``row``: its search's base policy in every seat
+    until the game (``to_hand_end``: the hand) ends, that seat's own decisions with its ``forbid`` mask."""
+    base, forbid = policies[row, BASE], policies[row, FORBID]
     while not game_over(s, params):
-        apply(s, params, base_card(s, params, base))
+        apply(s, params, decide(s, params, base, policies, row, forbid if to_act(s) == row else 0))
 
 
 @njit(cache=True)
-def search(s, params: tuple, determinizations: int, base: int, w, sees: int) -> int:
-    """``mc``'s card for the seat to act (policies.py): every legal card, greedy's first, played out in
-    the same ``determinizations`` worlds (``determinize``, keyed ``jit.world_key(key, turn, j)``) to the
-    end of the hand with ``base`` in every seat; a play-out scores the seat's sticks minus potatoes of the
-    hand (0 if ``max_turns`` stops it first). The highest total wins, ties to greedy's card. A single
-    legal card is played without a play-out. ``sees`` (``oracle``): the worlds are the state itself under
-    the world's key (it sees every hand)."""
+def search(s, params: tuple, policies: np.ndarray, row: int, w) -> int:
+    """``mc``'s card for the seat to act, of policy table row ``row`` (policies.py): the candidate of
+    ``search_totals`` with the highest total, ties to greedy's card; a single candidate without a play-out."""
+    m = search_totals(s, params, policies, row, policies[row, DETERMINIZATIONS], w)
+    return w.candidates[0] if m == 1 else w.candidates[jit.argmax_first(w.totals, m)]
+
+
+@njit(cache=True)
+def search_totals(s, params: tuple, policies: np.ndarray, row: int, determinizations: int, w) -> int:
+    """``mc``'s totals (policies.py), into ``w.totals``, of its candidates (``w.candidates``): every card the
+    seat may play (``allowed_cards`` with the row's ``forbid``), greedy's first, played out in the same
+    ``determinizations`` worlds (``determinize``, keyed ``jit.world_key(key, turn, j)``) to the end of the
+    hand with the row's base policy (``roll_out``); a play-out scores the seat's sticks minus potatoes of the
+    hand (0 if ``max_turns`` stops it first). How many candidates; with one, no play-out is played.
+    ``oracle`` (the row's ``SEES``): the worlds are the state itself under the world's key."""
     seat, hand_no = to_act(s), s.hand_no
-    legal = legal_cards(s, params)
+    sees = policies[row, SEES]
+    legal = allowed_cards(s, params, legal_cards(s, params), policies[row, FORBID])
     first = greedy_card(s, legal)
     w.candidates[0] = first
     m = 1
@@ -784,7 +879,7 @@ def search(s, params: tuple, determinizations: int, base: int, w, sees: int) -> 
         rest = jit.drop_lowest(rest)
         m += 1
     if m == 1:
-        return first
+        return m
     hand_end = to_hand_end(params, hand_no)
     world, trial = w.worlds[0], w.worlds[1]
     for i in range(m):
@@ -799,10 +894,10 @@ def search(s, params: tuple, determinizations: int, base: int, w, sees: int) -> 
         for i in range(m):
             w.worlds[1] = world
             apply(trial, hand_end, w.candidates[i])
-            roll_out(trial, hand_end, base)
+            roll_out(trial, hand_end, policies, row)
             if trial.hand_no > hand_no:
                 w.totals[i] += trial.last_sticks[seat] - trial.last_potatoes[seat]
-    return w.candidates[jit.argmax_first(w.totals, m)]
+    return m
 
 
 @njit(cache=True)
@@ -859,7 +954,8 @@ def play_plain(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.n
     for i in range(len(games)):
         new_game(s, params, jit.game_key(seed, games[i]))
         while not game_over(s, params):
-            apply(s, params, base_card(s, params, policies[to_act(s), CODE]))
+            q = to_act(s)
+            apply(s, params, decide(s, params, policies[q, CODE], policies, q, policies[q, FORBID]))
         record(s, params, games[i], out[i])
 
 
@@ -886,6 +982,7 @@ def simulate(rules: MolotowRules, players: int, seed: int, games: np.ndarray, po
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
     table = policy_table(policies)
+    warn_other_rules(policies, rules, players)
     searching = bool((table[:, CODE] == SEARCH).any())
     jit.first_call(play_games if searching else play_plain, "molotow (mc)" if searching else "molotow",
                    make_params(rules, players), table, np.uint64(seed), games, new_state(), out, new_work())

@@ -51,42 +51,116 @@ hand's size and what each seat's plays showed it does not hold.
        three-way-tie draw, MJ-15): every candidate meets the same world and the same draws.
     4. Score: ``p``'s sticks minus potatoes of this hand; 0 if ``max_turns`` stops the hand
        before it is scored. The highest total wins, ties to the lowest index (``greedy``'s card).
+    ``base`` may be ``learned(model=X)``: the play-outs are that model's in every seat.
+
+``learned(model=NAME)``
+    A linear scorer over ``mc``'s candidates (every legal card, ``greedy``'s first, then ascending
+    code), run by the compiled engine (``compiled.learned_card``; the reference engine hands it its
+    position as it does ``mc``'s). Each card is described by the integer features of
+    ``learned_features.py``, from the seat's view only (its hand, the trick, the trump state, the cards
+    played this hand and who took them, what the later seats' plays ruled out); its score is the model's
+    fixed-point weights of the decision's block (lead, follow or last card of the trick; no trump yet,
+    trump set, the last tricks) dotted with them; the highest wins, ties to the first (a model of zero
+    weights is ``greedy``). A single legal card is played without scoring. Draws nothing. ``NAME`` is a
+    committed model (``cardsim/models/molotow/``) or a model file's path; without it ``DEFAULT_MODEL``.
+
+``forbid=OPTION`` (every policy; several joined by ``+``: ``greedy(forbid=trump_instead+undertrump)``)
+    The seat never takes the optional actions named (``rules.OPTIONS``: ``trump_instead`` MJ-9,
+    ``undertrump`` MJ-10, ``keep_buur`` MJ-11) while another legal card remains: the policy chooses among
+    ``reference.allowed_moves`` instead of the legal cards (for ``mc``: its candidates, and its own
+    decisions in its play-outs; the other seats of a play-out are not restricted). Its draws are the
+    same; what its cards show the table (``ruled_out``) is still read from the rules alone.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of, count
+from cardsim.core.models import Learned, parse_learned, warn_rules
 from cardsim.core.rules import parse_call
 from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.molotow.cards import (DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, TRUMP_POINTS, TRUMP_POWER, beats,
                                          is_trump, points, rank, suit)
+from cardsim.games.molotow.rules import OPTIONS, MolotowRules
 
 BASES = ("random", "greedy")
-"""The policies that decide without search: ``mc``'s play-out policies."""
-POLICIES = (*BASES, MC, ORACLE)
+"""The policies that decide without search and have a scalar twin here (the reference engine's)."""
+LEARNED = "learned"
+PLAY_OUTS = (*BASES, LEARNED)
+"""``mc``'s play-out policies: those that decide without search."""
+POLICIES = (*PLAY_OUTS, MC, ORACLE)
+DEFAULT_MODEL = "molotow_4p_g3"
+"""The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
+FORBID = "forbid"
+OPTION_NAMES = tuple(OPTIONS)
+"""The options of ``forbid=``, in the order of their bits (``rules.OPTIONS``)."""
+
+
+def parse_forbid(name: str, value: object) -> int:
+    """The bitmask (bit i: ``OPTION_NAMES[i]``) of ``forbid=A+B``; a ``ValueError`` line for an unknown option."""
+    parts = value.split("+") if isinstance(value, str) else [value]
+    mask = 0
+    for part in parts:
+        if part not in OPTIONS:
+            raise ValueError(f"molotow policy {name}: forbid={value!r}: unknown option {part!r}; known options: "
+                             f"{', '.join(OPTIONS)}")
+        mask |= 1 << OPTION_NAMES.index(part)
+    return mask
 
 
 @lru_cache(maxsize=None)
-def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
-    """The policy of a policy string and, for ``mc``, its parameters; ``ValueError`` for an unknown
-    policy or a bad parameter (``random`` and ``greedy`` take none)."""
+def parse_full(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
+    """The policy of a policy string, its parameters (``mc``'s, ``learned``'s model) and its ``forbid`` mask;
+    one ``ValueError`` line for an unknown policy or a bad parameter (a model that does not load included)."""
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown molotow policy {name!r}; known policies: {', '.join(POLICIES)}")
+    forbid = parse_forbid(name, params.pop(FORBID)) if FORBID in params else 0
     if name in SEARCHES:
-        return name, parse_mc("molotow", params, BASES, name)
+        search = parse_mc("molotow", params, PLAY_OUTS, name)
+        if parse_full(search.base)[2]:
+            raise ValueError(f"molotow policy {name}: base={search.base!r} takes no forbid (give it to {name})")
+        return name, search, forbid
+    if name == LEARNED:
+        from cardsim.games.molotow.compiled import load_model  # compiled.py imports this module
+
+        learned = parse_learned("molotow", params, DEFAULT_MODEL)
+        load_model(learned.model)
+        return name, learned, forbid
     if params:
-        raise ValueError(f"molotow policy {name!r} takes no parameters, got {', '.join(params)}")
-    return name, None
+        raise ValueError(f"molotow policy {name!r} takes no parameters but forbid, got {', '.join(params)}")
+    return name, None, forbid
+
+
+def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
+    """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (``parse_full``)."""
+    return parse_full(text)[:2]
 
 
 def check_policy(text: str) -> str:
     """The policy's name (validated: ``parse_policy``)."""
-    return parse_policy(text)[0]
+    return parse_full(text)[0]
+
+
+def forbid_of(text: str) -> int:
+    """The ``forbid`` mask of a policy string (``parse_forbid``)."""
+    return parse_full(text)[2]
+
+
+def warn_other_rules(policies: Sequence[str], rules: MolotowRules, players: int) -> None:
+    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
+    from cardsim.games.molotow.compiled import load_model
+
+    for text in dict.fromkeys(policies):
+        param = parse_policy(text)[1]
+        if isinstance(param, MonteCarlo):
+            param = parse_policy(param.base)[1]
+        if isinstance(param, Learned):
+            warn_rules(load_model(param.model), rules.describe(), players)
 
 
 # ----------------------------------------------------------------------------- scalar twin
@@ -132,8 +206,8 @@ def greedy_card(hand: int, legal: int, trick: list[int], trump: int) -> int:
 
 
 def choose(policy: str, hand: int, legal: int, trick: list[int], trump: int, key: int, turn: int) -> int:
-    """The card ``policy`` (``random`` or ``greedy``) plays (scalar twin); the reference engine asks
-    ``compiled.search`` for ``mc``'s."""
+    """The card ``policy`` (``random`` or ``greedy``) plays among ``legal`` (scalar twin; with ``forbid``, the
+    allowed cards); the reference engine asks the compiled engine for ``mc``'s and ``learned``'s."""
     if policy == "random":
         return random_card(legal, key, turn)
     return greedy_card(hand, legal, trick, trump)

@@ -19,8 +19,9 @@ Decision protocol (both engines follow it exactly):
   max_turns`` the game stops: truncated, the unfinished hand is not scored, no winner.
 - The policy of the seat to play picks a card among ``legal_moves`` (see
   ``policies.py`` for each policy's RNG draws: ``random`` one, ``greedy`` none, ``mc``
-  its own ``SEARCH`` stream, never the game's). ``mc`` decides on the compiled engine:
-  this engine hands it its position (``searched``).
+  its own ``SEARCH`` stream, never the game's; ``learned`` none). ``mc`` and ``learned`` decide on
+  the compiled engine: this engine hands it its position (``searched``). A policy with ``forbid``
+  picks among ``allowed_moves``.
 - What a card shows (``shows_not_held``): a seat that plays off the led suit shows the
   table the cards it cannot hold; when a seat searches, the hand keeps them per seat
   (``Hand.ruled_out``).
@@ -44,7 +45,7 @@ from cardsim.core.records import Replay, Setup
 from cardsim.core.search import SEARCHES
 from cardsim.games.molotow.cards import N_CARDS, NO_TRUMP, beats, buur, is_trump, points, rank, suit, suit_mask
 from cardsim.games.molotow.events import BOOK
-from cardsim.games.molotow.policies import check_policy, choose
+from cardsim.games.molotow.policies import LEARNED, check_policy, choose, forbid_of
 from cardsim.games.molotow.rules import MolotowRules
 
 SEATS = 4
@@ -87,6 +88,25 @@ def legal_moves(hand: int, trick: list[int], trump: int, undertrump: str) -> int
     if not trick or not rest:                   # MJ-6: any card may be led; a lone Buur is a last card
         return hand
     return _legal_without_buur(rest, trick, trump, undertrump) | kept
+
+
+def allowed_moves(hand: int, trick: list[int], trump: int, undertrump: str, forbid: int) -> int:
+    """The legal cards a policy with ``forbid`` (a bitmask over ``rules.OPTIONS``, in order) may play: for each
+    option forbidden, in that order, the cards that would take it are dropped, unless nothing would be left
+    (a forbidden option with no legal alternative is taken)."""
+    legal = legal_moves(hand, trick, trump, undertrump)
+    if not forbid or not trick or trump == NO_TRUMP:
+        return legal                                            # every option needs a trick and a trump
+    led, best = suit(trick[0]), best_card(trick, trump)
+    trumps = legal & suit_mask(trump) if led != trump else 0    # trumps on a plain lead
+    options = (trumps if hand & suit_mask(led) else 0,                                   # MJ-9: trump_instead
+               sum(1 << c for c in cards_of(trumps) if is_trump(best, trump) and not beats(c, best, trump)),  # MJ-10
+               legal & ~_legal_without_buur(hand, trick, trump, undertrump))           # MJ-11: keep_buur
+    allowed = legal
+    for i, cards in enumerate(options):
+        if forbid >> i & 1 and allowed & ~cards:
+            allowed &= ~cards
+    return allowed
 
 
 def _legal_without_buur(hand: int, trick: list[int], trump: int, undertrump: str) -> int:
@@ -234,10 +254,11 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
             held = hand.held[seat]
             legal = legal_moves(held, trick, hand.trump, rules.undertrump)
             name = check_policy(policies[seat])
-            if name in SEARCHES:
+            if name in SEARCHES or name == LEARNED:
                 card = searched(rules, policies[seat], key, turn, hand, trick, trick_no)
             else:
-                card = choose(name, held, legal, trick, hand.trump, key, turn)
+                allowed = allowed_moves(held, trick, hand.trump, rules.undertrump, forbid_of(policies[seat]))
+                card = choose(name, held, allowed, trick, hand.trump, key, turn)
             if log is not None:
                 log.append(Decision(turn, seat, held, tuple(trick), hand.trump, legal, card, tuple(hand.held),
                                     _or(hand.taken) | _or(1 << c for c in trick)))
@@ -262,7 +283,7 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
               log: list[Decision] | None = None) -> Game:
     """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
-    search = any(check_policy(p) in SEARCHES for p in policies)
+    search = any(check_policy(p) in (*SEARCHES, LEARNED) for p in policies)
     key = rng.game_key(seed, game)
     out = Game({})
     sticks, potatoes = [0] * players, [0] * players
@@ -343,8 +364,8 @@ def play(rules: MolotowRules, players: int, seed: int, game: int, policies: tupl
 
 def searched(rules: MolotowRules, policy: str, key: int, turn: int, hand: Hand, trick: list[int],
              trick_no: int) -> int:
-    """``mc``'s card (policies.py) for the seat to play: the compiled search on this position
-    (``compiled.decide_from``), so that both engines decide alike."""
+    """``mc``'s or ``learned``'s card (policies.py) for the seat to play: the compiled search or scorer on this
+    position (``compiled.decide_from``), so that both engines decide alike."""
     from cardsim.games.molotow.compiled import decide_from  # compiled.py imports this module
 
     return decide_from(rules, policy, key, turn, hand, trick, trick_no)

@@ -12,6 +12,15 @@ from cardsim.games.molotow.cards import CARD_POINTS
 
 UNDERTRUMP = ("seed", "forbidden", "allowed")
 BIG_HAND = ("seed", "one_each")
+OPTIONS = {
+    "trump_instead": "MJ-9: play a trump on a plain lead while holding the led suit",
+    "undertrump": "MJ-10: play a trump lower than one already in the trick on a plain lead",
+    "keep_buur": "MJ-11: keep the trump Under back when it is the only card that would follow suit or "
+                 "satisfy MJ-10",
+}
+"""The optional actions a seat may be forbidden (``greedy(forbid=undertrump)``, restricted play): name -> the
+rule that offers it. A policy with ``forbid`` never takes them while another legal card remains
+(``reference.allowed_moves``)."""
 
 
 @dataclass(frozen=True)

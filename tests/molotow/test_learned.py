@@ -1,0 +1,307 @@
+"""The Molotow ``learned`` policy (docs/design.md#the-learned-policy; specified in policies.py): model files, the
+scorer's decisions, both engines alike, information sets, bad input, training.
+
+Models here are written by the tests (random weights under ``tmp_path``), so the tests do not depend on what
+the committed models learned; the committed ones are checked to load and to play alike on both engines.
+"""
+import json
+import random
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardsim
+from cardsim import cli
+from cardsim.core import models
+from cardsim.core.rules import format_call, normal_call
+from cardsim.games.molotow import compiled as C
+from cardsim.games.molotow import learned_features as features
+from cardsim.games.molotow.policies import DEFAULT_MODEL
+from cardsim.games.molotow.rules import MolotowRules
+from cardsim.learn.train import train
+
+from .states import played_to
+from .strategies import rules_and_players
+from .test_differential import mismatches
+from .test_mc import rehide
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
+
+PROVENANCE = dict(rules="molotow", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
+                  feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
+                  libraries={})
+
+
+def write_model(path, weights, **provenance):
+    models.write(path, models.content("molotow", weights, PROVENANCE | provenance, {}))
+    return path
+
+
+def random_model(path, seed: int):
+    return write_model(path, np.random.default_rng(seed).normal(size=(features.BLOCKS, features.N)))
+
+
+def learned(path) -> str:
+    return normal_call(f"learned(model={str(path)!r})")
+
+
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory):
+    """Three random models and a zero one."""
+    d = tmp_path_factory.mktemp("models")
+    for k in range(3):
+        random_model(d / f"r{k}.json", k)
+    write_model(d / "zero.json", np.zeros((features.BLOCKS, features.N)))
+    return d
+
+
+# --- model files and parameters ------------------------------------------------------------------
+
+def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
+    w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
+    path = write_model(tmp_path / "m.json", w)
+    model = C.load_model(str(path))
+    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    row = C.policy_table((learned(path),))[0]
+    assert row[C.CODE] == C.LEARNED_CODE and (row[C.WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
+    mc = C.policy_table((normal_call(format_call("mc", {"determinizations": 3, "base": learned(path)})),))[0]
+    assert (mc[C.CODE], mc[C.DETERMINIZATIONS], mc[C.BASE]) == (C.SEARCH, 3, C.LEARNED_CODE)
+    assert (mc[C.WEIGHTS:] == row[C.WEIGHTS:]).all()
+
+
+def test_the_committed_models_load_and_name_their_provenance():
+    names = models.names("molotow")
+    assert DEFAULT_MODEL in names and len(names) >= 3
+    parent = None
+    for k, name in enumerate(sorted(names), start=1):
+        content = C.load_model(name).content
+        assert (content["game"], content["rules"], content["players"], content["generation"]) == \
+            ("molotow", "molotow", 4, k)
+        assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] == parent
+        assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
+        parent = content["digest"]
+
+
+def corrupt(path):
+    body = json.loads(path.read_text())
+    body["weights"][0][0] += 1
+    path.write_text(json.dumps(body))
+
+
+def foreign(path):
+    body = json.loads(path.read_text()) | {"game": "moska"}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+def other_features(path):
+    body = json.loads(path.read_text()) | {"features": list(features.NAMES[::-1])}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+@pytest.mark.parametrize("spoil, match", [
+    (lambda p: p.write_text(p.read_text()[:300]), "not a model file (truncated or corrupt JSON"),
+    (corrupt, "model file is corrupt (its content does not match its digest)"),
+    (foreign, "a model of moska, not of molotow"),
+    (other_features, "do not match this engine's"),
+    (lambda p: p.unlink(), "no such molotow model"),
+])
+def test_a_bad_model_file_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys, spoil, match):
+    path = random_model(tmp_path / "bad.json", 0)
+    spoil(path)
+    for engine in ("compiled", "reference"):
+        for policy in (learned(path), f"mc(base={learned(path)!r})"):
+            with pytest.raises(ValueError, match=re.escape(match)) as err:
+                cardsim.simulate("molotow", games=1, policy=policy, engine=engine)
+            assert str(path) in str(err.value) and "\n" not in str(err.value)
+    out = tmp_path / "out"
+    assert cli.main(["ladder", "molotow", "--policies", f"greedy,{learned(path)}", "--games", "2", "--out",
+                     str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and match in err and not out.exists()
+
+
+@pytest.mark.parametrize("text, match", [
+    ("learned(depth=2)", "molotow policy learned has no parameter 'depth'; known: model"),
+    ("learned(model=3)", "molotow policy learned: model=3 must be a model name"),
+    ("learned(model=nobody)", "nobody.json: no such molotow model (committed models: "),
+    ("mc(base=learned(model=nobody))", "nobody.json: no such molotow model"),
+    ("learned(model=moska_4p_g1)", "moska_4p_g1.json: no such molotow model"),
+])
+def test_learned_parameters_are_checked_with_one_line(text, match):
+    with pytest.raises(ValueError, match=re.escape(match)) as err:
+        cardsim.simulate("molotow", games=1, policy=text)
+    assert "\n" not in str(err.value)
+
+
+def test_a_model_of_other_rules_plays_with_a_warning(tmp_path):
+    path = write_model(tmp_path / "t.json", np.zeros((features.BLOCKS, features.N)), rules="swiss")
+    with pytest.warns(UserWarning, match="t.json: a model trained for swiss at 4 players plays molotow at 4"):
+        cardsim.simulate("molotow", games=1, policy=learned(path))
+
+
+# --- decisions ---------------------------------------------------------------------------------------
+
+def test_a_model_of_zero_weights_plays_greedy(models_dir):
+    """Every score ties, and a tie goes to the first candidate, greedy's."""
+    zero = learned(models_dir / "zero.json")
+    a = cardsim.simulate("molotow", games=100, seed=4, policy=[zero, "greedy", "random", zero])
+    b = cardsim.simulate("molotow", games=100, seed=4, policy=["greedy", "greedy", "random", "greedy"])
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_learned_card_is_the_first_best_scored_legal_card(models_dir):
+    """At each decision of a game: the card played is the legal card whose features (``describe``) score
+    highest under the model (candidates greedy's first, then ascending), the first such."""
+    seats = (learned(models_dir / "r1.json"),) * 4
+    rules = MolotowRules()
+    st_, params, table = played_to(rules, 4, 3, 0, seats, 0)
+    s, w = st_[0], C.new_work()[0]
+    weights = table[0, C.WEIGHTS:].reshape(features.BLOCKS, features.N)
+    x = np.zeros(features.N, np.int64)
+    scored = 0
+    while not C.game_over(s, params):
+        seat, legal = C.to_act(s), int(C.legal_cards(s, params))
+        first = C.greedy_card(s, np.uint64(legal))
+        cards = [first] + [c for c in range(36) if legal >> c & 1 and c != first]
+        blk = features.block(4, int(s["trick_len"]), int(s["trick_no"]), int(s["trump"]))
+        scores = []
+        for i, c in enumerate(cards):
+            features.describe(x, s, seat, c, i == 0, rules.last_trick_bonus)
+            scores.append(int(weights[blk] @ x))
+        card = C.choose(s, params, table, w)
+        assert card == cards[int(np.argmax(scores))]
+        scored += len(cards) > 1
+        C.apply(s, params, card)
+    assert scored > 100
+
+
+def test_the_features_of_a_position_say_what_the_card_does():
+    """A constructed trick (MJ-9, MJ-12): ♠A led by seat 0, ♠K by seat 1, ♦ trump (set earlier); seat 2 holds
+    ♠6 ♦9 ♥10."""
+    from cardsim.games.molotow.cards import DECK
+
+    from .states import position_state
+
+    spade6, spade_k, spade_a, diamond9, heart10 = (DECK.card(*c) for c in ((0, 0), (0, 7), (0, 8), (2, 3), (1, 4)))
+    st_, _ = position_state(1 << spade6 | 1 << diamond9 | 1 << heart10, [spade_a, spade_k], 2, leader=0, trick_no=1)
+    x = np.zeros(features.N, np.int64)
+
+    def of(card):
+        features.describe(x, st_[0], 2, card, False, 5)
+        return dict(zip(features.NAMES, x.tolist()))
+
+    f = of(diamond9)                                     # the trump 9 (14 points, MJ-3) takes A + K (15)
+    assert (f["trump"], f["wins"], f["points"], f["win_points"], f["power"]) == (1, 1, 14, 29, 7)
+    assert (f["left_trumps"], f["give_points"], f["sets_trump"]) == (0, 0, 0)
+    f = of(spade6)                                       # following with the 6 loses the trick, voids spades
+    assert (f["wins"], f["win_points"], f["give_points"], f["void"], f["left_points"]) == (0, 0, 0, 1, 24)
+
+
+SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "ML2", "OL2"])
+"""Seat policies: ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``ML2``: ``mc`` with 2 worlds over
+``learned`` with r2; ``OL2``: ``oracle`` with 2 worlds over it."""
+
+
+def with_models(seats, d) -> tuple[str, ...]:
+    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"),
+             "ML2": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json")})),
+             "OL2": normal_call(format_call("oracle", {"determinizations": 2, "base": learned(d / "r2.json")}))}
+    return tuple(names.get(s, s) for s in seats)
+
+
+@settings(max_examples=20, deadline=None)
+@given(rules_and_players(max_hands=2), st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.data())
+def test_learned_games_are_the_same_on_both_engines(models_dir, rp, seed, first, data):
+    rules, players = rp
+    seats = with_models(data.draw(st.lists(SEATS, min_size=players, max_size=players)), models_dir)
+    kw = dict(players=players, games=3, seed=seed, policy=list(seats), first_game=first)
+    pd.testing.assert_frame_equal(cardsim.simulate("molotow", rules, **kw),
+                                  cardsim.simulate("molotow", rules, engine="reference", **kw))
+
+
+@pytest.mark.parametrize("rules, players", [("molotow", 4), ("swiss", 4), ("mittlere", 3)])
+def test_the_committed_model_plays_alike_on_both_engines(rules, players):
+    seats = ["learned", "mc(determinizations=3, base=learned)", "greedy", "random"][:players]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert mismatches(rules, players, seats, games=6, seed=9) == 0
+    said = {str(w.message) for w in caught}
+    assert said == (set() if rules == "molotow" else
+                    {f"{DEFAULT_MODEL}.json: a model trained for molotow at 4 players plays {rules} at {players} "
+                     "players"})
+
+
+@pytest.mark.parametrize("rules, players", [("molotow", 4), ("swiss", 4), ("mittlere", 3)])
+@pytest.mark.parametrize("model", ["r0", "r1"])
+def test_information_set_learned_decides_alike_when_only_hidden_cards_differ(models_dir, rules, players, model):
+    """The same view (hand, cards played and who took them, trick, trump, hand sizes, ruled_out) with the other
+    seats' hidden cards swapped between them, the deal's scratch and the policy draws to come scrambled: the
+    same card."""
+    r = random.Random(3)
+    policy = learned(models_dir / f"{model}.json")
+    rl = cardsim.rules("molotow", rules)
+    changed = 0
+    for decision in range(0, 12 * 36, 5):
+        state, params, table = played_to(rl, players, 17, decision % 3, (policy,) * players, decision)
+        if C.game_over(state[0], params):
+            continue
+        seat = C.to_act(state[0])
+        other = rehide(state, seat, r)
+        changed += other[0]["held"].tolist() != state[0]["held"].tolist()
+        assert C.choose(other[0], params, table, C.new_work()[0]) == C.choose(state[0], params, table,
+                                                                               C.new_work()[0])
+    assert changed > 40
+
+
+# --- training ---------------------------------------------------------------------------------------
+
+def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
+    args = dict(players=3, generations=2, positions=60, teacher="mc(determinizations=2)", seed=5, every=4,
+                progress=False)
+    a = train("molotow", "mittlere", out=tmp_path / "a", **args)
+    b = train("molotow", "mittlere", out=tmp_path / "b", jobs=2, **args)
+    assert [p.name for p in a] == ["mittlere_3p_g1.json", "mittlere_3p_g2.json"]
+    assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]
+    g1, g2 = (json.loads(p.read_text()) for p in a)
+    assert g2["parent"] == g1["digest"] and g1["game"] == "molotow" and g1["blocks"] == features.block_names()
+    assert g2["teacher"] == "mc(determinizations=2, base='learned(model=mittlere_3p_g1)')"
+    first = a[0].stat().st_mtime_ns
+    a[1].unlink()
+    assert train("molotow", "mittlere", out=tmp_path / "a", **args) == a
+    assert a[0].stat().st_mtime_ns == first and a[1].read_bytes() == b[1].read_bytes()
+    with pytest.raises(ValueError, match="mittlere_3p_g1.json: trained with seed=5, not 6"):
+        train("molotow", "mittlere", out=tmp_path / "a", **(args | {"seed": 6}))
+
+
+def test_training_positions_are_the_seats_candidates_with_the_teachers_totals():
+    """Each position: its block, 2..9 candidates (the legal cards), the first greedy's; totals within the
+    worlds' bounds (a hand scores -3..+3 sticks minus potatoes per world)."""
+    from cardsim.games.molotow import training
+
+    data = training.label(MolotowRules(), 4, 2, np.arange(3), ("greedy",) * 4, "mc(determinizations=4)", 4)
+    count, x, y = data["count"], data["x"], data["y"]
+    assert len(count) > 50 and ((count >= 2) & (count <= 9)).all() and count.sum() == len(x) == len(y)
+    start = np.concatenate(([0], np.cumsum(count)[:-1]))
+    assert (x[start, 0] == 1).all() and x[:, 0].sum() == len(count)
+    assert (np.abs(y) <= 12).all() and (data["block"] < features.BLOCKS).all()
+
+
+def test_train_names_molotow_among_the_games_with_a_learned_policy(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["train", "uno", "--out", "x"]) == 2
+    assert "games with one: moska, molotow" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_a_studys_manifest_names_the_digest_of_every_molotow_model_it_plays():
+    from cardsim.study import manifest
+    from cardsim.study.ladder_run import ladder_study
+
+    study = ladder_study("molotow", policies=["greedy", "learned(model=molotow_4p_g1)", "mc(base=learned)"],
+                         games=2, seed=1)
+    assert manifest.claims(study)["models"] == {name: C.load_model(name).digest
+                                                for name in ("molotow_4p_g1", DEFAULT_MODEL)}
