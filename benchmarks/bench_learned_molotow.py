@@ -8,6 +8,11 @@ range over ``--rounds`` rounds, the two interleaved so that the load hits both a
 seats, the seat rotated over the 4 seats (``--games`` in all, the same deals for every policy): its score
 (sticks minus potatoes) less the mean of the other seats', with a 95% t interval over games. The load
 (``uptime``) is printed: the machine is shared.
+
+    PYTHONPATH=. python benchmarks/bench_learned_molotow.py --gaps experiments/ladder_molotow_learned.toml
+
+``--gaps STUDY``: instead, from the ladder's records (``games.parquet`` of its folder), every policy's rating
+less ``mc``'s, with the 95% bootstrap interval of the difference (the ladder's own deals and resamples).
 """
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ import argparse
 import os
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -40,6 +46,26 @@ def edge(policy: str, games: int, seed: int) -> np.ndarray:
     return np.concatenate(out)
 
 
+def gaps(study_file: str, reference: str = "mc") -> None:
+    """Each policy's Bradley-Terry rating less ``reference``'s (Elo scale), 95% bootstrap interval over deals."""
+    from cardsim.study import ladder_files, rating, spec, storage
+    from cardsim.study.ladder import Tally
+
+    study = spec.load(study_file)
+    folder = Path("results") / study.name
+    tally = Tally(study.ladder.policies, study.players[0], study.games,
+                  ladder_files.measure_of(c.name for c in cardsim.games.spec(study.game).columns))
+    for cell in study.cells():
+        tally.add(cell.seats, storage.read_games(folder, where={"policy": cell.policy},
+                                                 columns=tally.measure.columns(study.players[0])))
+    policies = list(study.ladder.policies)
+    k = policies.index(reference)
+    point = rating.elo(rating.fit(tally.wins.sum(0), anchor=k))
+    lo, hi = rating.interval(rating.elo(rating.bootstrap(tally.wins, anchor=k)))
+    for p, x, a, b in zip(policies, point, lo, hi):
+        print(f"{p:45} {x:+7.1f} [{a:+7.1f}, {b:+7.1f}] Elo against {reference}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
@@ -48,7 +74,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--learned", default="learned", help="the learned policy string timed for speed")
     parser.add_argument("--policies", default="learned", help="the policies rated, separated by commas")
+    parser.add_argument("--gaps", metavar="STUDY", help="a ladder study file: its ratings less mc's, then stop")
     args = parser.parse_args()
+    if args.gaps:
+        return gaps(args.gaps)
     print("load:", os.popen("uptime").read().strip())
     rates: dict[str, list[float]] = {"greedy": [], args.learned: []}
     for p in rates:
