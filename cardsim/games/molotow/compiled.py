@@ -6,8 +6,10 @@ and every function below reads or changes that record, one phase of the rules ea
 
     new_game, deal (MJ-5)            the game key; a hand dealt in packets of three
     to_act, game_over, legal_cards   the seat to play, the end (or ``max_turns``), MJ-6…MJ-11
-    choose = base_card | search      a seat's policy, from that seat's view only (``search``: ``mc``,
-                                     its worlds from ``determinize``, its play-outs ``roll_out``)
+    choose = decide | search         a seat's policy, from that seat's view only (``decide``: ``random``,
+                                     ``greedy``, ``learned_card`` among ``allowed_cards``, the ``forbid``
+                                     of the seat; ``search``: ``mc``, its worlds from ``determinize``, its
+                                     play-outs ``roll_out``)
     apply = lead | follow (+ set_trump, rule_out), take_trick (MJ-12), end_hand (MJ-4, MJ-13…MJ-18)
     copy_state, play_out             copy a state; play it to the end with given policies
     state_from, decide_from          a reference engine position as a state; its ``mc`` card
@@ -16,8 +18,8 @@ The engine's own loops (``play_games``, ``play_hands``) are ``new_game`` then ``
 and ``apply`` until ``game_over``. Nothing allocates: a state carries its deal's scratch,
 a ``WORK`` record ``mc``'s (its world and play-out states). Rules knobs go in as a tuple
 of ints (``make_params``: a value, so passing it to a function costs no reference
-counting), seat policies as a table of int64 rows (``policy_table``: the code, and
-``mc``'s worlds and base policy), passed once per play-out.
+counting), seat policies as a table of int64 rows (``policy_table``: the code, ``mc``'s worlds
+and base policy, the ``forbid`` mask, ``learned``'s fixed-point weights), passed once per play-out.
 
 What a seat's view holds (for ``choose`` and for determinizing the hidden cards): its
 own hand ``held[seat]``, the cards played this hand (``played``; who took which trick is
