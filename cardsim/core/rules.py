@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -71,10 +72,13 @@ def knob(default: Any, doc: str, *, choices: tuple | None = None, minimum: int |
 
 
 def _value(node: ast.expr) -> Any:
-    """A parameter value: a Python literal, a bare name read as its string (``base=greedy``), or a call
-    read as its text (``base=learned(model=moska_4p_g3)``)."""
+    """A parameter value: a Python literal, a bare name read as its string (``base=greedy``), names joined by
+    ``+`` read as their text (``forbid=swap+self_attack``), or a call read as its text
+    (``base=learned(model=moska_4p_g3)``)."""
     if isinstance(node, ast.Call):
         return ast.unparse(node)
+    if isinstance(node, ast.BinOp) and re.fullmatch(r"\w+(\+\w+)+", ast.unparse(node).replace(" ", "")):
+        return ast.unparse(node).replace(" ", "")  # names joined by +: ``forbid=swap+self_attack``
     return node.id if isinstance(node, ast.Name) else ast.literal_eval(node)
 
 

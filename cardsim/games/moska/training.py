@@ -35,6 +35,7 @@ def label_games(p: np.void, policies: np.ndarray, teacher: np.ndarray, worlds: i
     s, m = state[0], move[0]
     positions, rows = 0, 0
     reads = pol.reads_of(policies) or teacher[pol.WORLDS] == pol.READS  # as ``run_games`` keeps them
+    C.seat_forbids(s, policies)
     for g in range(len(games)):
         C.deal(s, p, jit.game_key(seed, games[g]), w.u, w.perm)
         s.reads = reads
