@@ -1049,13 +1049,26 @@ def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.u
 
 
 @njit(cache=True)
-def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, out: np.ndarray) -> None:
-    """``learned_features.describe`` of candidate ``m`` of the seat to act into ``out``: ``others`` are the cards
-    not in its hand, the discard or on the table."""
+def decision_masks(s: np.void, p: np.void) -> tuple[np.uint64, np.uint64]:
+    """What every candidate of the seat to act's decision shares (``learned_features.describe``): ``others``, the
+    cards not in its hand, the discard or on the table, and ``safe``, the cards a candidate can spend or leave
+    (its hand, the unkilled cards, a give-back's pool) with no killer among ``others``."""
+    hand = s.hands[s.seat]
+    others = FULL_DECK & ~(hand | s.discard | s.attack | s.kills)
+    cards = hand | s.unkilled
+    if s.phase == GIVE_BACK:
+        cards |= give_back_pool(s, p)
+    return others, feat.unkillable(cards, others, s.trump, KILL)
+
+
+@njit(cache=True)
+def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, others: np.uint64, safe: np.uint64,
+                       out: np.ndarray) -> None:
+    """``learned_features.describe`` of candidate ``m`` of the seat to act into ``out`` (``others``, ``safe``:
+    ``decision_masks``)."""
     spent, left, picked = candidate_masks(s, p, m)
-    others = FULL_DECK & ~(s.hands[s.seat] | s.discard | s.attack | s.kills)
     defender_hand = popcount(s.hands[s.defender]) if s.phase == OPEN or s.phase == ADD else DECK_SIZE
-    feat.describe(out, greedy, spent, left, picked, others, s.trump, KILL, defender_hand)
+    feat.describe(out, greedy, spent, left, picked, others, s.trump, KILL, defender_hand, safe)
 
 
 @njit(cache=True)
@@ -1072,9 +1085,10 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.
     best = 0
     if n > 1:
         block = block_of(s, p)
+        others, safe = decision_masks(s, p)
         top = 0
         for i in range(n):
-            candidate_features(s, p, w.play[i], i == 0, w.features)
+            candidate_features(s, p, w.play[i], i == 0, others, safe, w.features)
             value = feat.score(weights, block, w.features)
             if i == 0 or value > top:
                 best, top = i, value
