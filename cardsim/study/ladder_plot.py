@@ -110,7 +110,7 @@ def _generations(ax, report: Report, families: dict[str, list[tuple[int, str]]])
     every = sorted({g for members in families.values() for g, _ in members})
     ax.set(xticks=every, xlim=(every[0] - 0.5, every[-1] + 0.5), xlabel="generation",
            ylabel=f"rating (Elo scale, {report.ratings.policy.iloc[0]} = 0)",
-           title="ratings over the generations, 95% bootstrap interval")
+           title="rating by generation (95% interval)")
     ax.legend(fontsize="small", loc="best")
 
 
