@@ -190,3 +190,15 @@ def test_a_forbidden_seat_s_decision_depends_only_on_its_view(cell):
             break
         assert_same_decision(g, hidden_cards_dealt_again(g.s, g.p, seat, players, gen), a, b)
         g.step()
+
+
+@settings(max_examples=15)
+@given(forbid_setups())
+def test_the_step_api_plays_forbidden_bots_as_the_reference(cell):
+    """``cardsim.play``'s engine (bots taking ``policy_decision()``) keeps a seat's forbid from the deal on (M-6)."""
+    from tests.play.stepping import reference_record, step_by_policy
+
+    rules, players, seats, seed, first = cell
+    for index in range(first, first + 3):
+        assert step_by_policy("moska", rules, players, seed, index, seats) == \
+            reference_record("moska", rules, players, seed, index, seats)
