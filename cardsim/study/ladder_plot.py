@@ -3,11 +3,15 @@
 Left: each policy's rating (Elo scale, the first policy at 0) with its 95% bootstrap
 interval. Right: the "A among B" matrix — A's loss rate, win rate or mean score in one
 seat among B in all the others, with its interval — coloured by its distance from
-the average seat (red: worse than average, blue: better). Matplotlib with the Agg
-backend; nothing here computes a statistic the report does not hold.
+the average seat (red: worse than average, blue: better). A ladder that seats generations
+of a learned model (``learned(model=NAME_g<k>)``, also inside ``mc(base=...)``) gets a third
+panel: the ratings over the generations, a line per model family (the policy string with its
+generation left out), the other policies as dotted lines with their interval as a band.
+Matplotlib with the Agg backend; nothing here computes a statistic the report does not hold.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import matplotlib
@@ -20,17 +24,35 @@ from cardsim.study.ladder import ALL, Report  # noqa: E402
 from cardsim.study.storage import atomic_write  # noqa: E402
 
 FILE = "ladder.png"
+GENERATION = re.compile(r"(model=['\"]?[^'\"(),]*?_g)(\d+)\b")
+"""A learned model's generation in a policy string: ``learned(model='moska_4p_g3')`` is generation 3."""
+
+
+def generations(policies) -> dict[str, list[tuple[int, str]]]:
+    """The policies that name a model generation, by family (the string with ``g*`` for the generation):
+    ``{family: [(generation, policy), ...]}`` in generation order; empty when none does."""
+    families: dict[str, list[tuple[int, str]]] = {}
+    for policy in policies:
+        match = GENERATION.search(policy)
+        if match:
+            family = GENERATION.sub(lambda m: m.group(1) + "*", policy)
+            families.setdefault(family, []).append((int(match.group(2)), policy))
+    return {family: sorted(members) for family, members in families.items()}
 
 
 def render(report: Report, title: str, folder: Path) -> list[str]:
     """Write ``ladder.png`` into ``folder``; return its name."""
     policies = list(report.ratings.policy)
     k = len(policies)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(5 + 2.2 * k, 1.6 + 0.9 * k), layout="constrained",
-                                      gridspec_kw={"width_ratios": [1, 1.3]})
+    families = generations(policies)
+    ratios = [1, 1.3, 1] if families else [1, 1.3]
+    fig, axes = plt.subplots(1, len(ratios), figsize=(5 + 2.2 * k + 4.5 * bool(families), 1.6 + 0.9 * k),
+                             layout="constrained", gridspec_kw={"width_ratios": ratios})
     fig.suptitle(title)
-    _ratings(left, report)
-    _matrix(right, report, policies)
+    _ratings(axes[0], report)
+    _matrix(axes[1], report, policies)
+    if families:
+        _generations(axes[2], report, families)
     atomic_write(folder / FILE, lambda p: fig.savefig(p, format="png", dpi=100))
     plt.close(fig)
     return [FILE]
@@ -70,6 +92,26 @@ def _matrix(ax, report: Report, policies: list[str]) -> None:
            title=f"{report.measure.name} of A among B (95% interval); average seat "
                  f"{scale * report.parity:.{digits}f}{unit}")
     ax.tick_params(axis="x", labelrotation=20)
+
+
+def _generations(ax, report: Report, families: dict[str, list[tuple[int, str]]]) -> None:
+    r = report.ratings.set_index("policy")
+    in_family = {policy for members in families.values() for _, policy in members}
+    for i, (family, members) in enumerate(families.items()):
+        x = [g for g, _ in members]
+        rows = r.loc[[policy for _, policy in members]]
+        err = np.nan_to_num(np.clip([rows.rating - rows.lo, rows.hi - rows.rating], 0, None))
+        ax.errorbar(x, rows.rating, yerr=err, fmt="-o", capsize=4, color=f"C{i}", label=family)
+    for j, (policy, row) in enumerate(r.drop(index=list(in_family)).iterrows()):
+        color = f"C{len(families) + j}"
+        ax.axhline(row.rating, color=color, lw=1, ls=":", label=f"{policy} {row.rating:+.0f}")
+        if np.isfinite(row.lo) and row.hi > row.lo:
+            ax.axhspan(row.lo, row.hi, color=color, alpha=0.12)
+    every = sorted({g for members in families.values() for g, _ in members})
+    ax.set(xticks=every, xlim=(every[0] - 0.5, every[-1] + 0.5), xlabel="generation",
+           ylabel=f"rating (Elo scale, {report.ratings.policy.iloc[0]} = 0)",
+           title="rating by generation (95% interval)")
+    ax.legend(fontsize="small", loc="best")
 
 
 def _wrapped(labels) -> list[str]:

@@ -19,6 +19,7 @@ class Game:
         self.work = compiled.new_work()[0]
         self.state = np.zeros(1, compiled.STATE)
         self.move = np.zeros(1, compiled.MOVE)
+        compiled.seat_forbids(self.state[0], self.policies)  # as run_games does, before the deal (M-6)
         compiled.deal(self.state[0], self.p, np.uint64(jit.game_key(np.uint64(seed), game)), np.zeros(52, np.uint64),
                       np.zeros(52, np.int64))
         self.state[0]["reads"] = reads_of(self.policies)  # as run_games does
@@ -54,7 +55,7 @@ def hidden_cards_dealt_again(s, p, seat: int, players: int, gen) -> np.ndarray:
     hidden = [c for q in range(players) if q != seat for c in range(52) if (int(s["hands"][q]) & ~shown[q]) >> c & 1]
     stock = [int(c) for c in s["stock"][s["drawn"]:s["stock_size"] - 1]]
     two = int(s["trump"]) * 13
-    kept = [two] if compiled.trump_two_in_stock(s, p) else []
+    kept = [two] if compiled.trump_two_in_stock(s, p, seat) else []
     pool = list(gen.permutation([c for c in hidden + stock if c not in kept]))
     for q in range(players):
         if q != seat:

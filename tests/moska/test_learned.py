@@ -177,7 +177,7 @@ def test_a_learned_decision_is_the_best_scored_candidate(models_dir):
         n = compiled.decision_candidates(g.s, g.p, w["play"])
         scores = []
         for i in range(n):
-            compiled.candidate_features(g.s, g.p, w["play"][i], i == 0, x)
+            compiled.candidate_features(g.s, g.p, w["play"][i], i == 0, *compiled.decision_masks(g.s, g.p), x)
             scores.append(int(weights[compiled.block_of(g.s, g.p) * features.N:][:features.N] @ x))
         compiled.choose(g.s, g.p, g.policies, g.move[0], g.work)
         assert g.move[0]["cards"] == w["play"][int(np.argmax(scores))]["cards"]

@@ -192,7 +192,7 @@ def test_a_world_keeps_the_view_and_deals_the_hidden_cards(cell, data):
         places = [int(world["hands"][q]) for q in range(players)] + [1 << c for c in stock]
         places += [int(world["discard"]), int(world["attack"]), int(world["kills"])]
         assert sum(bin(m).count("1") for m in places) == 52 and functools.reduce(operator.or_, places) == (1 << 52) - 1
-        if compiled.trump_two_in_stock(s, g.p):
+        if compiled.trump_two_in_stock(s, g.p, seat):
             assert two in stock[:-1] and not hidden >> two & 1
         for name in ("discard", "attack", "unkilled", "kills", "known", "added", "phase", "seat", "turns"):
             assert np.array_equal(world[name], s[name]), name

@@ -3,6 +3,7 @@ from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, SHEDDING, Column
 from cardsim.games.moska import compiled, reference
 from cardsim.games.moska.policies import POLICIES
+from cardsim.games.moska import rules
 from cardsim.games.moska.rules import MoskaRules
 
 COLUMNS = COMMON + SHEDDING + (
@@ -23,4 +24,5 @@ GAME = GameSpec(
     columns=COLUMNS,
     play=reference.play,
     compiled=compiled.simulate,
+    options=rules.OPTIONS,
 )

@@ -55,7 +55,7 @@ from cardsim.games.moska import compiled_policies as pol
 from cardsim.games.moska import learned_features as feat
 from cardsim.games.moska import reference
 from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
-from cardsim.games.moska.policies import warn_other_rules
+from cardsim.games.moska.policies import FORBID_CONTINUATION, FORBID_SELF_ATTACK, FORBID_SWAP, warn_other_rules
 from cardsim.games.moska.reference import NO_CAP, TRUMP_TWO_RANK
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
@@ -104,6 +104,7 @@ STATE = np.dtype([
     ("truncated", np.bool_),
     ("barred", np.uint64, (MAX_PLAYERS,)),
     ("reads", np.bool_),
+    ("forbid", np.int64, (MAX_PLAYERS,)),
 ])
 """One game. ``stock[drawn:stock_size]`` is the stock, front first; ``attack``/``unkilled``/``kills``
 the round's table; ``gone`` the defender's cards that left their hand this round; ``added``,
@@ -112,7 +113,8 @@ in their owners' hands until every adder has chosen), ``excess`` the cards to gi
 ``out`` a bitmask of seats out (M-18), ``finish`` their order packed (the ``j``-th seat out,
 plus one, in bits ``4j .. 4j+3``); ``barred[q]`` the cards seat ``q``'s choices since its last draw say it
 does not hold, read as greedy's (``reads.py``), kept only while ``reads`` (a seat's ``mc`` deals its worlds
-from them); the rest are the record's counters."""
+from them); ``forbid[q]`` seat ``q``'s forbid mask (``policies.FORBID``, set by ``seat_forbids``: ``deal`` keeps
+it); the rest are the record's counters."""
 
 MOVE = np.dtype([("cards", np.uint64), ("killer", np.int8, (DECK_SIZE,))])
 """One decision (see the module docstring)."""
@@ -268,7 +270,7 @@ def can_swap(s: np.void, p: np.void, seat: int) -> bool:
     """M-6: the trump 2 may replace the turned card while that card is still under the stock."""
     two = s.trump * RANKS + TRUMP_TWO_RANK
     return (p.swap != 0 and s.drawn < s.stock_size and s.stock[s.stock_size - 1] == s.turned
-            and s.hands[seat] & bit(two) != ZERO)
+            and s.hands[seat] & bit(two) != ZERO and not s.forbid[seat] & FORBID_SWAP)
 
 
 @njit(cache=True)
@@ -583,7 +585,7 @@ def choose_defence(s: np.void, p: np.void, code: int, head: np.uint64, m: np.voi
             kills |= bit(k)
             gone += 1
     m.cards = ZERO
-    if not p.self_attack:
+    if not p.self_attack or s.forbid[s.defender] & FORBID_SELF_ATTACK:
         return
     above = ~ZERO  # own cards not yet looked at
     while True:
@@ -603,6 +605,23 @@ def choose_defence(s: np.void, p: np.void, code: int, head: np.uint64, m: np.voi
             gone += 2
             m.cards |= bit(c)
             m.killer[c] = k
+
+
+@njit(cache=True)
+def offered(s: np.void) -> np.uint64:
+    """M-11: the cards the adder to act may add: its cards of the step's allowed ranks (``forbid=continuation``:
+    of the round's attack ranks too)."""
+    cards = s.hands[s.seat] & s.step_allowed
+    if s.forbid[s.seat] & FORBID_CONTINUATION:
+        cards &= rank_cards(rank_set(s.attack))
+    return cards
+
+
+@njit(cache=True)
+def seat_forbids(s: np.void, policies: np.ndarray) -> None:
+    """Each seat's forbid mask from the policy table into ``s.forbid`` (``deal`` keeps it)."""
+    for q in range(policies.shape[0]):
+        s.forbid[q] = policies[q, pol.FORBID]
 
 
 @njit(cache=True)
@@ -627,7 +646,7 @@ def respond(s: np.void, p: np.void, code: int, m: np.void) -> None:
     elif s.phase == DEFEND:
         choose_defence(s, p, code, head, m)
     elif s.phase == ADD:
-        m.cards = pol.add_move(code, head, s.hands[seat] & s.step_allowed, s.step_room, s.trump, stock_left(s))
+        m.cards = pol.add_move(code, head, offered(s), s.step_room, s.trump, stock_left(s))
     elif s.phase == GIVE_BACK:
         m.cards = pol.give_back_move(code, head, give_back_pool(s, p), s.excess, s.trump)
 
@@ -850,7 +869,7 @@ def decision_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
     if s.phase == DEFEND:
         return defence_candidates(s, p, out)
     if s.phase == ADD:
-        return pol.addition_candidates(out, 1, s.hands[s.seat] & s.step_allowed, s.step_room, s.trump)
+        return pol.addition_candidates(out, 1, offered(s), s.step_room, s.trump)
     return pol.give_back_candidates(out, 1, give_back_pool(s, p), s.excess, s.trump)
 
 
@@ -862,24 +881,33 @@ def shown(s: np.void, q: int) -> np.uint64:
 
 
 @njit(cache=True)
-def trump_two_in_stock(s: np.void, p: np.void) -> bool:
+def seen_by(s: np.void, p: np.void, seat: int) -> np.uint64:
+    """The cards ``seat`` sees placed: its hand, the discard, the table, the cards shown in the other hands."""
+    seen = s.hands[seat] | s.discard | s.attack | s.kills
+    for q in range(p.players):
+        seen |= shown(s, q)
+    return seen
+
+
+@njit(cache=True)
+def trump_two_in_stock(s: np.void, p: np.void, seat: int) -> bool:
     """M-6: while the turned card (not the 2) still lies under the stock with the swap on, nobody has held
-    the trump 2 (they would have swapped at once): it is in the stock, above the turned card."""
+    the trump 2 (they would have swapped at once): ``seat`` believes it is in the stock, above the turned card,
+    unless it sees it placed (a seat forbidden to swap keeps it: its own, or one it has played; a seat so
+    forbidden is not known to hold it before)."""
     two = s.trump * RANKS + TRUMP_TWO_RANK
-    return p.swap != 0 and stock_left(s) > 1 and s.stock[s.stock_size - 1] == s.turned and s.turned != two
+    return (p.swap != 0 and stock_left(s) > 1 and s.stock[s.stock_size - 1] == s.turned and s.turned != two
+            and seen_by(s, p, seat) & bit(two) == ZERO)
 
 
 @njit(cache=True)
 def hidden_cards(s: np.void, p: np.void, seat: int, w: np.void) -> int:
-    """``w.hidden``: the cards ``seat`` cannot see, in code order, from its view only: the deck less its hand,
-    the discard, the table, the cards shown in the other hands, the card under the stock and the trump 2
-    while ``trump_two_in_stock``. How many."""
-    seen = s.hands[seat] | s.discard | s.attack | s.kills
-    for q in range(p.players):
-        seen |= shown(s, q)
+    """``w.hidden``: the cards ``seat`` cannot see, in code order, from its view only: the deck less ``seen_by``,
+    the card under the stock and the trump 2 while ``trump_two_in_stock``. How many."""
+    seen = seen_by(s, p, seat)
     if stock_left(s) > 0:
         seen |= bit(s.stock[s.stock_size - 1])
-    if trump_two_in_stock(s, p):
+    if trump_two_in_stock(s, p, seat):
         seen |= bit(s.trump * RANKS + TRUMP_TWO_RANK)
     n = 0
     rest = ~seen & FULL_DECK
@@ -901,7 +929,7 @@ def determinize(world: np.void, p: np.void, seat: int, key: np.uint64, n: int, w
     is ``key``. With no reads (``barred`` all 0) the hands take the order's cards one after another."""
     jit.bucket_permutation_into(key, jit.DEAL, 0, n, w.u, w.perm, w.count)
     two_at = -1
-    if trump_two_in_stock(world, p):
+    if trump_two_in_stock(world, p, seat):
         two_at = world.drawn + jit.below(jit.draw(key, jit.EXTRA, 0, 0), world.stock_size - 1 - world.drawn)
     dealt = ZERO
     first = 0  # every card before the order's index ``first`` is dealt
@@ -955,6 +983,9 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, n_worlds: int, n: int, 
     for j in range(n_worlds):
         w.worlds[0] = s
         world.reads = False  # the play-outs need no reads
+        for q in range(p.players):
+            if q != seat:
+                world.forbid[q] = 0  # the seat's own restriction holds in its play-outs, not the others'
         if mode == pol.UNIFORM:
             world.barred[:] = ZERO
         if mode == pol.TRUE_STATE:
@@ -1018,13 +1049,26 @@ def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.u
 
 
 @njit(cache=True)
-def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, out: np.ndarray) -> None:
-    """``learned_features.describe`` of candidate ``m`` of the seat to act into ``out``: ``others`` are the cards
-    not in its hand, the discard or on the table."""
+def decision_masks(s: np.void, p: np.void) -> tuple[np.uint64, np.uint64]:
+    """What every candidate of the seat to act's decision shares (``learned_features.describe``): ``others``, the
+    cards not in its hand, the discard or on the table, and ``safe``, the cards a candidate can spend or leave
+    (its hand, the unkilled cards, a give-back's pool) with no killer among ``others``."""
+    hand = s.hands[s.seat]
+    others = FULL_DECK & ~(hand | s.discard | s.attack | s.kills)
+    cards = hand | s.unkilled
+    if s.phase == GIVE_BACK:
+        cards |= give_back_pool(s, p)
+    return others, feat.unkillable(cards, others, s.trump, KILL)
+
+
+@njit(cache=True)
+def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, others: np.uint64, safe: np.uint64,
+                       out: np.ndarray) -> None:
+    """``learned_features.describe`` of candidate ``m`` of the seat to act into ``out`` (``others``, ``safe``:
+    ``decision_masks``)."""
     spent, left, picked = candidate_masks(s, p, m)
-    others = FULL_DECK & ~(s.hands[s.seat] | s.discard | s.attack | s.kills)
     defender_hand = popcount(s.hands[s.defender]) if s.phase == OPEN or s.phase == ADD else DECK_SIZE
-    feat.describe(out, greedy, spent, left, picked, others, s.trump, KILL, defender_hand)
+    feat.describe(out, greedy, spent, left, picked, others, s.trump, KILL, defender_hand, safe)
 
 
 @njit(cache=True)
@@ -1041,9 +1085,10 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.
     best = 0
     if n > 1:
         block = block_of(s, p)
+        others, safe = decision_masks(s, p)
         top = 0
         for i in range(n):
-            candidate_features(s, p, w.play[i], i == 0, w.features)
+            candidate_features(s, p, w.play[i], i == 0, others, safe, w.features)
             value = feat.score(weights, block, w.features)
             if i == 0 or value > top:
                 best, top = i, value
@@ -1085,6 +1130,7 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     move = np.zeros(1, MOVE)
     s, m = state[0], move[0]
     reads_ = pol.reads_of(policies)
+    seat_forbids(s, policies)
     for i in range(len(games)):
         deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
         s.reads = reads_
@@ -1109,6 +1155,7 @@ def run_plain(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     state = np.zeros(1, STATE)
     move = np.zeros(1, MOVE)
     s, m = state[0], move[0]
+    seat_forbids(s, policies)
     for i in range(len(games)):
         deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
         play_plain(s, p, policies, m)
@@ -1165,7 +1212,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
     s["swaps"], s["overplays"], s["pickups"], s["self_attacks"] = (game.swaps, game.overplays, game.pickups,
                                                                    game.self_attacks)
     s["loser"] = -1
-    s["barred"][:players], s["reads"] = game.barred, game.reads
+    s["barred"][:players], s["reads"], s["forbid"][:players] = game.barred, game.reads, game.forbid
     return state
 
 

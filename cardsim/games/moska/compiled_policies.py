@@ -22,15 +22,16 @@ from cardsim.core import models
 from cardsim.core.cards import FRENCH52
 from cardsim.core.search import MonteCarlo
 from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, njit, popcount
-from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, parse_policy
+from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, forbid_of, parse_policy
 
 RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
 CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "learned": LEARNED}
 """Policy name → code of the policy table."""
-CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS, WEIGHTS = range(6)
+CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS, FORBID, WEIGHTS = range(7)
 """The columns of a policy table row: the code; for ``mc`` (and ``oracle``) its worlds, its base policy's code,
 the stock size from which it searches (``DECK_SIZE``: the whole game) and how its worlds deal the hidden cards;
-from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of its search's ``learned``
+the seat's forbid mask (``policies.FORBID``, any policy; the engine copies it to ``STATE.forbid``); from
+``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of its search's ``learned``
 base (``learned_features.WEIGHTS`` of them)."""
 UNIFORM, READS, TRUE_STATE = 0, 1, 2
 """``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
@@ -343,7 +344,7 @@ def search_row(row: np.ndarray, search: MonteCarlo) -> None:
 
 def table(policies: tuple[str, ...]) -> np.ndarray:
     """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, ``SEARCH_STOCK``,
-    ``WORLDS``, the weights) of policy strings (validated by ``policies.parse_policy``)."""
+    ``WORLDS``, ``FORBID``, the weights) of policy strings (validated by ``policies.parse_policy``)."""
     from cardsim.games.moska import learned_features as features  # it imports this module's masks
 
     rows = np.zeros((len(policies), WEIGHTS + features.WEIGHTS), dtype=np.int64)
@@ -355,6 +356,7 @@ def table(policies: tuple[str, ...]) -> np.ndarray:
             rows[seat, CODE] = CODES[name]
             if isinstance(param, models.Learned):
                 rows[seat, WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
+        rows[seat, FORBID] = forbid_of(text)
     return rows
 
 

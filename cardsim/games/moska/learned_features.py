@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core.cards import FRENCH52
-from cardsim.core.jit import ONE, ZERO, lowest, njit, popcount
+from cardsim.core.jit import ONE, ZERO, bit, lowest, njit, popcount
 from cardsim.games.moska.compiled_policies import SUIT_MASK, pair_ranks, rank_set
 from cardsim.games.moska.policies import LOW_RANKS
 
@@ -54,6 +54,10 @@ SCALE = 1 << 16
 """Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
 RANKS = FRENCH52.n_ranks
 HIGH = LOW_RANKS + 1
+HIGH_CARDS = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(HIGH, RANKS)))
+"""The J, Q, K and A of every suit."""
+RANK_BIT = np.array([sum(FRENCH52.rank_mask(r) for r in range(RANKS) if r >> b & 1) for b in range(4)], np.uint64)
+"""``RANK_BIT[b]``: the cards whose rank index has bit ``b`` set (``rank_sum``'s slices)."""
 
 
 def block_names() -> list[str]:
@@ -73,46 +77,60 @@ def stage(stock_left: int, in_play: int) -> int:
 
 
 @njit(cache=True)
+def unkillable(cards: np.uint64, others: np.uint64, trump: int, kill: np.ndarray) -> np.uint64:
+    """The cards of ``cards`` with no killer (M-10) among ``others``: what ``describe`` reads as ``safe``
+    (computed once per decision over every card a candidate can spend or leave)."""
+    safe = ZERO
+    rest = cards
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        if kill[trump, c] & others == ZERO:
+            safe |= bit(c)
+    return safe
+
+
+@njit(cache=True)
+def rank_sum(cards: np.uint64) -> int:
+    """The ranks (2 = 0 … A = 12) of the cards summed, four bit slices of popcounts."""
+    return (popcount(cards & RANK_BIT[0]) + 2 * popcount(cards & RANK_BIT[1]) + 4 * popcount(cards & RANK_BIT[2])
+            + 8 * popcount(cards & RANK_BIT[3]))
+
+
+@njit(cache=True)
 def describe(out: np.ndarray, greedy: bool, spent: np.uint64, left: np.uint64, picked: np.uint64,
-             others: np.uint64, trump: int, kill: np.ndarray, defender_hand: int) -> None:
+             others: np.uint64, trump: int, kill: np.ndarray, defender_hand: int, safe: np.uint64) -> None:
     """The features (``NAMES``) of one candidate into ``out[:N]`` (int64); ``kill``: ``compiled.KILL``;
-    ``defender_hand``: the defender's hand size in an opening or an addition (else a large number)."""
+    ``defender_hand``: the defender's hand size in an opening or an addition (else a large number); ``safe``:
+    ``unkillable`` of a mask holding ``spent`` and ``left``. Mask arithmetic but for the killers of the spent
+    cards (the feature loop is most of ``learned``'s time)."""
     trumps = SUIT_MASK[trump]
-    out[:] = 0
+    plain_spent, plain_left = spent & ~trumps, left & ~trumps
     out[0] = greedy
     out[1] = popcount(spent)
     out[2] = popcount(spent & trumps)
+    out[3] = rank_sum(spent & trumps)
+    out[4] = rank_sum(plain_spent)
+    out[5] = popcount(plain_spent & HIGH_CARDS)
+    out[19] = popcount(plain_spent & ~HIGH_CARDS)
+    killers = 0
     rest = spent
     while rest != ZERO:
         c = lowest(rest)
         rest &= rest - ONE
-        r = c % RANKS
-        if c // RANKS == trump:
-            out[3] += r
-        else:
-            out[4] += r
-            out[5] += r >= HIGH
-            out[19] += r < HIGH
-        killers = popcount(kill[trump, c] & others)
-        out[17] += killers
-        out[18] += killers == 0
+        killers += popcount(kill[trump, c] & others)
+    out[17] = killers
+    out[18] = popcount(spent & safe)
     out[6] = left == ZERO
     out[7] = popcount(left)
     out[8] = popcount(rank_set(left))
     out[9] = popcount(pair_ranks(left))
     out[10] = popcount(left & trumps)
-    rest = left
-    while rest != ZERO:
-        c = lowest(rest)
-        rest &= rest - ONE
-        r = c % RANKS
-        if c // RANKS == trump:
-            out[11] += r >= HIGH
-            out[14] += r
-        else:
-            out[12] += r < HIGH
-            out[13] += r
-        out[20] += kill[trump, c] & others == ZERO
+    out[11] = popcount(left & trumps & HIGH_CARDS)
+    out[12] = popcount(plain_left & ~HIGH_CARDS)
+    out[13] = rank_sum(plain_left)
+    out[14] = rank_sum(left & trumps)
+    out[20] = popcount(left & safe)
     out[15] = popcount(picked)
     out[16] = popcount(picked & trumps)
     out[21] = max(0, out[1] - defender_hand)

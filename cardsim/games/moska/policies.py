@@ -45,6 +45,7 @@ from cardsim.core.models import Learned, parse_learned, warn_rules
 from cardsim.core.cards import FRENCH52, cards_of, count, lowest
 from cardsim.core.rules import Rules, parse_call
 from cardsim.core.search import MC, ORACLE, MonteCarlo, parse_mc
+from cardsim.games.moska.rules import OPTIONS
 
 RANKS = FRENCH52.n_ranks
 LOW_RANKS = 8
@@ -232,8 +233,8 @@ class MonteCarloPolicy:
     taken by the trump-two swap, the stock's last card drawn), the cards added in the addition step
     under way (they lie on the table until the over-play is settled), every hand's size, the stock's
     size and the face-up card under it; and M-6: while the turned card still lies under the stock
-    with the swap on, the trump 2 is in the stock (its holder would have swapped at once), so a world
-    puts it at a random place of the stock (``below(draw(w, EXTRA, 0, 0), places)``).
+    with the swap on, the trump 2 is in the stock (its holder would have swapped at once; unless ``p`` sees
+    it placed: a seat forbidden to swap keeps it), so a world puts it at a random place of the stock (``below(draw(w, EXTRA, 0, 0), places)``).
 
     ``beliefs=reads``: each other seat's hand is filled first with the hidden cards its choices since its
     last draw do not rule out, read as greedy's whatever the base (``reads.py``; ``compiled.determinize``),
@@ -337,18 +338,53 @@ MC_EXTRA = {"search_stock": SEARCH_STOCK, "beliefs": "uniform"}
 """Moska's further ``mc``/``oracle`` parameters and their defaults (``core/search.py``)."""
 
 
+FORBID_SWAP, FORBID_SELF_ATTACK, FORBID_CONTINUATION = (1 << i for i in range(len(OPTIONS)))
+FORBID = dict(zip(OPTIONS, (FORBID_SWAP, FORBID_SELF_ATTACK, FORBID_CONTINUATION)))
+"""``forbid=A+B`` (any policy, ``rules.OPTIONS``) → the bits of the seat's forbid mask (``State.forbid`` of both
+engines, from the policy table's ``FORBID`` column). The engines apply them at the forbidding seat alone,
+whatever its policy, so ``mc`` and ``learned`` lose those candidates, at the root and in the seat's own
+play-outs (not the other seats'): ``swap``: the seat never makes the M-6 swap (it keeps the trump 2, the
+turned card stays under the stock); ``self_attack``: its defences make no M-14 pair (its policy is not asked);
+``continuation``: its additions are offered only cards of the attack cards' ranks (M-11; it still decides,
+and may add nothing). Each is a no-op where the rules do not offer the action."""
+
+
+def parse_forbid(name: str, value: Any) -> int:
+    """The forbid mask of ``forbid=value`` on policy ``name`` (one ``ValueError`` line naming the policy, the
+    option and the known ones)."""
+    mask = 0
+    for option in (value.split("+") if isinstance(value, str) else [value]):
+        if option not in FORBID:
+            raise ValueError(f"moska policy {name}: unknown forbid option {option!r}; known options: "
+                             f"{', '.join(OPTIONS)} (several joined by +)")
+        mask |= FORBID[option]
+    return mask
+
+
+@lru_cache(maxsize=None)
+def forbid_of(text: str) -> int:
+    """The forbid mask of a (valid) policy string: 0 without ``forbid=``."""
+    name, params = parse_call(text)
+    return parse_forbid(name, params["forbid"]) if "forbid" in params else 0
+
+
 @lru_cache(maxsize=None)
 def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
     """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (one ``ValueError`` line
-    if bad, a model that does not load included)."""
+    if bad, a model that does not load included); ``forbid=`` is checked here and read by ``forbid_of``."""
     from cardsim.games.moska.compiled_policies import load_model
 
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown moska policy {name!r}; known policies: {', '.join(POLICIES)}")
+    if "forbid" in params:
+        parse_forbid(name, params.pop("forbid"))
     if name in (MC, ORACLE):
         search = parse_mc("moska", params, BASES, name, MC_EXTRA)
         parse_policy(search.base)
+        if forbid_of(search.base):
+            raise ValueError(f"moska policy {name}: base={search.base!r} cannot forbid (its play-outs seat every "
+                             f"player); put forbid= on {name} itself")
         return name, search
     if name == LEARNED:
         learned = parse_learned("moska", params, DEFAULT_MODEL)

@@ -37,6 +37,13 @@ it there: whenever the swap is on and the turned card is not the 2, the swap hap
 exactly once, at (a) or (b), unless the game stops first (truncation). There is no
 swap at any other moment (none before decisions, none when cards are picked up).
 
+Forbidden options (issue 27, ``policies.FORBID``). A seat whose policy string says ``forbid=...`` never
+takes those optional actions: ``swap``: ``can_swap`` is false for it (it keeps the 2); ``self_attack``: its
+defence step asks no self-attack (the M-14 part below is skipped); ``continuation``: in an addition step its
+``cands`` are its cards of the allowed ranks that are also ranks of the round's attack cards (it is an adder,
+and decides, as the rules say; the reads still read its choice against the allowed ranks). Nothing else
+changes: no draw, no turn.
+
 Room (M-9). ``cap = attack_cap`` (None = 52). Mode ``"round"``:
 ``room = min(cap, D0 if cap_to_defender_hand else 52) - (attack cards this round)``,
 D0 = defender's hand size when the round began. Mode ``"unkilled"``:
@@ -125,7 +132,8 @@ from cardsim.core.cards import FRENCH52, cards_of, count
 from cardsim.core.records import Replay, Setup
 from cardsim.games.moska import reads
 from cardsim.games.moska.events import BOOK
-from cardsim.games.moska.policies import View, make_policy, warn_other_rules
+from cardsim.games.moska.policies import (FORBID_CONTINUATION, FORBID_SELF_ATTACK, FORBID_SWAP, View, forbid_of,
+                                          make_policy, warn_other_rules)
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
 NO_CAP = DECK_SIZE
@@ -202,6 +210,8 @@ class State:
     """The cards each seat's choices since its last draw say it does not hold, read as greedy's (``reads.py``),
     kept while ``reads`` (a seat's ``mc`` deals its worlds from them)."""
     reads: bool = False
+    forbid: list[int] = field(default_factory=list)
+    """Each seat's forbid mask (``policies.FORBID``: the optional actions its policy string forbids it)."""
     finish_order: list[int] = field(default_factory=list)
     turns: int = 0
     rounds: int = 0
@@ -219,6 +229,7 @@ class State:
         self.out = self.out or [False] * len(self.hands)
         self.known = self.known or [0] * len(self.hands)
         self.barred = self.barred or [0] * len(self.hands)
+        self.forbid = self.forbid or [0] * len(self.hands)
 
     @property
     def players(self) -> int:
@@ -384,7 +395,7 @@ def trump_two(s: State) -> int:
 def can_swap(s: State, seat: int) -> bool:
     """M-6: the trump 2 may replace the turned card while that card is still under the stock."""
     return (s.rules.trump_two_swap and bool(s.stock) and s.stock[-1] == s.turned
-            and bool(s.hands[seat] >> trump_two(s) & 1))
+            and bool(s.hands[seat] >> trump_two(s) & 1) and not s.forbid[seat] & FORBID_SWAP)
 
 
 def swap_after_deal(s: State) -> None:
@@ -502,7 +513,7 @@ def defence_step(s: State, policy) -> None:
             read |= reads.kill(a, k, KILL[s.trump][a], s.trump, len(s.stock))
         if k >= 0:
             kill(s, a, k, turn)
-    if s.rules.defender_self_attack:
+    if s.rules.defender_self_attack and not s.forbid[d] & FORBID_SELF_ATTACK:
         for c in range(DECK_SIZE):
             ks = self_attack_killers(s, c)
             if ks:
@@ -570,8 +581,9 @@ def addition_step(s: State, policies: Sequence) -> bool:
         if room_ < 1 or not s.hands[p] & ok:
             continue
         turn = decide(s, p)
-        cards = policies[p].add(view(s, p, turn, room_), s.hands[p] & ok, room_)
-        if not is_legal_addition(cards, s.hands[p], ok, room_):
+        offered = ok & ranks_of(s.table.attack) if s.forbid[p] & FORBID_CONTINUATION else ok
+        cards = policies[p].add(view(s, p, turn, room_), s.hands[p] & offered, room_)
+        if not is_legal_addition(cards, s.hands[p], offered, room_):
             raise IllegalMove(f"seat {p} added {FRENCH52.names(cards)} (allowed {FRENCH52.names(ok & s.hands[p])},"
                               f" room {room_})")
         s.note("add", p, cards, d, turn)
@@ -661,6 +673,7 @@ def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequen
     s = deal(rules, players, rng.game_key(seed, game))
     s.on_move = on_move
     seated = [make_policy(p) for p in policies]
+    s.forbid = [forbid_of(p) for p in policies]
     s.reads = any(getattr(getattr(p, "search", None), "beliefs", "") == "reads" and not p.search.sees_all
                   for p in seated)
     for p in range(players):

@@ -11,6 +11,14 @@ from typing import Any, ClassVar
 from cardsim.core.rules import Rules, knob
 
 DECK_SIZE = 52
+OPTIONS: dict[str, str] = {
+    "swap": "M-6: the holder of the trump 2 exchanges it for the turned trump card (with trump_two_swap)",
+    "self_attack": "M-14: the defender attacks and kills their own cards (with defender_self_attack, TARAKI)",
+    "continuation": "M-11: additions of the ranks of kill cards (with continuation=attack_and_kill); "
+                    "attack ranks stay allowed",
+}
+"""The optional actions a seat may be forbidden (``greedy(forbid=swap+self_attack)``, restricted play): a
+forbidden seat never takes them (``policies.FORBID`` says how each engine applies them)."""
 
 
 @dataclass(frozen=True)

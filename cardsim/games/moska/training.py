@@ -35,6 +35,7 @@ def label_games(p: np.void, policies: np.ndarray, teacher: np.ndarray, worlds: i
     s, m = state[0], move[0]
     positions, rows = 0, 0
     reads = pol.reads_of(policies) or teacher[pol.WORLDS] == pol.READS  # as ``run_games`` keeps them
+    C.seat_forbids(s, policies)
     for g in range(len(games)):
         C.deal(s, p, jit.game_key(seed, games[g]), w.u, w.perm)
         s.reads = reads
@@ -44,8 +45,9 @@ def label_games(p: np.void, policies: np.ndarray, teacher: np.ndarray, worlds: i
                 if positions == len(block) or rows + C.MAX_CANDIDATES > len(x):
                     return positions, rows
                 n = C.teacher_scores(s, p, teacher, worlds, w, y[rows:])
+                others, safe = C.decision_masks(s, p)
                 for i in range(n):
-                    C.candidate_features(s, p, w.candidates[i], i == 0, x[rows + i])
+                    C.candidate_features(s, p, w.candidates[i], i == 0, others, safe, x[rows + i])
                 block[positions], count[positions] = C.block_of(s, p), n
                 positions += 1
                 rows += n
