@@ -72,9 +72,11 @@ def knob(default: Any, doc: str, *, choices: tuple | None = None, minimum: int |
 
 def _value(node: ast.expr) -> Any:
     """A parameter value: a Python literal, a bare name read as its string (``base=greedy``), or a call
-    read as its text (``base=learned(model=moska_4p_g3)``)."""
+    read as its text (``base=learned(model=moska_4p_g3)``), names joined by ``+`` as that text (``forbid=a+b``)."""
     if isinstance(node, ast.Call):
         return ast.unparse(node)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # forbid=stack+challenge: "stack+challenge"
+        return f"{_value(node.left)}+{_value(node.right)}"
     return node.id if isinstance(node, ast.Name) else ast.literal_eval(node)
 
 
