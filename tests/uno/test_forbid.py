@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim.games.uno import GAME
 from cardsim.games.uno import compiled as C
-from cardsim.games.uno.cards import DRAW_TWO, K, WD4
+from cardsim.games.uno.cards import DRAW_TWO, WD4, K
 from cardsim.games.uno.policies import parse_policy
 from cardsim.games.uno.rules import OPTIONS
 

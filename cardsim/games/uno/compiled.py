@@ -52,16 +52,16 @@ from cardsim.games.uno import learned_features as feat
 from cardsim.games.uno import reference
 from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, LEGAL, POINTS, REVERSE, SHUFFLE,
                                      SKIP, WD4, WILD, copies, deck_cards)
-from cardsim.games.uno.policies import (BLUFF_BIT, CHALLENGE_BIT, DEFAULTS, GREEDY_PASSES_OVER, LEARNED as _LEARNED,
-                                        LEGAL_BITS, NAMES, STACK_BIT, BASES, Policy, load_model, parse_policy,
-                                        warn_other_rules)
+from cardsim.games.uno.policies import (BASES, BLUFF_BIT, CHALLENGE_BIT, DEFAULTS, GREEDY_PASSES_OVER, LEGAL_BITS,
+                                        NAMES, STACK_BIT, Policy, load_model, parse_policy, warn_other_rules)
+from cardsim.games.uno.policies import LEARNED as LEARNED_NAME
 from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD, CARD_SLOT, CHALLENGE, COLOUR, COLOUR_SLOT,
                                          DRAW, OVER, SHUFFLE_HANDS_TAG, STACK, START_COLOUR, START_COLOUR_SLOT,
                                          READ_LAYERS, STARTER_TAG, TAKE, TARGET, TARGET_SLOT)
 from cardsim.games.uno.rules import UnoRules
 
 MAX_PLAYERS, MAX_CARDS = 10, 112
-GREEDY, LEARNED, MC = NAMES.index("greedy"), NAMES.index(_LEARNED), NAMES.index("mc")
+GREEDY, LEARNED, MC = NAMES.index("greedy"), NAMES.index(LEARNED_NAME), NAMES.index("mc")
 POLICY_COLUMNS = CODE, BLUFF_CUT, CHALLENGE_CUT, DETERMINIZATIONS, BASE, SEES, FORBID = range(7)
 """Columns of a seat's row of the ``policy`` array: policy code, ``bluff`` and ``challenge`` as 53-bit cut-offs,
 for ``mc`` its worlds per decision, its base policy's code and whether it sees all (``oracle``), and the
