@@ -22,15 +22,15 @@ from tqdm import tqdm
 
 import cardsim
 from cardsim.core import models, rng
-from cardsim.core.rules import format_call
-from cardsim.core.search import MonteCarlo, search_call
+from cardsim.core.rules import format_call, parse_call
+from cardsim.core.search import SEARCHES, parse_mc, search_call
 from cardsim.learn.fit import L2, fit
 
 CHUNK = 128
 """Games per labelling task."""
 EVERY = 8
 """On average one decision in ``EVERY`` (of those with several candidates) becomes a position."""
-GAMES = ("moska", "molotow")
+GAMES = ("molotow", "moska", "uno")
 """The games with a ``learned`` policy."""
 
 
@@ -86,10 +86,12 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
     r = cardsim.rules(game, rules)
     players = cardsim.games.spec(game).check_players(r, players)
     rules_text = r.describe()
-    search = policies.parse_policy(teacher)[1]
+    policies.parse_policy(teacher)  # a ValueError line for a bad policy string
     extra = getattr(policies, "MC_EXTRA", {})
-    if not isinstance(search, MonteCarlo):
+    call, params = parse_call(teacher)
+    if call not in SEARCHES:
         raise ValueError(f"--teacher: expected an mc(...) policy string, not {teacher!r}")
+    search = parse_mc(game, params, policies.BASES, call, extra)
     for option, value in (("--generations", generations), ("--positions", positions), ("--jobs", jobs),
                           ("--every", every)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:

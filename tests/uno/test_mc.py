@@ -47,7 +47,7 @@ def test_mc_parameters_defaults_and_policy_rows():
     assert rows[:, [C.CODE, C.DETERMINIZATIONS, C.BASE]].tolist() == [[C.MC, 7, 0], [C.GREEDY, 0, 0], [C.MC, 32, 1]]
     assert rows[1, C.BLUFF_CUT] == 2**52
     assert C.DEFAULT_CUTS.tolist() == [[int(d["bluff"] * 2**53), int(d["challenge"] * 2**53)]
-                                       for d in (DEFAULTS["random"], DEFAULTS["greedy"])]
+                                       for d in (DEFAULTS["random"], DEFAULTS["greedy"], DEFAULTS["learned"])]
 
 
 @pytest.mark.parametrize("text, message", [
@@ -113,7 +113,7 @@ def test_mc_chooses_legally_from_its_view_only(table, seed, game):
         if policy[s["current"], C.CODE] == C.MC:
             searched += 1
             legal_now = legal[:C.legal_decisions(s, legal)].tolist()
-            m = C.candidates(s, work)
+            m = C.candidates(s, 0, work, work["options"])
             options = work["options"][:m].tolist()
             assert options[0] == C.choose(s, greedy) and len(set(options)) == m and set(options) <= set(legal_now)
             before = state.tobytes()
@@ -154,7 +154,7 @@ def test_one_candidate_is_taken_without_a_play_out():
                                 (position(2, ["R1 G2", "W W"], "W", colour="G", current=1), C.COLOUR, 0)):
         r.turns = 5
         state, work = C.state_from(r, choice), C.new_work(r.rules)
-        assert C.candidates(state[0], work[0]) == 1
+        assert C.candidates(state[0], 0, work[0], work[0]["options"]) == 1
         work[0]["score"][:] = -1
         assert C.search(state[0], C.params_of(r.rules), policy, work[0]) == expected
         assert not work[0]["worlds"].tobytes().strip(b"\0") and (work[0]["score"] == -1).all()
@@ -168,7 +168,7 @@ def test_candidates_per_choice():
     def options(r, choice):
         r.turns = 3
         s = C.state_from(r, choice)[0]
-        return [name(k) if k >= 0 else "draw" for k in work["options"][:C.candidates(s, work)].tolist()]
+        return [name(k) if k >= 0 else "draw" for k in work["options"][:C.candidates(s, 0, work, work["options"])].tolist()]
 
     assert options(position(3, ["R1", "R2 R7 R9 RS G3 B3 W", "Y1"], "R3"), C.CARD) == ["RS", "R9", "G3", "B3"]
     assert options(position(3, ["R1", "G2 W W+4 B5", "Y1"], "R3"), C.CARD) == ["W+4", "W"]  # stuck: wilds
@@ -186,7 +186,7 @@ def test_candidates_per_choice():
 def search(r, choice, determinizations=32):
     state, work = C.state_from(r, choice), C.new_work(r.rules)
     policy = C.policy_of((f"mc(determinizations={determinizations})",) * r.players)
-    m = C.candidates(state[0], work[0])
+    m = C.candidates(state[0], 0, work[0], work[0]["options"])
     return C.search(state[0], C.params_of(r.rules), policy, work[0]), work[0]["options"][:m].tolist()
 
 

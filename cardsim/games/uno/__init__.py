@@ -11,6 +11,7 @@ from cardsim.core.records import COMMON, Column
 from cardsim.games.uno.compiled import simulate
 from cardsim.games.uno.policies import NAMES
 from cardsim.games.uno.reference import play
+from cardsim.games.uno import rules
 from cardsim.games.uno.rules import UnoRules
 
 COLUMNS = COMMON + (
@@ -25,4 +26,4 @@ COLUMNS = COMMON + (
 )
 
 GAME = GameSpec(name="uno", rules=UnoRules, min_players=2, max_players=10, policies=NAMES,
-                columns=COLUMNS, play=play, compiled=simulate)
+                columns=COLUMNS, play=play, compiled=simulate, options=rules.OPTIONS)

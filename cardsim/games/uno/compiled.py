@@ -48,21 +48,30 @@ import numpy as np
 
 from cardsim.core import jit, rng
 from cardsim.core.jit import DEAL, EXTRA, ONE, POLICY, RESHUFFLE, U, ZERO, below, fold, njit
+from cardsim.games.uno import learned_features as feat
 from cardsim.games.uno import reference
 from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, LEGAL, POINTS, REVERSE, SHUFFLE,
                                      SKIP, WD4, WILD, copies, deck_cards)
-from cardsim.games.uno.policies import BASES, GREEDY_PASSES_OVER, LEGAL_BITS, NAMES, Policy, parse_policy
+from cardsim.games.uno.policies import (BASES, BLUFF_BIT, CHALLENGE_BIT, DEFAULTS, GREEDY_PASSES_OVER, LEGAL_BITS,
+                                        NAMES, STACK_BIT, Policy, load_model, parse_policy, warn_other_rules)
+from cardsim.games.uno.policies import LEARNED as LEARNED_NAME
 from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD, CARD_SLOT, CHALLENGE, COLOUR, COLOUR_SLOT,
                                          DRAW, OVER, SHUFFLE_HANDS_TAG, STACK, START_COLOUR, START_COLOUR_SLOT,
                                          READ_LAYERS, STARTER_TAG, TAKE, TARGET, TARGET_SLOT)
 from cardsim.games.uno.rules import UnoRules
 
 MAX_PLAYERS, MAX_CARDS = 10, 112
-GREEDY, MC = NAMES.index("greedy"), NAMES.index("mc")
-POLICY_COLUMNS = CODE, BLUFF_CUT, CHALLENGE_CUT, DETERMINIZATIONS, BASE, SEES = range(6)
+GREEDY, LEARNED, MC = NAMES.index("greedy"), NAMES.index(LEARNED_NAME), NAMES.index("mc")
+POLICY_COLUMNS = CODE, BLUFF_CUT, CHALLENGE_CUT, DETERMINIZATIONS, BASE, SEES, FORBID = range(7)
 """Columns of a seat's row of the ``policy`` array: policy code, ``bluff`` and ``challenge`` as 53-bit cut-offs,
-and for ``mc`` its worlds per decision and its base policy's code."""
-DEFAULT_CUTS = np.array([(p.bluff_cut, p.challenge_cut) for p in map(parse_policy, BASES)], dtype=np.int64)
+for ``mc`` its worlds per decision, its base policy's code and whether it sees all (``oracle``), and the
+``forbid=`` options as bits (``policies.FORBID``); from ``WEIGHTS`` on, the fixed-point weights of the row's
+``learned`` policy or of its search's ``learned`` base (``learned_features.WEIGHTS`` of them)."""
+WEIGHTS = len(POLICY_COLUMNS)
+ROW = WEIGHTS + feat.WEIGHTS
+"""The width of a policy table row."""
+DEFAULT_CUTS = np.array([[int(DEFAULTS[b][k] * 2**53) for k in ("bluff", "challenge")] for b in BASES],
+                        dtype=np.int64)
 """``bluff`` and ``challenge`` cut-offs of each base policy at its defaults (``mc``'s play-outs, its first candidate)."""
 N_CARDS, HAND_SIZE, UNTIL_PLAYABLE, STACK_DRAW_TWO, WD4_CHALLENGE, CUSTOM_WILD, TARGET_SCORE, MAX_TURNS = range(8)
 """Indices of the ``params`` array built from the rules by ``params_of`` (``TARGET_SCORE`` 0 = one hand)."""
@@ -106,13 +115,16 @@ WORK = np.dtype([
     ("count", np.int64, (jit.BUCKETS + 1,)), ("deck", np.int8, (MAX_CARDS,)), ("copies", np.int64, (K,)),
     ("hidden", np.int64, (K,)), ("legal", np.int64, (K + 1,)), ("options", np.int64, (K + 1,)),
     ("score", np.int64, (K + 1,)), ("used", np.int8, (MAX_CARDS,)),
-    ("need", np.int64, (MAX_PLAYERS,)), ("table", np.int64, (MAX_PLAYERS, len(POLICY_COLUMNS))),
-    ("worlds", STATE, (2,)),
+    ("need", np.int64, (MAX_PLAYERS,)), ("table", np.int64, (MAX_PLAYERS, ROW)),
+    ("gtable", np.int64, (MAX_PLAYERS, WEIGHTS)), ("loptions", np.int64, (K + 1,)), ("features", np.int64, (feat.N,)),
+    ("unseen", np.int64, (4,)), ("worlds", STATE, (2,)),
 ], align=True)
 """Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, the canonical deck
 and its copies per kind (filled by ``new_work``); for ``search``: the hidden cards per
 kind, the legal options, the candidates and their scores, the hidden cards dealt (``used``) and the cards
-each hand still needs in a world, the play-outs' policy table, a world and a play-out state."""
+each hand still needs in a world, the play-outs' policy table, a world and a play-out state; for the
+candidates, greedy's table (``gtable``); for ``learned``, its candidates, one's features and the unseen cards
+per colour."""
 
 RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
           "successful_challenges")
@@ -782,21 +794,25 @@ def greedy_target(s, p: int) -> int:
 
 @njit(cache=True)
 def choose(s, policy) -> int:
-    """The choice of seat ``current``'s policy (``policies.py``), from that seat's view only: its own hand,
-    the hand sizes, the top, the colour and the decision's policy draws."""
+    """The choice of seat ``current``'s policy, ``random`` or ``greedy`` (``policies.py``), from that seat's view
+    only: its own hand, the hand sizes, the top, the colour and the decision's policy draws; never a ``forbid``
+    option (``policies.FORBID``) while another choice is legal."""
     p, phase = s.current, s.phase
     greedy = policy[p, CODE] == GREEDY
+    forbid = policy[p, FORBID]
     if phase == CARD:
         if policy[p, BLUFF_CUT] > 0 and s.hands[p, WD4] > 0 and not wd4_is_legal(s, p) \
-                and chance(u(s, BLUFF_SLOT), policy[p, BLUFF_CUT]):
+                and not forbid & BLUFF_BIT and chance(u(s, BLUFF_SLOT), policy[p, BLUFF_CUT]):
             return WD4
         return greedy_card(s, p) if greedy else random_card(s, p, u(s, CARD_SLOT))
     if phase == COLOUR:
         return greedy_colour(s, p) if greedy else below(u(s, COLOUR_SLOT), 4)
     if phase == STACK:
+        if forbid & STACK_BIT:
+            return TAKE
         return greedy_stack(s, p) if greedy else random_stack(s, p, u(s, ANSWER_SLOT))
     if phase == CHALLENGE:
-        return 1 if chance(u(s, ANSWER_SLOT), policy[p, CHALLENGE_CUT]) else 0
+        return 1 if not forbid & CHALLENGE_BIT and chance(u(s, ANSWER_SLOT), policy[p, CHALLENGE_CUT]) else 0
     if phase == TARGET:
         return greedy_target(s, p) if greedy else (p + 1 + below(u(s, TARGET_SLOT), s.players - 1)) % s.players
     if phase == START_COLOUR:
@@ -808,10 +824,36 @@ def choose(s, policy) -> int:
 
 @njit(cache=True)
 def fill_table(table, players: int, code: int) -> None:
-    """Every seat of ``table`` plays the base policy ``code`` with its default bluff and challenge."""
+    """Every seat of ``table`` plays the base policy ``code`` with its default bluff and challenge, forbidden
+    nothing."""
     for q in range(players):
         table[q, CODE] = code
         table[q, BLUFF_CUT], table[q, CHALLENGE_CUT] = DEFAULT_CUTS[code, 0], DEFAULT_CUTS[code, 1]
+        table[q, FORBID] = 0
+
+
+@njit(cache=True)
+def fill_playouts(table, players: int, p: int, row) -> None:
+    """The play-outs' table of the search of row ``row`` by seat ``p``: its base in every seat (with the
+    row's ``learned`` weights), ``p`` forbidden what the row forbids (its own play-out decisions)."""
+    fill_table(table, players, row[BASE])
+    if row[BASE] == LEARNED:
+        for q in range(players):
+            table[q, WEIGHTS:] = row[WEIGHTS:]
+    table[p, FORBID] = row[FORBID]
+
+
+@njit(cache=True)
+def forbidden(s, p: int, option: int, forbid: int) -> bool:
+    """Whether ``option`` of the waiting choice is one of the ``forbid`` options (``policies.FORBID``)."""
+    phase = s.phase
+    if phase == STACK:
+        return forbid & STACK_BIT != 0 and option != TAKE
+    if phase == CHALLENGE:
+        return forbid & CHALLENGE_BIT != 0 and option == 1
+    if phase == CARD:
+        return forbid & BLUFF_BIT != 0 and option == WD4 and not wd4_is_legal(s, p)
+    return False
 
 
 @njit(cache=True)
@@ -841,18 +883,19 @@ def worth_searching(s, p: int, option: int, first: int) -> bool:
 
 
 @njit(cache=True)
-def candidates(s, w) -> int:
-    """``w.options``: greedy's choice (at its default bluff and challenge), then the other legal options
-    worth searching, in the order of ``legal_decisions``; how many."""
+def candidates(s, forbid: int, w, out) -> int:
+    """``out``: greedy's choice (at its default bluff and challenge, forbidden ``forbid``), then the other
+    legal options worth searching and not forbidden, in the order of ``legal_decisions``; how many."""
     p = s.current
-    fill_table(w.table, s.players, GREEDY)
-    first = choose(s, w.table)
-    w.options[0] = first
+    fill_table(w.gtable, s.players, GREEDY)
+    w.gtable[p, FORBID] = forbid
+    first = choose(s, w.gtable)
+    out[0] = first
     m = 1
     for i in range(legal_decisions(s, w.legal)):
         option = w.legal[i]
-        if option != first and worth_searching(s, p, option, first):
-            w.options[m] = option
+        if option != first and worth_searching(s, p, option, first) and not forbidden(s, p, option, forbid):
+            out[m] = option
             m += 1
     return m
 
@@ -947,29 +990,56 @@ def as_world(world, key: np.uint64) -> None:
 
 
 @njit(cache=True)
-def roll_out(s, params, table, w) -> None:
-    """An ``mc`` play-out: the base policies of ``table`` (``choose``) until the game, here the hand, ends."""
-    while s.phase != OVER:
-        apply(s, choose(s, table), params, w)
+def learned_choice(s, policy, w) -> int:
+    """The ``learned`` choice of seat ``current`` (``policies.py``): of ``mc``'s candidates (``candidates``, the
+    row's ``forbid`` honoured), the one of highest score (``learned_features``: the row's fixed-point weights
+    of the choice's block times the candidate's features, from the seat's view), ties to the first (greedy's
+    choice). One candidate is taken without a score."""
+    p = s.current
+    m = candidates(s, policy[p, FORBID], w, w.loptions)
+    if m == 1:
+        return w.loptions[0]
+    feat.unseen_colours(s, w.copies, w.unseen)
+    block = feat.block_of(s)
+    weights = policy[p, WEIGHTS:]
+    best, best_score = 0, 0
+    for i in range(m):
+        feat.describe(s, w.loptions[i], i == 0, w.unseen, w.features)
+        x = feat.score(weights, block, w.features)
+        if i == 0 or x > best_score:
+            best, best_score = i, x
+    return w.loptions[best]
 
 
 @njit(cache=True)
-def search(s, params, policy, w) -> int:
-    """The ``mc`` choice of seat ``current`` (``policies.py``): every candidate played out in the same
-    ``policy[p, DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns - 1, j)``) with
-    the base policy in every seat; the most hands won, then the fewest cards left in its hand at the
-    play-outs' ends, then the first candidate (greedy's choice). One candidate is taken without a play-out.
-    ``s`` is left as it is. ``policy[p, SEES]`` (``oracle``): the worlds are the state itself (``as_world``)."""
+def base_choice(s, table, w) -> int:
+    """The choice of a search-free policy (``random``, ``greedy``, ``learned``): ``choose`` or ``learned_choice``."""
+    if table[s.current, CODE] == LEARNED:
+        return learned_choice(s, table, w)
+    return choose(s, table)
+
+
+@njit(cache=True)
+def roll_out(s, params, table, w) -> None:
+    """An ``mc`` play-out: the base policies of ``table`` (``base_choice``) until the game, here the hand, ends."""
+    while s.phase != OVER:
+        apply(s, base_choice(s, table, w), params, w)
+
+
+@njit(cache=True)
+def play_worlds(s, params, row, m: int, w) -> None:
+    """``w.score[:m]``: the totals of the candidates ``w.options[:m]`` of seat ``current`` over the
+    ``row[DETERMINIZATIONS]`` worlds of the search of row ``row`` (world ``j`` keyed ``jit.world_key(key,
+    turns - 1, j)``), each played out with the row's base policy in every seat: ``WON`` per hand won, less the
+    cards left in its hand per hand lost. ``row[SEES]`` (``oracle``): the worlds are the state itself
+    (``as_world``). ``s`` is left as it is."""
     p = s.current
-    m = candidates(s, w)
-    if m == 1:
-        return w.options[0]
     hidden_cards(s, w)
-    fill_table(w.table, s.players, policy[p, BASE])
+    fill_playouts(w.table, s.players, p, row)
     w.score[:m] = 0
-    for j in range(policy[p, DETERMINIZATIONS]):
+    for j in range(row[DETERMINIZATIONS]):
         w.worlds[0] = s
-        if policy[p, SEES]:
+        if row[SEES]:
             as_world(w.worlds[0], jit.world_key(s.key, s.turns - 1, j))
         else:
             determinize(w.worlds[0], jit.world_key(s.key, s.turns - 1, j), w)
@@ -979,15 +1049,39 @@ def search(s, params, policy, w) -> int:
             apply(trial, w.options[i], params, w)
             roll_out(trial, params, w.table, w)
             w.score[i] += WON if trial.winner == p else -trial.size[p]
+
+
+@njit(cache=True)
+def search(s, params, policy, w) -> int:
+    """The ``mc`` choice of seat ``current`` (``policies.py``): every candidate (the row's ``forbid`` honoured)
+    played out in the same worlds (``play_worlds``); the most hands won, then the fewest cards left in its
+    hand at the play-outs' ends, then the first candidate (greedy's choice). One candidate is taken without a
+    play-out. ``s`` is left as it is."""
+    p = s.current
+    m = candidates(s, policy[p, FORBID], w, w.options)
+    if m == 1:
+        return w.options[0]
+    play_worlds(s, params, policy[p], m, w)
     return w.options[jit.argmax_first(w.score, m)]
 
 
 @njit(cache=True)
+def teacher_scores(s, params, row, w) -> int:
+    """Training labels (``training.py``): the candidates of seat ``current`` (none forbidden) into ``w.options``
+    and their totals under the search of row ``row`` into ``w.score`` (``play_worlds``), even for one
+    candidate; how many."""
+    m = candidates(s, 0, w, w.options)
+    play_worlds(s, params, row, m, w)
+    return m
+
+
+@njit(cache=True)
 def decide(s, params, policy, w) -> int:
-    """The choice of seat ``current``'s policy: ``mc`` searches, ``random`` and ``greedy`` choose."""
+    """The choice of seat ``current``'s policy: ``mc`` searches, ``learned`` scores, ``random`` and ``greedy``
+    choose."""
     if policy[s.current, CODE] == MC:
         return search(s, params, policy, w)
-    return choose(s, policy)
+    return base_choice(s, policy, w)
 
 
 @njit(cache=True)
@@ -1035,7 +1129,7 @@ def play_plain(params, policy, players: int, seed: np.uint64, games, w, out) -> 
     for i in range(len(games)):
         new_game(s, params, players, jit.game_key(seed, games[i]), w)
         s.reads = False  # only mc looks at what the table reads
-        roll_out(s, params, policy, w)
+        roll_out(s, params, policy, w)  # random, greedy, learned
         record_into(s, out, i)
 
 
@@ -1054,13 +1148,29 @@ def params_of(rules: UnoRules) -> np.ndarray:
 
 
 def policy_of(policies: tuple[str | Policy, ...]) -> np.ndarray:
-    """One row per seat (int64): policy code, bluff and challenge cut-offs, and ``mc``'s worlds and base."""
-    rows = []
-    for p in policies:
-        p = parse_policy(p) if isinstance(p, str) else p
-        search = (p.search.determinizations, NAMES.index(p.search.base), p.search.sees_all) if p.mc else (0, 0, 0)
-        rows.append((MC if p.mc else NAMES.index(p.name), p.bluff_cut, p.challenge_cut, *search))
-    return np.array(rows, dtype=np.int64).reshape(len(policies), len(POLICY_COLUMNS))
+    """One row per seat (int64, ``ROW`` wide): policy code, bluff and challenge cut-offs, ``mc``'s worlds, base
+    and ``oracle`` flag, the ``forbid`` bits, and the weights of ``learned`` (or of ``mc``'s learned base)."""
+    rows = np.zeros((len(policies), ROW), dtype=np.int64)
+    for row, p in zip(rows, policies):
+        row[:] = _row(parse_policy(p) if isinstance(p, str) else p)
+    return rows
+
+
+def _row(p: Policy) -> np.ndarray:
+    """``policy_of``'s row of one parsed policy (the reference engine asks it at every ``mc``/``learned`` choice)."""
+    row = np.zeros(ROW, dtype=np.int64)
+    row[BLUFF_CUT], row[CHALLENGE_CUT], row[FORBID] = p.bluff_cut, p.challenge_cut, p.forbid
+    model = p.model
+    if p.mc:
+        base = parse_policy(p.search.base)
+        row[CODE], row[DETERMINIZATIONS], row[BASE], row[SEES] = MC, p.search.determinizations, \
+            NAMES.index(base.name), p.search.sees_all
+        model = base.model
+    else:
+        row[CODE] = NAMES.index(p.name)
+    if model:
+        row[WEIGHTS:] = load_model(model).fixed_point(feat.SCALE)
+    return row
 
 
 def new_work(rules: UnoRules) -> np.ndarray:
@@ -1115,6 +1225,7 @@ def simulate(rules: UnoRules, players: int, seed: int, games: np.ndarray,
     """Play ``games`` (int64 game indices) one after another; one array per record column."""
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
+    warn_other_rules(policies, rules, players)
     table = policy_of(policies)
     searching = bool((table[:, CODE] == MC).any())
     jit.first_call(play_games if searching else play_plain, "uno (mc)" if searching else "uno", params_of(rules),

@@ -1,5 +1,5 @@
-"""Uno self-play policies ``random``, ``greedy`` and ``mc``: specified here in words, implemented twice
-(``mc`` once: the reference engine calls the compiled search).
+"""Uno self-play policies ``random``, ``greedy``, ``mc`` and ``learned``: specified here in words, implemented
+twice (``mc`` and ``learned`` once: the reference engine calls the compiled search and scorer).
 
 The functions below (lists of counts) are the reference engine's; ``compiled.py`` has their
 numba twins (``choose`` and the functions it calls), tested equal. This file decides nothing
@@ -72,6 +72,22 @@ Monte Carlo at every choice of the protocol (``reference.py``).
   (U-18; with ``target_score`` the current hand), else 0 (a truncated hand, U-21, too).
 - The candidate with the highest total is chosen; among equal totals the one with the fewest
   cards left in the player's hand at the play-outs' ends; then the first (greedy's choice).
+- ``base=learned(model=X)``: the play-outs are played by that ``learned`` policy in every seat.
+
+**learned** (``learned(model=NAME)``; docs/design.md#learned-players), a linear scorer run by the compiled
+engine (the reference engine asks it at every choice, as it asks ``mc``): at each choice the candidates are
+``mc``'s (greedy's choice first); each is described by the integer features of ``learned_features.py``,
+computed from the deciding seat's view only; its score is the model's fixed-point weights of the block of the
+choice's kind and stage dotted with them; the highest score wins, ties to the first candidate (so a model of
+zero weights is ``greedy`` at its default bluff and challenge). ``NAME`` is a committed model
+(``cardsim/models/uno/``) or a model file's path; without it, ``DEFAULT_MODEL``. It takes no ``bluff`` or
+``challenge``: both are among its candidates.
+
+**forbid** (every policy: ``greedy(forbid=stack+challenge)``, restricted play; ``rules.OPTIONS``): the seat
+never takes a forbidden option while another choice is legal: ``stack`` takes the stacked total (U-11),
+``challenge`` does not challenge (U-14), ``bluff`` plays no Wild Draw Four while holding the current colour
+(U-13). A forbidden option is neither drawn for (``random``, ``greedy``) nor a candidate (``mc`` at its own
+choices and at its own seat's play-out choices; ``learned``); a forbidden stack or challenge costs no draw.
 """
 from __future__ import annotations
 
@@ -80,18 +96,27 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from cardsim.core import rng
+from cardsim.core import models, rng
 from cardsim.core.rules import parse_call
 from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.uno.cards import DECK_SIZES, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, K, KIND_COLOUR, LEGAL, WD4
+from cardsim.games.uno.rules import OPTIONS
 
 if TYPE_CHECKING:
     from cardsim.games.uno.reference import State
 
-BASES = ("random", "greedy")
+LEARNED = "learned"
+BASES = ("random", "greedy", LEARNED)
 """The policies that decide without search: ``mc``'s play-out policies."""
 NAMES = (*BASES, MC, ORACLE)
-DEFAULTS = {"random": {"bluff": 0.0, "challenge": 0.5}, "greedy": {"bluff": 0.1, "challenge": 0.25}}
+DEFAULTS = {"random": {"bluff": 0.0, "challenge": 0.5}, "greedy": {"bluff": 0.1, "challenge": 0.25},
+            LEARNED: {"bluff": 0.0, "challenge": 0.0}}
+"""Each base policy's ``bluff`` and ``challenge`` (``learned`` takes neither: its candidates hold both choices)."""
+DEFAULT_MODEL = "official_4p_g3"
+"""The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md#uno)."""
+FORBID = {name: 1 << i for i, name in enumerate(OPTIONS)}
+"""``forbid=`` options (``rules.OPTIONS``) as the bits of the policy table's ``FORBID`` column."""
+STACK_BIT, CHALLENGE_BIT, BLUFF_BIT = FORBID["stack"], FORBID["challenge"], FORBID["bluff"]
 _ONE = 1 << 53
 
 
@@ -104,6 +129,10 @@ class Policy:
     bluff: float = 0.0
     challenge: float = 0.0
     search: MonteCarlo | None = None
+    forbid: int = 0
+    """The ``forbid=`` options as bits (``FORBID``)."""
+    model: str = ""
+    """``learned``'s model (a committed name or a path)."""
 
     @property
     def greedy(self) -> bool:
@@ -115,6 +144,15 @@ class Policy:
         return self.search is not None
 
     @property
+    def compiled(self) -> bool:
+        """A policy only the compiled engine runs (``mc``, ``oracle``, ``learned``): the reference engine asks
+        it at every choice (``compiled_choice``)."""
+        return self.mc or self.name == LEARNED
+
+    def forbids(self, bit: int) -> bool:
+        return bool(self.forbid & bit)
+
+    @property
     def bluff_cut(self) -> int:
         return int(self.bluff * _ONE)
 
@@ -123,22 +161,59 @@ class Policy:
         return int(self.challenge * _ONE)
 
 
+def parse_forbid(name: str, value: object) -> int:
+    """The bits of ``forbid=OPTION`` (options joined by ``+``; ``rules.OPTIONS``); one ``ValueError`` line naming
+    the policy, the option and the known ones."""
+    words = value.split("+") if isinstance(value, str) else [value]
+    bits = 0
+    for word in words:
+        if word not in FORBID:
+            raise ValueError(f"uno policy {name}: forbid={word!r} is not an option of uno; known: {', '.join(FORBID)}")
+        bits |= FORBID[word]
+    return bits
+
+
 def parse_policy(text: str) -> Policy:
-    """``Policy`` from ``"random"``, ``"greedy(bluff=0.1, challenge=0.5)"`` or ``"mc(determinizations=32,
-    base=greedy)"``; ValueError otherwise."""
+    """``Policy`` from ``"random"``, ``"greedy(bluff=0.1, challenge=0.5)"``, ``"mc(determinizations=32,
+    base=greedy)"`` or ``"learned(model=official_4p_g3)"``, each with an optional ``forbid=OPTION``; ValueError
+    otherwise (a ``learned`` model that does not load included)."""
     name, params = parse_call(text)
     if name not in NAMES:
         raise ValueError(f"unknown uno policy {name!r}; known policies: {', '.join(NAMES)}")
+    forbid = parse_forbid(name, params.pop("forbid")) if "forbid" in params else 0
     if name in SEARCHES:
-        return Policy(name, search=parse_mc("uno", params, BASES, name))
+        search = parse_mc("uno", params, BASES, name)
+        parse_policy(search.base)
+        return Policy(name, search=search, forbid=forbid)
+    if name == LEARNED:
+        model = models.parse_learned("uno", params, DEFAULT_MODEL).model
+        load_model(model)
+        return Policy(name, forbid=forbid, model=model)
     unknown = sorted(set(params) - set(DEFAULTS[name]))
     if unknown:
-        raise ValueError(f"uno policy {name} has no parameter {unknown[0]!r}; known: bluff, challenge")
+        raise ValueError(f"uno policy {name} has no parameter {unknown[0]!r}; known: bluff, challenge, forbid")
     values = {**DEFAULTS[name], **params}
     for key, value in values.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise ValueError(f"uno policy {name}: {key}={value!r} must be a probability from 0 to 1")
-    return Policy(name, float(values["bluff"]), float(values["challenge"]))
+    return Policy(name, float(values["bluff"]), float(values["challenge"]), forbid=forbid)
+
+
+def load_model(model: str) -> models.Model:
+    """An Uno model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
+    from cardsim.games.uno import learned_features as features
+
+    return models.load("uno", model, features.VERSION, features.NAMES, features.block_names())
+
+
+def warn_other_rules(policies: tuple[str, ...], rules, players: int) -> None:
+    """``models.warn_rules`` for every model the seats play (``learned``, ``mc``'s learned base)."""
+    for text in dict.fromkeys(policies):
+        p = parse_policy(text) if isinstance(text, str) else text
+        if p.mc:
+            p = parse_policy(p.search.base)
+        if p.name == LEARNED:
+            models.warn_rules(load_model(p.model), rules.describe(), players)
 
 
 def chance(u: int, cut: int) -> bool:
@@ -241,12 +316,12 @@ def greedy_target(player: int, sizes: list[int]) -> int:
 
 
 
-def mc_choice(position: State, choice: int) -> int:
-    """The reference engine's ``mc``: its position, waiting at ``choice`` of the current decision, as a
-    compiled state (``compiled.state_from``), decided by the compiled search (``compiled.search``)."""
+def compiled_choice(position: State, choice: int) -> int:
+    """The reference engine's ``mc`` and ``learned``: its position, waiting at ``choice`` of the current decision,
+    as a compiled state (``compiled.state_from``), decided by the compiled policy (``compiled.decide``)."""
     from cardsim.core import jit
     from cardsim.games.uno import compiled as C  # compiled.py imports this module
 
     state, work = C.state_from(position, choice), C.new_work(position.rules)
-    return int(jit.first_call(C.search, "uno mc", state[0], C.params_of(position.rules),
+    return int(jit.first_call(C.decide, "uno mc/learned", state[0], C.params_of(position.rules),
                               C.policy_of(position.policies), work[0]))

@@ -294,15 +294,15 @@ class Chooser:
         self.s, self.policy = s, policy
 
     def colour(self, player: int) -> int:
-        if self.policy.mc:
-            return pol.mc_choice(self.s, COLOUR)
+        if self.policy.compiled:
+            return pol.compiled_choice(self.s, COLOUR)
         if self.policy.greedy:
             return pol.greedy_colour(self.s.hands[player])
         return pol.random_colour(self.s.u(COLOUR_SLOT))
 
     def target(self, player: int) -> int:
-        if self.policy.mc:
-            return pol.mc_choice(self.s, TARGET)
+        if self.policy.compiled:
+            return pol.compiled_choice(self.s, TARGET)
         if self.policy.greedy:
             return pol.greedy_target(player, [sum(h) for h in self.s.hands])
         return pol.random_target(player, self.s.players, self.s.u(TARGET_SLOT))
@@ -437,8 +437,8 @@ def decide(s: State) -> None:
     s.turns += 1
     s.hand_turns += 1
     if s.colour < 0:  # U-5: a wild starter, seat 1 names the colour and plays
-        if policy.mc:
-            s.colour = pol.mc_choice(s, START_COLOUR)
+        if policy.compiled:
+            s.colour = pol.compiled_choice(s, START_COLOUR)
         else:
             s.colour = pol.greedy_colour(hand) if policy.greedy else pol.random_colour(s.u(START_COLOUR_SLOT))
         s.note("colour", p, decided=True)
@@ -453,8 +453,10 @@ def decide(s: State) -> None:
 def answer_draw_two(s: State, policy: Policy) -> None:
     """U-11 stacking: stack a Draw Two or draw the total and lose the turn."""
     hand = s.hands[s.current]
-    if policy.mc:
-        kind = pol.mc_choice(s, STACK)
+    if policy.compiled:
+        kind = pol.compiled_choice(s, STACK)
+    elif policy.forbids(pol.STACK_BIT):  # forbid=stack: the total is taken
+        kind = -1
     else:
         kind = pol.greedy_stack(hand) if policy.greedy else pol.random_stack(hand, s.u(ANSWER_SLOT))
     if kind >= 0:
@@ -469,7 +471,10 @@ def answer_draw_two(s: State, policy: Policy) -> None:
 def answer_wild_draw_four(s: State, policy: Policy) -> bool:
     """U-14: challenge or not; True when the player then takes their turn normally."""
     p = s.current
-    challenge = pol.mc_choice(s, CHALLENGE) if policy.mc else pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut)
+    if policy.compiled:
+        challenge = pol.compiled_choice(s, CHALLENGE)
+    else:  # forbid=challenge: never
+        challenge = not policy.forbids(pol.CHALLENGE_BIT) and pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut)
     s.challenge_open = False
     if not challenge:
         s.note("no_challenge", p, decided=True)
@@ -490,11 +495,12 @@ def answer_wild_draw_four(s: State, policy: Policy) -> bool:
 
 def choose_card(s: State, policy: Policy) -> int:
     """Step 4: a bluffed Wild Draw Four (U-13) or the policy's legal card, ``DRAW`` for none."""
-    if policy.mc:
-        return pol.mc_choice(s, CARD)
+    if policy.compiled:
+        return pol.compiled_choice(s, CARD)
     p = s.current
     hand = s.hands[p]
-    if hand[WD4] and not wd4_is_legal(s, p) and pol.chance(s.u(BLUFF_SLOT), policy.bluff_cut):
+    if hand[WD4] and not wd4_is_legal(s, p) and not policy.forbids(pol.BLUFF_BIT) \
+            and pol.chance(s.u(BLUFF_SLOT), policy.bluff_cut):
         return WD4
     legal = legal_cards(s, p)
     if policy.greedy:

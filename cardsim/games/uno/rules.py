@@ -7,6 +7,16 @@ from typing import ClassVar
 from cardsim.core.rules import Rules, knob
 from cardsim.games.uno.cards import DECK_SIZES
 
+OPTIONS: dict[str, str] = {
+    "stack": "U-11: answer a pending Draw Two with a Draw Two (only where stack_draw_two allows it)",
+    "challenge": "U-14: challenge a Wild Draw Four (only where wd4_challenge allows it)",
+    "bluff": "U-13: play a Wild Draw Four while holding a card of the current colour (an illegal play, caught only "
+             "by a challenge)",
+}
+"""The optional actions a seat may be forbidden (``greedy(forbid=stack+challenge)``, restricted play: COMMON
+convention of issue 27). Drawing while a card could be played (U-7) is not one: no built-in policy ever does it;
+a drawn playable card is always played (the protocol makes no choice of it)."""
+
 
 @dataclass(frozen=True)
 class UnoRules(Rules):

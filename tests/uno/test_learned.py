@@ -1,0 +1,293 @@
+"""The Uno ``learned`` policy (docs/design.md#learned-players; ``policies.py`` says it in words): model files,
+choices, both engines alike, information sets, warnings and ``cardsim train uno``.
+
+Models here are written by the tests (random weights under ``tmp_path``), so the tests do not depend on what
+the committed models learned; the committed ones are checked to load and to play alike on both engines.
+"""
+import json
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cardsim
+from cardsim import cli
+from cardsim.core import models
+from cardsim.core.rules import format_call, normal_call
+from cardsim.games.uno import GAME
+from cardsim.games.uno import compiled as C
+from cardsim.games.uno import learned_features as features
+from cardsim.games.uno.cards import K
+from cardsim.games.uno.policies import DEFAULT_MODEL, parse_policy
+from cardsim.games.uno.rules import UnoRules
+from cardsim.learn.train import train
+
+from .test_compiled import start
+from .test_mc import view_twin
+from .test_properties import tables
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
+
+PROVENANCE = dict(rules="official", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
+                  feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
+                  libraries={})
+
+
+def write_model(path, weights, game="uno", **provenance):
+    models.write(path, models.content(game, weights, PROVENANCE | provenance, {}))
+    return path
+
+
+def random_model(path, seed: int):
+    return write_model(path, np.random.default_rng(seed).normal(size=(features.BLOCKS, features.N)))
+
+
+def learned(path, **more) -> str:
+    return normal_call(format_call("learned", {"model": str(path), **more}))
+
+
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory):
+    """Three random models and a zero one."""
+    d = tmp_path_factory.mktemp("models")
+    for k in range(3):
+        random_model(d / f"r{k}.json", k)
+    write_model(d / "zero.json", np.zeros((features.BLOCKS, features.N)))
+    return d
+
+
+# ---------------------------------------------------------------- model files and parameters
+
+def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
+    w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
+    path = write_model(tmp_path / "m.json", w)
+    model = models.load("uno", str(path), features.VERSION, features.NAMES, features.block_names())
+    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    row = C.policy_of((learned(path, forbid="bluff"),))[0]
+    assert row[C.CODE] == C.LEARNED and row[C.FORBID] == 4 and len(row) == C.ROW
+    assert (row[C.WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
+    search = C.policy_of((normal_call(format_call("mc", {"determinizations": 3, "base": learned(path)})),))[0]
+    assert (search[C.CODE], search[C.DETERMINIZATIONS], search[C.BASE]) == (C.MC, 3, C.LEARNED)
+    assert (search[C.WEIGHTS:] == row[C.WEIGHTS:]).all()
+
+
+def test_the_committed_models_load_and_name_their_provenance():
+    names = models.names("uno")
+    assert DEFAULT_MODEL in names and len(names) >= 3
+    parents = {None}
+    for k, name in enumerate(sorted(names), start=1):
+        content = models.load("uno", name, features.VERSION, features.NAMES, features.block_names()).content
+        assert (content["game"], content["rules"], content["players"], content["generation"]) == \
+            ("uno", "official", 4, k)
+        assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] in parents
+        assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
+        parents.add(content["digest"])
+    assert parse_policy("learned").model == DEFAULT_MODEL
+
+
+def corrupt(path):
+    body = json.loads(path.read_text())
+    body["weights"][0][0] += 1
+    path.write_text(json.dumps(body))
+
+
+def foreign(path):
+    body = json.loads(path.read_text()) | {"game": "moska"}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+def other_features(path):
+    body = json.loads(path.read_text()) | {"feature_version": features.VERSION + 1}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+@pytest.mark.parametrize("spoil, match", [
+    (lambda p: p.write_text(p.read_text()[:200]), "not a model file (truncated or corrupt JSON"),
+    (corrupt, "model file is corrupt (its content does not match its digest)"),
+    (foreign, "a model of moska, not of uno"),
+    (other_features, "do not match this engine's"),
+    (lambda p: p.unlink(), "no such uno model"),
+])
+def test_a_bad_model_file_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys, spoil, match):
+    path = random_model(tmp_path / "bad.json", 0)
+    spoil(path)
+    for call in (lambda: cardsim.simulate("uno", players=4, games=2, policy=learned(path)),
+                 lambda: cardsim.simulate("uno", players=4, games=2, policy=f"mc(base={learned(path)!r})",
+                                          engine="reference")):
+        with pytest.raises(ValueError, match=re.escape(match)) as err:
+            call()
+        assert str(path) in str(err.value) and "\n" not in str(err.value)
+    out = tmp_path / "out"
+    assert cli.main(["ladder", "uno", "--policies", f"greedy,{learned(path)}", "--games", "4", "--out",
+                     str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and match in err and not out.exists()
+
+
+@pytest.mark.parametrize("text, match", [
+    ("learned(depth=2)", "uno policy learned has no parameter 'depth'; known: model"),
+    ("learned(bluff=0.1)", "uno policy learned has no parameter 'bluff'; known: model"),
+    ("learned(model=3)", "uno policy learned: model=3 must be a model name"),
+    ("learned(model=nobody)", "nobody.json: no such uno model (committed models: "),
+    ("mc(base=learned(model=nobody))", "nobody.json: no such uno model"),
+])
+def test_learned_parameters_are_checked_with_one_line(text, match):
+    with pytest.raises(ValueError, match=re.escape(match)) as err:
+        cardsim.simulate("uno", players=3, games=2, policy=text)
+    assert "\n" not in str(err.value)
+
+
+def test_a_model_of_other_rules_is_used_with_a_warning(tmp_path):
+    path = write_model(tmp_path / "t.json", np.zeros((features.BLOCKS, features.N)), rules="stacking")
+    with pytest.warns(UserWarning, match="t.json: a model trained for stacking at 4 players plays official at 3"):
+        cardsim.simulate("uno", players=3, games=2, policy=learned(path))
+
+
+# ---------------------------------------------------------------- choices
+
+def test_a_model_of_zero_weights_plays_greedy(models_dir):
+    """Every score ties and a tie goes to the first candidate, greedy's choice at its default bluff and
+    challenge (drawn with the decision's draws): the records of greedy."""
+    for rules in ("official", "stacking", "deck_2018(custom_wild='swap_hands')"):
+        seats = [learned(models_dir / "zero.json"), "greedy", "random", "greedy"]
+        a = cardsim.simulate("uno", rules, players=4, games=300, seed=5, policy=seats)
+        b = cardsim.simulate("uno", rules, players=4, games=300, seed=5, policy=["greedy", "greedy", "random", "greedy"])
+        pd.testing.assert_frame_equal(a, b)
+
+
+def test_a_learned_choice_is_the_first_best_scored_candidate(models_dir):
+    """At every choice of a few games: the choice is a candidate (``mc``'s, greedy's first) whose score no
+    other beats, the first such, and it is legal."""
+    rules = UnoRules.preset("deck_2018")
+    for game in range(4):
+        _, state, params, table, w = start(rules, 4, 3, game, (learned(models_dir / "r1.json"),) * 4)
+        s, weights, x = state[0], table[0, C.WEIGHTS:], np.zeros(features.N, np.int64)
+        legal, unseen, options = np.zeros(K + 1, np.int64), np.zeros(4, np.int64), np.zeros(K + 1, np.int64)
+        kinds = set()
+        while s["phase"] != C.OVER:
+            m = C.candidates(s, 0, w, options)
+            features.unseen_colours(s, w["copies"], unseen)
+            scores = []
+            for i in range(m):
+                features.describe(s, options[i], i == 0, unseen, x)
+                scores.append(int(weights[features.block_of(s) * features.N:][:features.N] @ x))
+            choice = C.decide(s, params, table, w)
+            assert choice == options[int(np.argmax(scores))]
+            assert choice in legal[:C.legal_decisions(s, legal)]
+            kinds.add(int(s["phase"]))
+            C.apply(s, choice, params, w)
+        assert {C.CARD, C.COLOUR} <= kinds
+
+
+def test_features_say_what_the_candidate_is():
+    """A hand-made position: Y5 Y9 YS G5 W held on R5 (red); the features of each card and of each colour."""
+    from cardsim.games.uno import reference as ref
+    from cardsim.games.uno.cards import parse
+
+    r = ref.make_state(3, ["R1", "Y5 Y9 YS G5 W", "R2 R3"], "R5", pile="B1 B2", discard="R7 Y7")
+    s = C.state_from(r)[0]
+    w = C.new_work(UnoRules())[0]
+    unseen, x = np.zeros(4, np.int64), np.zeros(features.N, np.int64)
+    features.unseen_colours(s, w["copies"], unseen)
+    assert unseen.tolist() == [25 - 1 - 1, 25 - 1 - 3, 25 - 1, 25]  # R7 under R5 on top; Y7 under, Y5 Y9 YS held
+    features.describe(s, parse("Y5"), False, unseen, x)
+    f = dict(zip(features.NAMES, x.tolist()))
+    assert (f["number"], f["switch"], f["colour_held"], f["colour_unseen"], f["follow"], f["points"]) == \
+        (5, 1, 2, 21, 2 + 1 + 1, 5)  # Y9 YS left, G5 follows a 5, W
+    features.describe(s, parse("W"), True, unseen, x)
+    f = dict(zip(features.NAMES, x.tolist()))
+    assert (f["greedy"], f["wild"], f["colour_held"], f["wilds_left"], f["points"]) == (1, 1, 3, 0, 50)
+    assert features.block_of(s) == features.KINDS.index("card") * features.STAGES + 1  # seat 0 holds 1 card
+
+
+def seat_strategy(d):
+    names = [learned(d / "r0.json"), learned(d / "r1.json", forbid="challenge"),
+             normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json")})),
+             normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r0.json"),
+                                            "forbid": "stack+bluff"})),
+             "greedy(forbid=bluff)", "random"]
+    return st.sampled_from(names)
+
+
+@st.composite
+def learned_tables(draw, d):
+    """``tables()`` with one or more seats playing ``learned`` (or ``mc`` over a learned base)."""
+    rules, players, policy = draw(tables(max_players=6))
+    seats = list(GAME.seat_policies(policy, players))
+    for p in draw(st.sets(st.integers(0, players - 1), min_size=1)):
+        seats[p] = draw(seat_strategy(d))
+    return rules, players, seats
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 10**9))
+def test_learned_games_are_the_same_on_both_engines(models_dir, data, seed, first):
+    rules, players, seats = data.draw(learned_tables(models_dir))
+    kw = dict(players=players, games=3, seed=seed, policy=seats, first_game=first)
+    pd.testing.assert_frame_equal(cardsim.simulate("uno", rules, engine="compiled", **kw),
+                                  cardsim.simulate("uno", rules, engine="reference", **kw))
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**64 - 1), game=st.integers(0, 10**6))
+def test_a_learned_choice_depends_only_on_the_deciding_seats_view(models_dir, data, seed, game):
+    """At every choice of a ``learned`` seat, the cards it cannot see dealt again (the other hands beyond what
+    it was shown, the pile's order, whether a waiting Wild Draw Four was a bluff): the same choice."""
+    rules, players, _ = data.draw(tables(max_players=6))
+    seats = [data.draw(st.sampled_from([learned(models_dir / "r0.json"), learned(models_dir / "r2.json",
+                                                                                  forbid="stack+challenge")]))
+             for _ in range(players)]
+    _, state, params, table, w = start(rules, players, seed, game, seats)
+    gen, s, decided = np.random.default_rng(game), state[0], 0
+    while s["phase"] != C.OVER:
+        choice = C.decide(s, params, table, w)
+        assert C.decide(view_twin(state, gen)[0], params, table, w) == choice
+        C.apply(s, choice, params, w)
+        decided += 1
+    assert decided > 0
+
+
+def test_the_committed_model_plays_alike_on_both_engines_and_warns_under_other_rules():
+    seats = ("learned", "greedy", "mc(determinizations=3, base=learned)", "random")
+    for preset in ("official", "stacking"):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            kw = dict(players=4, games=8, seed=11, policy=seats)
+            pd.testing.assert_frame_equal(cardsim.simulate("uno", preset, engine="reference", **kw),
+                                          cardsim.simulate("uno", preset, engine="compiled", **kw))
+        said = {str(w.message) for w in caught}
+        assert said == (set() if preset == "official" else
+                        {f"{DEFAULT_MODEL}.json: a model trained for official at 4 players plays stacking at 4 "
+                         "players"})
+
+
+# ---------------------------------------------------------------- training
+
+def test_train_uno_is_deterministic_and_resumable(tmp_path):
+    args = dict(players=3, generations=2, positions=30, teacher="mc(determinizations=2)", seed=5, every=2,
+                progress=False)
+    a = train("uno", "stacking", out=tmp_path / "a", **args)
+    b = train("uno", "stacking", out=tmp_path / "b", jobs=2, **args)
+    assert [p.name for p in a] == ["stacking_3p_g1.json", "stacking_3p_g2.json"]
+    assert [p.read_bytes() for p in a] == [p.read_bytes() for p in b]
+    g1, g2 = (json.loads(p.read_text()) for p in a)
+    assert g2["parent"] == g1["digest"] and g1["teacher"] == "mc(determinizations=2, base='greedy')"
+    assert g2["teacher"] == "mc(determinizations=2, base='learned(model=stacking_3p_g1)')"
+    a[1].unlink()
+    assert train("uno", "stacking", out=tmp_path / "a", **args) == a and a[1].read_bytes() == b[1].read_bytes()
+
+
+def test_a_studys_manifest_names_the_digest_of_every_uno_model_it_plays():
+    from cardsim.study import manifest
+    from cardsim.study.ladder_run import ladder_study
+
+    names = sorted(models.names("uno"))
+    study = ladder_study("uno", policies=["greedy", f"learned(model={names[0]})", "mc(base=learned)"], games=4,
+                         seed=1)
+    digest = {name: models.load("uno", name, features.VERSION, features.NAMES, features.block_names()).digest
+              for name in (names[0], DEFAULT_MODEL)}
+    assert manifest.claims(study)["models"] == digest
