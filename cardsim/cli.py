@@ -60,7 +60,7 @@ def cmd_run(args: argparse.Namespace) -> None:
                        scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume,
                        precision=args.precision, max_games=args.max_games)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
-    from cardsim.study.spec import load
+    from cardsim.study.plan.spec import load
 
     if load(args.study).replicate:  # `replicate = true` in the study file
         _replicate(folder, None, None, args)
@@ -83,7 +83,7 @@ def _replicate(folder, seed, out, args: argparse.Namespace, **part) -> None:
 
 def _reached(folder) -> str:
     """How a run stepped to a precision ended, from its manifest ("" for other runs)."""
-    from cardsim.study import storage
+    from cardsim.study.folder import storage
 
     manifest = storage.read_manifest(folder)
     stepped = manifest.get("precision")
@@ -97,9 +97,11 @@ def _reached(folder) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> None:
     """The paired table of a few rules on the same deals; ``--out`` also writes the study folder."""
-    from cardsim.study import compare, report, storage
-    from cardsim.study.commands import run_loaded
-    from cardsim.study.runner import simulate
+    from cardsim.study import compare
+    from cardsim.study.report import summary as report
+    from cardsim.study.folder import storage
+    from cardsim.study.pipeline import run_loaded
+    from cardsim.study.run.runner import simulate
 
     study = compare.study(args.game, args.rules, players=args.players, games=args.games, seed=args.seed,
                           policies=args.policy, engine=args.engine)
@@ -117,7 +119,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> None:
     """Print the ladder's tables and ratings (``ladder.txt``) and where its folder is."""
-    from cardsim.study.ladder_run import run_ladder
+    from cardsim.study.ladder.run import run_ladder
 
     result = run_ladder(args.game, args.rules, policies=args.policies, players=args.players, games=args.games,
                         seed=args.seed, seatings=args.seatings, engine=args.engine, jobs=args.jobs, out=args.out,
@@ -148,7 +150,7 @@ def cmd_verify(args: argparse.Namespace) -> None:
 def cmd_report(args: argparse.Namespace) -> None:
     """Re-render from games.parquet; with ``--html``, write report.html from the folder's files instead."""
     if args.html:
-        from cardsim.study.htmlreport import write_report
+        from cardsim.study.report.html import write_report
 
         print(f"wrote {write_report(args.folder)}")
         return
@@ -313,8 +315,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from cardsim.study import signals
-    from cardsim.study.spec import RunStopped
+    from cardsim.study.run import signals
+    from cardsim.study.plan.spec import RunStopped
 
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)

@@ -217,7 +217,7 @@ def test_workers_die_with_their_parent_and_ctrl_c_is_one_line(setting, tmp_path,
 def test_ctrl_c_during_the_swap_waits_for_it_and_says_the_study_is_new(setting, tmp_path, monkeypatch, capsys, sig,
                                                                        status, said):
     """The swap is a few renames: Ctrl-C (or SIGTERM) then is held back until it is done."""
-    from cardsim.study import folder
+    from cardsim.study.folder import place as folder
 
     new, out, _ = setting
     exchange = folder._exchange

@@ -2,8 +2,8 @@
 number of games, against values worked by hand."""
 import pytest
 
-from cardsim.study.precision import RULE, check, next_games, widest_half_width
-from cardsim.study.stats import wilson
+from cardsim.study.run.precision import RULE, check, next_games, widest_half_width
+from cardsim.study.report.stats import wilson
 
 
 def test_the_widest_half_width_is_over_every_seat_of_every_cell_in_percentage_points():
@@ -49,13 +49,14 @@ import math  # noqa: E402
 import numpy as np  # noqa: E402
 
 from cardsim.cli import main  # noqa: E402
-from cardsim.study import run_study, storage, testhooks, verify_study  # noqa: E402
-from cardsim.study.runner import simulate  # noqa: E402
-from cardsim.study.spec import RunStopped, load  # noqa: E402
+from cardsim.study import run_study, testhooks, verify_study  # noqa: E402
+from cardsim.study.folder import storage
+from cardsim.study.run.runner import simulate  # noqa: E402
+from cardsim.study.plan.spec import RunStopped, load  # noqa: E402
 
 
 def _expected_steps(study, precision, max_games):
-    """The rule of the module docstring of cardsim.study.precision, worked out here from plain records."""
+    """The rule of the module docstring of cardsim.study.run.precision, worked out here from plain records."""
     first, n, steps = study.games, study.games, []
     while True:
         records = simulate(study.with_games(n))

@@ -7,10 +7,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardsim.study import runner
+from cardsim.study.run import runner
 from fakegame import STUDY
-from cardsim.study.spec import load
-from cardsim.study.stats import summarize
+from cardsim.study.plan.spec import load
+from cardsim.study.report.stats import summarize
 
 studies = st.fixed_dictionaries({
     "seed": st.integers(0, 2**63 - 1),

@@ -16,9 +16,9 @@ from typing import Any, Sequence
 
 import pandas as pd
 
-from cardsim.study import storage
-from cardsim.study.spec import StudyError
-from cardsim.study.stats import CELL, OUTCOMES
+from cardsim.study.folder import storage
+from cardsim.study.plan.spec import StudyError
+from cardsim.study.report.stats import CELL, OUTCOMES
 
 
 def project_root(start: str | Path | None = None) -> Path:

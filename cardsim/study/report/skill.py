@@ -27,11 +27,11 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
-from cardsim.study import storage
-from cardsim.study.effects import contrasts, per_game
-from cardsim.study.multiplicity import family
-from cardsim.study.spec import Study
-from cardsim.study.stats import CELL, measures, paired_mean
+from cardsim.study.folder import storage
+from cardsim.study.report.effects import contrasts, per_game
+from cardsim.study.report.multiplicity import family
+from cardsim.study.plan.spec import Study
+from cardsim.study.report.stats import CELL, measures, paired_mean
 
 FILE = "skill.csv"
 VERDICTS = ("settled at the top", "still moving", "undetermined")

@@ -24,7 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
-from cardsim.study.stats import wilson
+from cardsim.study.report.stats import wilson
 
 MAX_GAMES = 1_000_000
 """``--max-games`` when it is not given: the most games per cell a ``--precision`` run plays."""

@@ -28,12 +28,22 @@ from typing import Any, Callable
 import matplotlib
 
 import cardsim
-from cardsim.study import folder as folders, ladder_files, lock, manifest as claims, pieces, precision as rule
-from cardsim.study import disk, report, signals, stepping, storage, testhooks
-from cardsim.study.execution import Execution
-from cardsim.study.report import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
-from cardsim.study.runner import CHUNK, Tasks, engine_for, stream
-from cardsim.study.spec import RunStopped, Study, StudyError, load
+from cardsim.study.folder import place as folders
+from cardsim.study.ladder import files as ladder_files
+from cardsim.study.folder import lock
+from cardsim.study.folder import manifest as claims
+from cardsim.study.folder import pieces
+from cardsim.study.run import precision as rule
+from cardsim.study import testhooks
+from cardsim.study.run import disk
+from cardsim.study.report import summary as report
+from cardsim.study.run import signals
+from cardsim.study.run import stepping
+from cardsim.study.folder import storage
+from cardsim.study.run.execution import Execution
+from cardsim.study.report.summary import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
+from cardsim.study.run.runner import CHUNK, Tasks, engine_for, stream
+from cardsim.study.plan.spec import RunStopped, Study, StudyError, load
 
 
 STEPS = "steps.json"

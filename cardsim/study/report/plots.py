@@ -42,9 +42,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from cardsim.study import testhooks  # noqa: E402
-from cardsim.study.design import Design  # noqa: E402
-from cardsim.study.stats import Measures  # noqa: E402
-from cardsim.study.storage import atomic_write  # noqa: E402
+from cardsim.study.plan.design import Design  # noqa: E402
+from cardsim.study.report.stats import Measures  # noqa: E402
+from cardsim.study.folder.storage import atomic_write  # noqa: E402
 
 WIDTH = 9.6
 """Inches: a figure's width, 960 pixels at ``DPI``, the documentation's content column."""

@@ -1,7 +1,7 @@
 """A ladder: how strong each policy is, from games where the policies share a table.
 
 A ladder is a study of one variant at one player count whose cells are **seatings**
-(one policy per seat, ``cardsim.study.seatings``); every seating plays games
+(one policy per seat, ``cardsim.study.plan.seatings``); every seating plays games
 ``0 .. n - 1``, so game i deals the same cards in every seating and the comparisons are
 paired. This module holds the statistics a ladder adds to a study, all of it pure (it
 plays and writes nothing; ``ladder_run`` runs a ladder and writes its files):
@@ -40,8 +40,8 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from cardsim.study import rating
-from cardsim.study.stats import paired_mean, wilson
+from cardsim.study.ladder import rating
+from cardsim.study.report.stats import paired_mean, wilson
 
 ALL = "(all)"
 """The ``among`` of a policy's row over all its seats."""

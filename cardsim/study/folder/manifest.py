@@ -41,9 +41,10 @@ from cardsim import games as registry
 from cardsim.api import ALIASES
 from cardsim.core import models
 from cardsim.play.user import is_user_spec, load
-from cardsim.study import report, storage
-from cardsim.study.runner import engine_for
-from cardsim.study.spec import Study, StudyError
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
+from cardsim.study.run.runner import engine_for
+from cardsim.study.plan.spec import Study, StudyError
 
 _SHAPE = {"study": dict, "seed": int, "rules": dict, "engine": str, "cells": list, "records": dict, "sample": dict,
           "digest": str, "outputs": list}

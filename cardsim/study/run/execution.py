@@ -27,7 +27,7 @@ from contextlib import ExitStack, contextmanager
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator
 
-from cardsim.study import workers
+from cardsim.study.run import workers
 
 BACKENDS = ("loky", "dask")
 RETRIES = 3

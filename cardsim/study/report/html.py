@@ -21,10 +21,12 @@ from typing import Any, Iterable
 import pandas as pd
 
 from cardsim.core.search import unfair_note
-from cardsim.study import manifest as claims, plots as figures, storage
-from cardsim.study.explore import headline, outcome_column
-from cardsim.study.report import EFFECTS, parse_effects
-from cardsim.study.stats import LENGTHS
+from cardsim.study.folder import manifest as claims
+from cardsim.study.report import plots as figures
+from cardsim.study.folder import storage
+from cardsim.study.report.explore import headline, outcome_column
+from cardsim.study.report.summary import EFFECTS, parse_effects
+from cardsim.study.report.stats import LENGTHS
 
 REPORT = "report.html"
 STYLE = """

@@ -16,10 +16,10 @@ import pandas as pd
 from cardsim import api
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules, split_calls
-from cardsim.study import ladder_files
-from cardsim.study.commands import note_on_stderr, run_loaded
-from cardsim.study.seatings import SEATINGS
-from cardsim.study.spec import Study
+from cardsim.study.ladder import files as ladder_files
+from cardsim.study.pipeline import note_on_stderr, run_loaded
+from cardsim.study.plan.seatings import SEATINGS
+from cardsim.study.plan.spec import Study
 
 GAMES = 10_000
 """Games per seating when none is given."""

@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from cardsim.study.spec import StudyError
+from cardsim.study.plan.spec import StudyError
 
 
 class Locked(StudyError):

@@ -47,7 +47,7 @@ no ``baseline`` key then)::
 The manifest keeps the generated variants' rules in full and the design table
 (``design``), which ``from_dict`` expands again and checks against them.
 
-A **ladder** (``cardsim ladder``; ``cardsim.study.ladder``, ``cardsim.study.seatings``) is a
+A **ladder** (``cardsim ladder``; ``cardsim.study.ladder.tables``, ``cardsim.study.plan.seatings``) is a
 study of one variant at one player count whose policies are the seatings of a few
 policies, given instead of ``policies`` (a manifest holds both, and they must agree)::
 
@@ -81,8 +81,8 @@ from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
 from cardsim.play.base import STAND_IN
 from cardsim.play.user import is_user_spec
-from cardsim.study.design import KINDS, Design, DesignError, expand, from_manifest
-from cardsim.study.seatings import SEATINGS, seatings
+from cardsim.study.plan.design import KINDS, Design, DesignError, expand, from_manifest
+from cardsim.study.plan.seatings import SEATINGS, seatings
 
 NONE = "None"
 """How a study file spells ``None`` (TOML has no null)."""

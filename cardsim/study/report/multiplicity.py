@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-from cardsim.study.stats import LEVEL
+from cardsim.study.report.stats import LEVEL
 
 ALPHA = 0.05
 """The study's level when its file states none."""

@@ -20,10 +20,11 @@ import pandas as pd
 
 from cardsim import games as registry
 from cardsim.core.search import unfair_note
-from cardsim.study import ladder_plot, storage
-from cardsim.study.ladder import ALL, Report, Tally, format_report, measure_of
-from cardsim.study.spec import Study
-from cardsim.study.stats import wilson
+from cardsim.study.ladder import plot as ladder_plot
+from cardsim.study.folder import storage
+from cardsim.study.ladder.tables import ALL, Report, Tally, format_report, measure_of
+from cardsim.study.plan.spec import Study
+from cardsim.study.report.stats import wilson
 
 TABLE = "ladder.csv"
 RATINGS = "ratings.csv"

@@ -17,10 +17,15 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
-from cardsim.study import ladder_files, multiplicity, plots, skill, skillplot, storage
-from cardsim.study.effects import COLUMNS as RAW_COLUMNS, effects as effects_of
-from cardsim.study.spec import Study, StudyError
-from cardsim.study.stats import CELL, Measures, length_histograms, measures, summarize
+from cardsim.study.ladder import files as ladder_files
+from cardsim.study.report import multiplicity
+from cardsim.study.report import plots
+from cardsim.study.report import skill
+from cardsim.study.report import skill_plot as skillplot
+from cardsim.study.folder import storage
+from cardsim.study.report.effects import COLUMNS as RAW_COLUMNS, effects as effects_of
+from cardsim.study.plan.spec import Study, StudyError
+from cardsim.study.report.stats import CELL, Measures, length_histograms, measures, summarize
 
 EFFECTS = "effects.csv"
 EFFECT_COLUMNS = (*RAW_COLUMNS, *multiplicity.COLUMNS)

@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from cardsim.study import testhooks
-from cardsim.study.spec import StudyError
+from cardsim.study.plan.spec import StudyError
 
 GAMES = "games.parquet"
 SAMPLE = "sample.csv"

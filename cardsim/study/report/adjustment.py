@@ -31,12 +31,12 @@ import pandas as pd
 from scipy import stats as sps
 
 from cardsim import games as registry
-from cardsim.study import storage
-from cardsim.study.effects import per_game
-from cardsim.study.multiplicity import family
-from cardsim.study.skill import plan
-from cardsim.study.spec import Study
-from cardsim.study.stats import CELL, LEVEL, measures, paired_mean
+from cardsim.study.folder import storage
+from cardsim.study.report.effects import per_game
+from cardsim.study.report.multiplicity import family
+from cardsim.study.report.skill import plan
+from cardsim.study.plan.spec import Study
+from cardsim.study.report.stats import CELL, LEVEL, measures, paired_mean
 
 FOLDS = 5
 REFERENCE = 200_000

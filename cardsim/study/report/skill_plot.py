@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cardsim.study.storage import atomic_write  # noqa: E402
+from cardsim.study.folder.storage import atomic_write  # noqa: E402
 
 COLUMNS = 4
 """Panels per row."""

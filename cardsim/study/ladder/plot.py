@@ -16,8 +16,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from cardsim.study.ladder import ALL, Report  # noqa: E402
-from cardsim.study.storage import atomic_write  # noqa: E402
+from cardsim.study.ladder.tables import ALL, Report  # noqa: E402
+from cardsim.study.folder.storage import atomic_write  # noqa: E402
 
 FILE = "ladder.png"
 

@@ -16,12 +16,12 @@ from typing import Callable
 import numpy as np
 import pyarrow.parquet as pq
 
-from cardsim.study import pieces
-from cardsim.study.execution import Execution
-from cardsim.study.precision import next_games, widest_half_width
-from cardsim.study.report import study_measures
-from cardsim.study.runner import Tasks, stream
-from cardsim.study.spec import Study
+from cardsim.study.folder import pieces
+from cardsim.study.run.execution import Execution
+from cardsim.study.run.precision import next_games, widest_half_width
+from cardsim.study.report.summary import study_measures
+from cardsim.study.run.runner import Tasks, stream
+from cardsim.study.plan.spec import Study
 
 
 @dataclass(frozen=True)

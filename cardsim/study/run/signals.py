@@ -18,7 +18,7 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-from cardsim.study.spec import RunStopped
+from cardsim.study.plan.spec import RunStopped
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 """The signals a run answers by stopping with one line."""

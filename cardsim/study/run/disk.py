@@ -16,12 +16,13 @@ import math
 import shutil
 from typing import TYPE_CHECKING
 
-from cardsim.study import report, storage
-from cardsim.study.runner import Tasks
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
+from cardsim.study.run.runner import Tasks
 
 if TYPE_CHECKING:
-    from cardsim.study.folder import Place
-    from cardsim.study.spec import Study
+    from cardsim.study.folder.place import Place
+    from cardsim.study.plan.spec import Study
 
 RECORD_BYTES = 0.35
 """``games.parquet`` per record value (measured 0.2 on the test game, 0.45 on Moska at 20,000 games per cell)."""

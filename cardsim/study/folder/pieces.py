@@ -20,8 +20,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from cardsim.study import storage
-from cardsim.study.spec import StudyError
+from cardsim.study.folder import storage
+from cardsim.study.plan.spec import StudyError
 
 RUN = "run.json"
 PIECES = "pieces"

@@ -20,8 +20,8 @@ import pandas as pd
 from cardsim import api
 from cardsim import games as registry
 from cardsim.core.progress import bar as progress_bar
-from cardsim.study.execution import Execution
-from cardsim.study.spec import Cell, Study
+from cardsim.study.run.execution import Execution
+from cardsim.study.plan.spec import Cell, Study
 
 CHUNK = {"compiled": 5_000, "reference": 200}
 """Games per task by engine: small enough to balance the workers, large enough to amortise a task."""

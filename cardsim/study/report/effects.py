@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from cardsim.core.rules import Rules
-from cardsim.study.design import Design
-from cardsim.study.stats import Measures, paired_mean
+from cardsim.study.plan.design import Design
+from cardsim.study.report.stats import Measures, paired_mean
 
 COLUMNS = ("game", "players", "policy", "effect", "knob", "level", "reference", "knob_b", "level_b", "reference_b",
            "measure", "estimate", "lo", "hi", "games", "combinations", "paired")
