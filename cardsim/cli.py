@@ -58,7 +58,7 @@ def cmd_run(args: argparse.Namespace) -> None:
 
     folder = run_study(args.study, games=args.games, jobs=args.jobs, out=args.out, backend=args.backend,
                        scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume,
-                       precision=args.precision, max_games=args.max_games)
+                       precision=args.precision, max_games=args.max_games, hooks=args.hooks)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
     from cardsim.study.plan.spec import load
 
@@ -314,12 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, hooks=None) -> int:
+    """The command line's exit status; ``hooks``: a test's seams of ``run`` (``cardsim.study.hooks``)."""
+    from cardsim.study.hooks import NONE
     from cardsim.study.run import signals
     from cardsim.study.plan.spec import RunStopped
 
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.hooks = hooks if hooks is not None else NONE
     try:
         with signals.terminated_as_interrupt():
             args.func(args)

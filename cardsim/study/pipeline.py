@@ -34,12 +34,12 @@ from cardsim.study.folder import lock
 from cardsim.study.folder import manifest as claims
 from cardsim.study.folder import pieces
 from cardsim.study.run import precision as rule
-from cardsim.study import testhooks
 from cardsim.study.run import disk
 from cardsim.study.report import summary as report
 from cardsim.study.run import signals
 from cardsim.study.run import stepping
 from cardsim.study.folder import storage
+from cardsim.study.hooks import NONE, Hooks
 from cardsim.study.run.execution import Execution
 from cardsim.study.report.summary import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
 from cardsim.study.run.runner import CHUNK, Tasks, engine_for, stream
@@ -57,12 +57,12 @@ def note_on_stderr(line: str) -> None:
 def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out: str | Path | None = None,
               backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
               resume: bool = False, precision: float | None = None, max_games: int | None = None,
-              note: Callable[[str], None] = note_on_stderr) -> Path:
+              note: Callable[[str], None] = note_on_stderr, hooks: Hooks = NONE) -> Path:
     """Run the study file ``path`` into its folder (default ``results/<name>``); return the folder.
 
     With ``precision`` (percentage points) the study's games are the first step of a run that
     plays on until every seat rate's 95% half-width is within it, or ``max_games`` games per cell
-    (``precision``'s rule; default ``precision.MAX_GAMES``)."""
+    (``precision``'s rule; default ``precision.MAX_GAMES``). ``hooks``: a test's seams (``cardsim.study.hooks``)."""
     study = load(path)
     if games is not None:
         study = study.with_games(games)
@@ -70,13 +70,14 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
         max_games = rule.MAX_GAMES
     return run_loaded(study, str(path), _command(path, games, out, precision, max_games), jobs=jobs, out=out,
                       backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume,
-                      precision=precision, max_games=max_games, note=note)
+                      precision=precision, max_games=max_games, note=note, hooks=hooks)
 
 
 def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: int = 1,
                out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
                force: bool = False, progress: bool = False, resume: bool = False, precision: float | None = None,
-               max_games: int | None = None, note: Callable[[str], None] = note_on_stderr) -> Path:
+               max_games: int | None = None, note: Callable[[str], None] = note_on_stderr,
+               hooks: Hooks = NONE) -> Path:
     """Run a study already read (from ``study_file``, or made by ``cardsim compare``: None) as
     ``run_study`` does; ``argv``: the command line that re-creates it, kept in the manifest."""
     if precision is not None:
@@ -92,13 +93,13 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
         place = folders.out_folder(out, study.name)
         disk.check(place, study)
         with lock.hold(place.lock, place.folder, note=note):
-            for line in folders.recover(place):
+            for line in folders.recover(place, hooks):
                 note(line)
             _check_replaceable(place, study, force, stepped)
             command, swapped = shlex.join([*argv, *(["--force"] if force and "--force" not in argv else [])]), []
             try:
                 with signals.terminated_as_interrupt():
-                    _run(study, place, execution, study_file, resume, note, progress, swapped, argv, stepped)
+                    _run(study, place, execution, study_file, resume, note, progress, swapped, argv, stepped, hooks)
             except KeyboardInterrupt as stop:
                 raise signals.stopped(stop, _kept(place, command, swapped)) from None
             except OSError as err:
@@ -109,10 +110,10 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
 
 def _run(study: Study, place: folders.Place, execution: Execution, study_file: str | None, resume: bool,
          note: Callable[[str], None], progress: bool, swapped: list[bool], argv: list[str],
-         stepped: dict[str, Any] | None) -> None:
+         stepped: dict[str, Any] | None, hooks: Hooks) -> None:
     """Play, assemble, summarise, draw, write the manifest, swap; ``swapped`` gets True once the folder is new.
     ``stepped``: the precision (``pp``), ``max_games`` and first step of a run stepped to a precision."""
-    testhooks.pause("locked")
+    hooks.pause("locked")
     revision = _git_revision()
     engine, tasks = engine_for(study), Tasks(study)
     identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine], **({"stepped": stepped}
@@ -128,32 +129,32 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
         if stepped is None:
             for task, records in stream(study, execution, skip=kept, progress=progress):
                 pieces.keep(place.part, task, records)
-                testhooks.pause("piece")
+                hooks.pause("piece")
         else:
             reached = stepping.play(study, place.part, execution, stepped["pp"], stepped["max_games"],
-                                    progress=progress, kept=kept, after_piece=lambda: testhooks.pause("piece"))
+                                    progress=progress, kept=kept, after_piece=lambda: hooks.pause("piece"))
             storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
-        testhooks.pause("assemble")
+        hooks.pause("assemble")
         written = _watchers(place.part, study) if stepped is None else None
         pieces.assemble(place.part, len(tasks) if reached is None else reached.order,
-                        watch=() if written is None else written)
+                        watch=() if written is None else written, hooks=hooks)
     if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
         steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
         study = study.with_games(steps[-1]["games"])
         stepped = stepped | {"rule": rule.RULE, "steps": steps,
                              "reached": steps[-1]["widest_half_width_pp"] <= stepped["pp"]}
     simulated = time.perf_counter()
-    testhooks.pause("digest")
+    hooks.pause("digest")
     digest, sample, records = _records_written(place.part, study, written)
-    testhooks.pause("sample")
+    hooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
     summary, histograms, effects = report.as_read(*report.compute(study, place.part, records))
-    outputs = report.write(study, place.part, summary, histograms, effects)
+    outputs = report.write(study, place.part, summary, histograms, effects, hooks)
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
                "games_per_s": round(rows / max(simulated - started, 1e-9), 1)}
     run = uuid.uuid4().hex
-    testhooks.pause("manifest")
+    hooks.pause("manifest")
     storage.write_manifest(claims.build(
         study, run=run, study_file=study_file, outputs=outputs, files=_digests(place.part, outputs),
         records={"rows": rows, "digest": digest},
@@ -163,7 +164,7 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
     pieces.finish(place.part)
     (place.part / STEPS).unlink(missing_ok=True)
     with signals.deferred(lambda: swapped.append(True)):
-        folders.swap_in(place, run)
+        folders.swap_in(place, run, hooks)
 
 
 def _watchers(part: Path, study: Study) -> tuple:
@@ -185,7 +186,7 @@ def _records_written(part: Path, study: Study, written: tuple | None) -> tuple[s
             storage.read_games(part, games=storage.sample_games(study.games)), None)
 
 
-def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stderr) -> list[str]:
+def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stderr, hooks: Hooks = NONE) -> list[str]:
     """Re-render ``summary.csv`` and the plots from ``games.parquet``; return the files written.
 
     The folder is replaced all or nothing, like a run's: the records and sample are linked
@@ -194,7 +195,7 @@ def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stder
     """
     place = folders.Place(Path(folder).absolute())
     with lock.hold(place.lock, place.folder, note=note):
-        for line in folders.recover(place):
+        for line in folders.recover(place, hooks):
             note(line)
         manifest = storage.read_manifest(place.folder)
         study = claims.study_of(manifest, place.folder / storage.MANIFEST)
@@ -206,7 +207,7 @@ def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stder
                              "(cardsim run ... --resume) or remove that folder first")
         try:
             with signals.terminated_as_interrupt():
-                return _report(study, manifest, place)
+                return _report(study, manifest, place, hooks)
         except KeyboardInterrupt as stop:
             shutil.rmtree(place.part, ignore_errors=True)
             raise signals.stopped(stop, f"{folder} unchanged") from None
@@ -215,14 +216,14 @@ def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stder
             raise RunStopped(f"{signals.os_error(err)}: {folder} unchanged", interrupted=False) from None
 
 
-def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> list[str]:
+def _report(study: Study, manifest: dict[str, Any], place: folders.Place, hooks: Hooks) -> list[str]:
     place.part.mkdir()
     for name in (storage.GAMES, storage.SAMPLE):
         if (place.folder / name).exists():
             _link(place.folder / name, place.part / name)
     # the same records: errors name the folder's file
     summary, histograms, effects = report.as_read(*report.compute(study, place.folder))
-    outputs = report.write(study, place.part, summary, histograms, effects)
+    outputs = report.write(study, place.part, summary, histograms, effects, hooks)
     run = uuid.uuid4().hex
     machine = manifest["machine"] if isinstance(manifest.get("machine"), dict) else {}
     storage.write_manifest(claims.sealed(manifest | {
@@ -231,7 +232,7 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place) -> lis
         "reported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "informational": list(claims.INFORMATIONAL)}), place.part)
     with signals.deferred(lambda: None):
-        folders.swap_in(place, run)
+        folders.swap_in(place, run, hooks)
     return outputs
 
 

@@ -123,7 +123,7 @@ def test_the_two_rename_swap_killed_between_its_renames_is_finished_by_the_next_
     leaves the new study beside R's parent, complete, and verify swaps it in."""
     new, out, _ = setting
     child = paused(["run", str(new), "--out", str(out), "--force", "--quiet"], "swap.aside", tmp_path,
-                   env={"CARDSIM_TEST_SWAP": "rename"})
+                   two_renames=True)
     assert child.kill(signal.SIGKILL) == -signal.SIGKILL
     assert not out.exists() and len(list(tmp_path.glob(".R.ready-*"))) == 1 and len(list(tmp_path.glob(".R.old-*")))
     v = verify_study(out, redraw=False)

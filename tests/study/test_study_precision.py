@@ -49,7 +49,8 @@ import math  # noqa: E402
 import numpy as np  # noqa: E402
 
 from cardsim.cli import main  # noqa: E402
-from cardsim.study import run_study, testhooks, verify_study  # noqa: E402
+from cardsim.study import run_study, verify_study  # noqa: E402
+from cardsim.study.hooks import Hooks  # noqa: E402
 from cardsim.study.folder import storage
 from cardsim.study.run.runner import simulate  # noqa: E402
 from cardsim.study.plan.spec import RunStopped, load  # noqa: E402
@@ -112,19 +113,18 @@ def test_a_precision_run_stops_at_max_games_and_says_it_fell_short(write_study, 
     assert verify_study(tmp_path / "o").ok
 
 
-def test_an_interrupted_precision_run_resumes_to_the_same_records(write_study, tmp_path, monkeypatch):
+def test_an_interrupted_precision_run_resumes_to_the_same_records(write_study, tmp_path):
     path = write_study(**{"games = 40": "games = 30"})
     whole = run_study(path, precision=8, out=tmp_path / "whole")
     seen = []
 
-    def stop_at_the_fifth_piece(point):
-        seen.append(point)
-        if seen.count("piece") == 5:
-            raise KeyboardInterrupt
-    monkeypatch.setattr(testhooks, "pause", stop_at_the_fifth_piece)
+    class StopAtTheFifthPiece(Hooks):
+        def pause(self, point):
+            seen.append(point)
+            if seen.count("piece") == 5:
+                raise KeyboardInterrupt
     with pytest.raises(RunStopped, match="--precision 8 --max-games 1000000 --out .* --resume"):
-        run_study(path, precision=8, out=tmp_path / "cut")
-    monkeypatch.setattr(testhooks, "pause", lambda point: None)
+        run_study(path, precision=8, out=tmp_path / "cut", hooks=StopAtTheFifthPiece())
     resumed = run_study(path, precision=8, out=tmp_path / "cut", resume=True)
     manifest = json.loads((resumed / "manifest.json").read_text())
     assert manifest["records"] == json.loads((whole / "manifest.json").read_text())["records"]

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cardsim.study.folder import storage
+from cardsim.study.hooks import NONE, Hooks
 from cardsim.study.plan.spec import StudyError
 
 RUN = "run.json"
@@ -74,16 +75,17 @@ def keep(part: Path, task: int, records: pd.DataFrame) -> None:
     storage.atomic_write(part / PIECES / name(task), lambda p: pq.write_table(table, p))
 
 
-def assemble(part: Path, tasks: int | list[int], watch: tuple = ()) -> None:
+def assemble(part: Path, tasks: int | list[int], watch: tuple = (), hooks: Hooks = NONE) -> None:
     """Write ``<part>/games.parquet`` from the pieces of tasks ``0 .. tasks - 1`` (or of the tasks
     listed, in that order: a run stepped to a precision, ``stepping``), then remove the pieces;
-    ``watch``: ``storage.write_parquet``'s (what is computed from the records as they are written)."""
+    ``watch`` and ``hooks``: ``storage.write_parquet``'s (what is computed from the records as they are
+    written; a test's seams)."""
     folder = part / PIECES
     order = list(range(tasks)) if isinstance(tasks, int) else tasks
     missing = sorted(set(order) - kept(part))
     if missing:
         raise StudyError(str(folder), None, f"{len(missing)} pieces missing (first: task {missing[0]})")
-    storage.write_parquet((_read(folder / name(t)) for t in order), part / storage.GAMES, watch)
+    storage.write_parquet((_read(folder / name(t)) for t in order), part / storage.GAMES, watch, hooks)
     shutil.rmtree(folder)
 
 

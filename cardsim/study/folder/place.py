@@ -47,7 +47,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from cardsim.study import testhooks
+from cardsim.study.hooks import NONE, Hooks
 
 STUDY_FILES = ("manifest.json", "games.parquet", "sample.csv", "summary.csv", "report.html")
 """Files any study folder may hold, beside its plots (``*.png``) and what its manifest lists."""
@@ -185,7 +185,7 @@ def manifest_run(folder: Path) -> str | None:
     return data.get("run") if isinstance(data, dict) else None
 
 
-def recover(place: Place) -> list[str]:
+def recover(place: Place, hooks: Hooks = NONE) -> list[str]:
     """Finish or undo what a killed swap left (see the module docstring); return what was done."""
     done = []
     if place.folder.exists() and mount_point(place.folder):  # an earlier cardsim ran into it and could not swap
@@ -198,7 +198,7 @@ def recover(place: Place) -> list[str]:
             _remove(ready)
             done.append(f"removed the earlier study left by an interrupted swap ({ready.name})")
         else:
-            _swap(ready, place, run)
+            _swap(ready, place, run, hooks)
             done.append(f"completed the swap of a finished run ({ready.name})")
     for old in place.leftovers("old"):
         if place.folder.exists():
@@ -211,39 +211,40 @@ def recover(place: Place) -> list[str]:
     return done
 
 
-def swap_in(place: Place, run: str) -> None:
-    """Make the complete study in ``place.part`` (its manifest's ``run`` is ``run``) the folder."""
+def swap_in(place: Place, run: str, hooks: Hooks = NONE) -> None:
+    """Make the complete study in ``place.part`` (its manifest's ``run`` is ``run``) the folder (``hooks``:
+    a test's seams, ``cardsim.study.hooks``)."""
     sync_tree(place.part)
     ready = place.ready(run)
     os.rename(place.part, ready)
     _sync_dir(place.parent)
-    testhooks.pause("swap.ready")
-    _swap(ready, place, run)
+    hooks.pause("swap.ready")
+    _swap(ready, place, run, hooks)
 
 
-def _swap(ready: Path, place: Place, run: str) -> None:
+def _swap(ready: Path, place: Place, run: str, hooks: Hooks) -> None:
     if not place.folder.exists():
         os.rename(ready, place.folder)
         _sync_dir(place.parent)
         return
     old = place.old(run)
-    if _exchange(ready, place.folder):
+    if not hooks.two_renames and _exchange(ready, place.folder):
         _sync_dir(place.parent)
-        testhooks.pause("swap.exchanged")
+        hooks.pause("swap.exchanged")
         os.rename(ready, old)
     else:
         os.rename(place.folder, old)
         _sync_dir(place.parent)
-        testhooks.pause("swap.aside")
+        hooks.pause("swap.aside")
         os.rename(ready, place.folder)
     _sync_dir(place.parent)
-    testhooks.pause("swap.cleanup")
+    hooks.pause("swap.cleanup")
     _remove(old)
 
 
 def _exchange(a: Path, b: Path) -> bool:
     """Exchange the names ``a`` and ``b`` atomically; False where the system cannot."""
-    if testhooks.swap_by_rename() or not sys.platform.startswith("linux"):
+    if not sys.platform.startswith("linux"):
         return False
     renameat2 = getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
     if renameat2 is None:

@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from cardsim.study import testhooks
+from cardsim.study.hooks import NONE, Hooks
 from cardsim.study.plan.spec import StudyError
 
 GAMES = "games.parquet"
@@ -241,10 +241,11 @@ def write_games(games: pd.DataFrame, folder: Path) -> str:
 
 
 def write_parquet(tables: Iterable[pa.Table], path: Path,
-                  watch: Iterable[Callable[[pa.Table], None]] = ()) -> None:
+                  watch: Iterable[Callable[[pa.Table], None]] = (), hooks: Hooks = NONE) -> None:
     """Write consecutive tables of records (one schema) to ``path`` as they come, in row groups of
     ``ROW_GROUP`` rows (the same file however the rows were split), under a temporary name first;
-    each table is also handed to every ``watch`` (``RecordsDigest``, ``SampleRows``)."""
+    each table is also handed to every ``watch`` (``RecordsDigest``, ``SampleRows``); ``hooks``: a test's
+    seams (``cardsim.study.hooks``)."""
     def write(tmp: Path) -> None:
         writer, pending = None, []
         try:
@@ -256,12 +257,12 @@ def write_parquet(tables: Iterable[pa.Table], path: Path,
                 pending.append(table)
                 while sum(len(t) for t in pending) >= ROW_GROUP:
                     whole = pa.concat_tables(pending)
-                    _write_row_group(writer, whole.slice(0, ROW_GROUP))
+                    _write_row_group(writer, whole.slice(0, ROW_GROUP), hooks)
                     pending = [whole.slice(ROW_GROUP)]
             if writer is None:
                 raise ValueError("no records to write")
             if sum(len(t) for t in pending):
-                _write_row_group(writer, pa.concat_tables(pending))
+                _write_row_group(writer, pa.concat_tables(pending), hooks)
         finally:
             if writer is not None:
                 writer.close()
@@ -269,9 +270,9 @@ def write_parquet(tables: Iterable[pa.Table], path: Path,
     atomic_write(path, write)
 
 
-def _write_row_group(writer: pq.ParquetWriter, table: pa.Table) -> None:
+def _write_row_group(writer: pq.ParquetWriter, table: pa.Table, hooks: Hooks) -> None:
     writer.write_table(table, row_group_size=len(table))
-    testhooks.pause("row group")
+    hooks.pause("row group")
 
 
 def read_games(folder: Path, games: Iterable[int] | None = None, where: dict[str, Any] | None = None,

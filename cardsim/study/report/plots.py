@@ -41,7 +41,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cardsim.study import testhooks  # noqa: E402
+from cardsim.study.hooks import NONE, Hooks  # noqa: E402
 from cardsim.study.plan.design import Design  # noqa: E402
 from cardsim.study.report.stats import Measures  # noqa: E402
 from cardsim.study.folder.storage import atomic_write  # noqa: E402
@@ -58,12 +58,12 @@ INTERVALS = "95% intervals (whiskers; narrower than a dot where they do not show
 
 def render(summary: pd.DataFrame, histograms: pd.DataFrame | None, m: Measures, baseline: str, folder: Path,
            unpaired: tuple[str, ...] = (), design: Design | None = None,
-           effects: pd.DataFrame | None = None) -> list[str]:
+           effects: pd.DataFrame | None = None, hooks: Hooks = NONE) -> list[str]:
     """Write every plot of the study into ``folder`` (``histograms``: ``stats.length_histograms``;
     None draws only the figures of ``summary`` and ``effects``; ``unpaired``: the variants with
     another deck than the baseline's; ``design`` and ``effects``: a sweep's or factorial's); return
     the file names, in ``names`` order. A summary without fairness columns (an earlier cardsim's)
-    draws no fairness figure."""
+    draws no fairness figure. ``hooks``: a test's seams (``cardsim.study.hooks``)."""
     colors = {v: f"C{i % 10}" for i, v in enumerate(summary.variant.unique())}  # one colour per variant
     slugs = _slugs(list(summary.policy.unique()))
     kind = design.kind if design is not None else None
@@ -89,7 +89,7 @@ def render(summary: pd.DataFrame, histograms: pd.DataFrame | None, m: Measures, 
             figures["effects"] = lambda: effects_heatmap(effects.loc[effects.policy == policy], m, tag)
         for name, draw in figures.items():
             file = f"{name}_{slugs[policy]}.png"
-            testhooks.pause("plot")
+            hooks.pause("plot")
             fig = draw()
             atomic_write(folder / file, lambda p: fig.savefig(p, format="png", dpi=DPI))
             plt.close(fig)
