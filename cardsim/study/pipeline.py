@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -73,6 +74,59 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
                       precision=precision, max_games=max_games, note=note, hooks=hooks)
 
 
+@dataclass(frozen=True)
+class Stepped:
+    """A run stepped to a precision (``precision``'s rule): the widest 95% half-width it asks (``pp``,
+    percentage points), the games per cell it may reach (``max_games``) and its first step (``first``)."""
+
+    pp: float
+    max_games: int
+    first: int
+
+    def asked(self) -> dict[str, Any]:
+        """What was asked, as the kept records' identity and the manifest hold it."""
+        return {"pp": self.pp, "max_games": self.max_games, "first": self.first}
+
+    def claims(self, steps: list[dict[str, float]]) -> dict[str, Any]:
+        """The manifest's ``precision``: what was asked, the rule, the ``steps`` taken and whether it was reached."""
+        return self.asked() | {"rule": rule.RULE, "steps": steps,
+                               "reached": steps[-1]["widest_half_width_pp"] <= self.pp}
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a study, handed forward from stage to stage: what it plays (``study``), where it goes
+    (``place``), how (``execution``), what re-creates it (``study_file``, ``argv``), whether it continues
+    a killed run (``resume``), the precision it is stepped to (``stepped``), what it says (``note``,
+    ``progress``), a test's seams (``hooks``) and its id (``id``: the manifest's ``run``)."""
+
+    study: Study
+    place: folders.Place
+    execution: Execution
+    study_file: str | None
+    argv: list[str]
+    resume: bool
+    stepped: Stepped | None
+    note: Callable[[str], None]
+    progress: bool
+    hooks: Hooks
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+@dataclass(frozen=True)
+class Played:
+    """What playing hands on to the commit: the study as played (stepped to a precision: at the games it
+    reached), the chunks a resume found kept, what the assembly computed from the records as they were
+    written (``written``; None: read back from ``games.parquet``), the seconds it took and, for a run
+    stepped to a precision, the manifest's ``precision``."""
+
+    study: Study
+    kept: set[int]
+    written: tuple | None
+    seconds: float
+    precision: dict[str, Any] | None
+
+
 def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: int = 1,
                out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
                force: bool = False, progress: bool = False, resume: bool = False, precision: float | None = None,
@@ -85,7 +139,7 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
         rule.check(precision, max_games, study.games)
     elif max_games is not None:
         raise ValueError("--max-games bounds a --precision run: give --precision too")
-    stepped = None if precision is None else {"pp": precision, "max_games": max_games, "first": study.games}
+    stepped = None if precision is None else Stepped(precision, max_games, study.games)
     if study.design is not None and study.design.skipped:
         note(f"left out {len(study.design.skipped)} combinations that cannot be played (skip_unplayable): "
              + "; ".join(study.design.skipped))
@@ -96,75 +150,85 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
             for line in folders.recover(place, hooks):
                 note(line)
             _check_replaceable(place, study, force, stepped)
-            command, swapped = shlex.join([*argv, *(["--force"] if force and "--force" not in argv else [])]), []
+            command = shlex.join([*argv, *(["--force"] if force and "--force" not in argv else [])])
+            run = Run(study, place, execution, study_file, argv, resume, stepped, note, progress, hooks)
             try:
                 with signals.terminated_as_interrupt():
-                    _run(study, place, execution, study_file, resume, note, progress, swapped, argv, stepped, hooks)
+                    _run(run)
             except KeyboardInterrupt as stop:
-                raise signals.stopped(stop, _kept(place, command, swapped)) from None
+                raise signals.stopped(stop, _kept(run, command)) from None
             except OSError as err:
-                kept = _kept(place, command, swapped, "make room, then " if signals.full_disk(err) else "")
+                kept = _kept(run, command, "make room, then " if signals.full_disk(err) else "")
                 raise RunStopped(f"{signals.os_error(err)}: {kept}", interrupted=False) from None
     return place.folder
 
 
-def _run(study: Study, place: folders.Place, execution: Execution, study_file: str | None, resume: bool,
-         note: Callable[[str], None], progress: bool, swapped: list[bool], argv: list[str],
-         stepped: dict[str, Any] | None, hooks: Hooks) -> None:
-    """Play, assemble, summarise, draw, write the manifest, swap; ``swapped`` gets True once the folder is new.
-    ``stepped``: the precision (``pp``), ``max_games`` and first step of a run stepped to a precision."""
-    hooks.pause("locked")
+def _run(run: Run) -> None:
+    """The stages of a run, each handed what the one before made: play (into pieces, assembled into
+    ``games.parquet``), then commit (sample, summary, plots, manifest, the swap)."""
+    run.hooks.pause("locked")
     revision = _git_revision()
+    _commit(run, _play(run), revision)
+
+
+def _play(run: Run) -> Played:
+    """Play the tasks not kept (stepped to a precision: step by step) into ``.R.part``'s pieces and
+    assemble them into ``games.parquet``; a resume that finds it assembled plays nothing."""
+    study, place, stepped, hooks = run.study, run.place, run.stepped, run.hooks
     engine, tasks = engine_for(study), Tasks(study)
-    identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine], **({"stepped": stepped}
-                                                                                        if stepped else {})}
-    if place.part.exists() and not resume:
-        note(f"removed the records kept by an interrupted run in {place.part.name} (--resume continues one)")
-    kept = pieces.start(place.part, identity, resume)
-    if resume and kept:
-        note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
+    identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine],
+                **({"stepped": stepped.asked()} if stepped else {})}
+    if place.part.exists() and not run.resume:
+        run.note(f"removed the records kept by an interrupted run in {place.part.name} (--resume continues one)")
+    kept = pieces.start(place.part, identity, run.resume)
+    if run.resume and kept:
+        run.note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
     started = time.perf_counter()
     reached, written = None, None
     if not pieces.assembled(place.part):
         if stepped is None:
-            for task, records in stream(study, execution, skip=kept, progress=progress):
+            for task, records in stream(study, run.execution, skip=kept, progress=run.progress):
                 pieces.keep(place.part, task, records)
                 hooks.pause("piece")
         else:
-            reached = stepping.play(study, place.part, execution, stepped["pp"], stepped["max_games"],
-                                    progress=progress, kept=kept, after_piece=lambda: hooks.pause("piece"))
+            reached = stepping.play(study, place.part, run.execution, stepped.pp, stepped.max_games,
+                                    progress=run.progress, kept=kept, after_piece=lambda: hooks.pause("piece"))
             storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
         hooks.pause("assemble")
         written = _watchers(place.part, study) if stepped is None else None
         pieces.assemble(place.part, len(tasks) if reached is None else reached.order,
                         watch=() if written is None else written, hooks=hooks)
+    precision = None
     if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
         steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
-        study = study.with_games(steps[-1]["games"])
-        stepped = stepped | {"rule": rule.RULE, "steps": steps,
-                             "reached": steps[-1]["widest_half_width_pp"] <= stepped["pp"]}
-    simulated = time.perf_counter()
+        study, precision = study.with_games(steps[-1]["games"]), stepped.claims(steps)
+    return Played(study, kept, written, time.perf_counter() - started, precision)
+
+
+def _commit(run: Run, played: Played, revision: dict[str, Any] | None) -> None:
+    """Digest and sample the records, summarise and draw them, write the manifest, swap the folder in."""
+    study, place, hooks = played.study, run.place, run.hooks
+    written = time.perf_counter()
     hooks.pause("digest")
-    digest, sample, records = _records_written(place.part, study, written)
+    digest, sample, records = _records_written(place.part, study, played.written)
     hooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
     summary, histograms, effects = report.as_read(*report.compute(study, place.part, records))
     outputs = report.write(study, place.part, summary, histograms, effects, hooks)
     rows = study.games * len(study.cells())
-    timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
-               "games_per_s": round(rows / max(simulated - started, 1e-9), 1)}
-    run = uuid.uuid4().hex
+    timings = {"simulate_s": round(played.seconds, 3), "write_s": round(time.perf_counter() - written, 3),
+               "games_per_s": round(rows / max(played.seconds, 1e-9), 1)}
     hooks.pause("manifest")
     storage.write_manifest(claims.build(
-        study, run=run, study_file=study_file, outputs=outputs, files=_digests(place.part, outputs),
+        study, run=run.id, study_file=run.study_file, outputs=outputs, files=_digests(place.part, outputs),
         records={"rows": rows, "digest": digest},
         sample={"rows": len(sample), "games": storage.sample_games(study.games).tolist(), "digest": sample_digest},
-        execution=execution.describe() | {"resumed_chunks": len(kept)}, timings=timings, git=revision, command=argv,
-        precision=stepped), place.part)
+        execution=run.execution.describe() | {"resumed_chunks": len(played.kept)}, timings=timings, git=revision,
+        command=run.argv, precision=played.precision), place.part)
     pieces.finish(place.part)
     (place.part / STEPS).unlink(missing_ok=True)
-    with signals.deferred(lambda: swapped.append(True)):
-        folders.swap_in(place, run, hooks)
+    with signals.deferred():
+        folders.swap_in(place, run.id, hooks)
 
 
 def _watchers(part: Path, study: Study) -> tuple:
@@ -231,12 +295,12 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place, hooks:
         "machine": machine | {"matplotlib": matplotlib.__version__},
         "reported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "informational": list(claims.INFORMATIONAL)}), place.part)
-    with signals.deferred(lambda: None):
+    with signals.deferred():
         folders.swap_in(place, run, hooks)
     return outputs
 
 
-def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped: dict[str, Any] | None) -> None:
+def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped: Stepped | None) -> None:
     """Refuse (unless ``force``) a folder whose manifest holds another study, and always one holding
     files that are not a study's. A run stepped to a precision is the same study as a folder's
     that the same precision, bound and first step reached, whatever its number of games."""
@@ -255,16 +319,17 @@ def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped:
             reached = held.get("games") if isinstance(held, dict) else None
             same = (isinstance(reached, int) and not isinstance(reached, bool) and reached >= study.games
                     and held == claims.claims(study.with_games(reached))["study"]
-                    and {k: (old.get("precision") or {}).get(k) for k in stepped} == stepped)
+                    and {k: (old.get("precision") or {}).get(k) for k in stepped.asked()} == stepped.asked())
         if not same:
             name = held.get("name", "?") if isinstance(held, dict) else "no readable study"
             raise StudyError(str(place.folder), None, f"holds results of a different study ({name}); "
                              "use --force to overwrite or --out to choose another folder")
 
 
-def _kept(place: folders.Place, command: str, swapped: list[bool], first: str = "") -> str:
+def _kept(run: Run, command: str, first: str = "") -> str:
     """What a stopped run leaves, in words, and how to go on (``first``: what to do before that)."""
-    if swapped:
+    place = run.place
+    if folders.manifest_run(place.folder) == run.id:  # swapped in
         return f"after the run had finished: {place.folder} holds the new study"
     done = (place.folder / storage.MANIFEST).exists()
     there = f"{place.folder} " + ("still holds its earlier study, unchanged" if done else "was not written")

@@ -51,7 +51,6 @@ import numpy as np  # noqa: E402
 from cardsim.cli import main  # noqa: E402
 from cardsim.study import run_study, verify_study  # noqa: E402
 from cardsim.study.hooks import Hooks  # noqa: E402
-from cardsim.study.folder import storage
 from cardsim.study.run.runner import simulate  # noqa: E402
 from cardsim.study.plan.spec import RunStopped, load  # noqa: E402
 

@@ -65,18 +65,16 @@ def status(stop: RunStopped) -> int:
 
 
 @contextmanager
-def deferred(done) -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back while the block runs (a swap: a few renames), call ``done`` once it
-    has finished, then deliver the first one caught. (Outside the main thread Python delivers no signal.)"""
+def deferred() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while the block runs (a swap: a few renames), then deliver the first
+    one caught. (Outside the main thread Python delivers no signal.)"""
     if threading.current_thread() is not threading.main_thread():
         yield
-        done()
         return
     caught: list[int] = []
     previous = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in SIGNALS}
     try:
         yield
-        done()
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
