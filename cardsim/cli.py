@@ -119,7 +119,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> None:
     """Print the ladder's tables and ratings (``ladder.txt``) and where its folder is."""
-    from cardsim.study.ladder.run import run_ladder
+    from cardsim.study import run_ladder
 
     result = run_ladder(args.game, args.rules, policies=args.policies, players=args.players, games=args.games,
                         seed=args.seed, seatings=args.seatings, engine=args.engine, jobs=args.jobs, out=args.out,

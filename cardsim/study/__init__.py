@@ -15,7 +15,7 @@ from __future__ import annotations
 from importlib import import_module
 
 _EXPORTS = {"Study": "plan.spec", "StudyError": "plan.spec", "load": "plan.spec", "report_study": "pipeline",
-            "run_study": "pipeline", "verify_study": "verify"}
+            "run_study": "pipeline", "run_ladder": "pipeline", "verify_study": "verify"}
 
 __all__ = list(_EXPORTS)
 

@@ -1,4 +1,9 @@
-"""``run_study`` and ``report_study``: what ``cardsim run | report`` call (``verify_study`` is in ``verify``).
+"""The pipeline: ``run_study``, ``run_ladder`` and ``report_study``, what ``cardsim run | ladder | report`` call
+(``verify_study`` is in ``verify``).
+
+A run is one ``Run`` object handed forward from stage to stage, never called back: the plan
+(``plan``: the study, its tasks), play (``run``: the tasks into the pieces of ``.R.part``,
+assembled: ``Played``), commit (``report``: sample, summary, plots; ``folder``: manifest, swap).
 
 A run checks everything it can before it writes anything: the study file (policies
 included), the job count and the Dask scheduler, the out folder (``folder.out_folder``),
@@ -24,13 +29,14 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import matplotlib
 
 import cardsim
+from cardsim.core.rules import Rules
 from cardsim.study.folder import place as folders
-from cardsim.study.ladder import files as ladder_files
+from cardsim.study.ladder import files as ladder_files, run as ladders
 from cardsim.study.folder import lock
 from cardsim.study.folder import manifest as claims
 from cardsim.study.folder import pieces
@@ -43,7 +49,8 @@ from cardsim.study.folder import storage
 from cardsim.study.hooks import NONE, Hooks
 from cardsim.study.run.execution import Execution
 from cardsim.study.report.summary import record_dtypes  # noqa: F401 - notebooks/reproduce.ipynb imports it from here
-from cardsim.study.run.runner import CHUNK, Tasks, engine_for, stream
+from cardsim.study.plan.tasks import CHUNK, Tasks, engine_for
+from cardsim.study.run.runner import stream
 from cardsim.study.plan.spec import RunStopped, Study, StudyError, load
 
 
@@ -72,6 +79,23 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
     return run_loaded(study, str(path), _command(path, games, out, precision, max_games), jobs=jobs, out=out,
                       backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume,
                       precision=precision, max_games=max_games, note=note, hooks=hooks)
+
+
+def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
+               games: int = ladders.GAMES, seed: int = 0, seatings: str = "pairs", engine: str = "compiled", jobs: int = 1,
+               out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
+               force: bool = False, progress: bool = False, resume: bool = False,
+               note: Callable[[str], None] = note_on_stderr) -> ladders.LadderResult:
+    """``cardsim ladder``: play the ladder of ``policies`` (``ladder.run.ladder_study``) and write its folder
+    (default ``results/ladder_<game>``); return its tables.
+
+    ``LadderResult.text`` is what ``cardsim ladder`` prints (the folder's ``ladder.txt``).
+    """
+    study = ladders.ladder_study(game, rules, policies=policies, players=players, games=games, seed=seed,
+                         seatings=seatings, engine=engine)
+    folder = run_loaded(study, None, ladder_files.command(study, out), jobs=jobs, out=out, backend=backend,
+                        scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
+    return ladders.read(folder)
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,7 @@ def verify_study(folder: str | Path, sample: int | None = None, seed: int | None
 def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, notes: list[str]) -> Verification:
     manifest = storage.read_manifest(folder)
     study = claims.study_of(manifest, folder / storage.MANIFEST)
-    problems = claims.check(manifest, study)
+    problems = claims.check(manifest, study, report.outputs)
     problems += _files(folder, manifest, notes)
     problems += _contents(folder, manifest, notes)
     sample_rows = _sample(folder, manifest, study, problems)

@@ -17,7 +17,8 @@ from cardsim.study import verify_study
 from cardsim.study.ladder import files as ladder_files
 from cardsim.study.folder import manifest as claims
 from cardsim.study.folder import storage
-from cardsim.study.ladder.run import ladder_study, read, run_ladder
+from cardsim.study.ladder.run import ladder_study, read
+from cardsim.study.pipeline import run_ladder
 from cardsim.study.plan.seatings import seatings
 from cardsim.study.plan.spec import load
 from cardsim.study.report.stats import wilson

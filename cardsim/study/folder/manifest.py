@@ -27,7 +27,7 @@ import platform
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import matplotlib
 import numba
@@ -41,9 +41,8 @@ from cardsim import games as registry
 from cardsim.api import ALIASES
 from cardsim.core import models
 from cardsim.play.user import is_user_spec, load
-from cardsim.study.report import summary as report
 from cardsim.study.folder import storage
-from cardsim.study.run.runner import engine_for
+from cardsim.study.plan.tasks import engine_for
 from cardsim.study.plan.spec import Study, StudyError
 
 _SHAPE = {"study": dict, "seed": int, "rules": dict, "engine": str, "cells": list, "records": dict, "sample": dict,
@@ -159,8 +158,10 @@ def study_of(manifest: dict[str, Any], path: Path) -> Study:
     return replace(study, variants={v: study.variants[v] for v in order})
 
 
-def check(manifest: dict[str, Any], study: Study) -> list[str]:
-    """One line per claim of the manifest that its own study does not give."""
+def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int], list[str]]) -> list[str]:
+    """One line per claim of the manifest that its own study does not give; ``outputs``: the files a study
+    writes, as a folder of a manifest format holds them (``report.summary.outputs``, handed in by ``verify``:
+    the folder checks what it claims, the report says what it writes)."""
     expected = claims(study)
     rows = study.games * len(study.cells())
     sampled = storage.sample_games(study.games).tolist()
@@ -171,10 +172,10 @@ def check(manifest: dict[str, Any], study: Study) -> list[str]:
     for key, have, want in (("records.file", records["file"], storage.GAMES), ("records.rows", records["rows"], rows),
                             ("sample.file", sample["file"], storage.SAMPLE), ("sample.games", sample["games"], sampled),
                             ("sample.rows", sample["rows"], len(sampled) * len(study.cells())),
-                            ("outputs", manifest["outputs"], report.outputs(study, manifest["format"]))):
+                            ("outputs", manifest["outputs"], outputs(study, manifest["format"]))):
         if have != want:
             problems.append(f"manifest.json: {key} is not the study's ({_short(have)}; the study gives {_short(want)})")
-    if manifest.get("format") in (3, 4) and sorted(manifest["files"]) != sorted([*report.outputs(study),
+    if manifest.get("format") in (3, 4) and sorted(manifest["files"]) != sorted([*outputs(study, storage.MANIFEST_FORMAT),
                                                                                  storage.SAMPLE]):
         problems.append("manifest.json: files does not list the sample, the summary and every plot")
     if manifest.get("format") == 4:

@@ -1,15 +1,15 @@
-"""``run_ladder``: what ``cardsim ladder`` calls — build the ladder's study, run it, read back its tables.
+"""A ladder's study from ``cardsim ladder``'s arguments (``ladder_study``) and its tables read back (``read``).
 
 The ladder's study is checked like a study file (``Study.from_dict``: rules, player
-count, each policy with its parameters) and then run by the study layer (lock, resume,
-all-or-nothing folder, manifest); its folder is ``results/ladder_<game>`` unless ``out``
-says otherwise. The manifest keeps the ``cardsim ladder`` command that re-creates it.
+count, each policy with its parameters); ``pipeline.run_ladder`` runs it as any study
+(lock, resume, all-or-nothing folder, manifest) into ``results/ladder_<game>`` unless
+``out`` says otherwise. The manifest keeps the ``cardsim ladder`` command that re-creates it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import pandas as pd
 
@@ -17,7 +17,6 @@ from cardsim import api
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules, split_calls
 from cardsim.study.ladder import files as ladder_files
-from cardsim.study.pipeline import note_on_stderr, run_loaded
 from cardsim.study.plan.seatings import SEATINGS
 from cardsim.study.plan.spec import Study
 
@@ -55,22 +54,6 @@ def ladder_study(game: str, rules: str | Rules | None = None, *, policies: str |
         "variants": {variant: r.to_dict()}, "baseline": variant, "engine": engine,
         "ladder": {"policies": list(names), "seatings": seatings}}, where="cardsim ladder")
     return replace(study, description=f"ladder of {', '.join(study.ladder.policies)} at {players} players")
-
-
-def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
-               games: int = GAMES, seed: int = 0, seatings: str = "pairs", engine: str = "compiled", jobs: int = 1,
-               out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
-               force: bool = False, progress: bool = False, resume: bool = False,
-               note: Callable[[str], None] = note_on_stderr) -> LadderResult:
-    """Play the ladder and write its folder (default ``results/ladder_<game>``); return its tables.
-
-    ``LadderResult.text`` is what ``cardsim ladder`` prints (the folder's ``ladder.txt``).
-    """
-    study = ladder_study(game, rules, policies=policies, players=players, games=games, seed=seed,
-                         seatings=seatings, engine=engine)
-    folder = run_loaded(study, None, ladder_files.command(study, out), jobs=jobs, out=out, backend=backend,
-                        scheduler=scheduler, force=force, progress=progress, resume=resume, note=note)
-    return read(folder)
 
 
 def read(folder: str | Path) -> LadderResult:

@@ -4,7 +4,7 @@ A ladder is a study of one variant at one player count whose cells are **seating
 (one policy per seat, ``cardsim.study.plan.seatings``); every seating plays games
 ``0 .. n - 1``, so game i deals the same cards in every seating and the comparisons are
 paired. This module holds the statistics a ladder adds to a study, all of it pure (it
-plays and writes nothing; ``ladder_run`` runs a ladder and writes its files):
+plays and writes nothing; ``pipeline.run_ladder`` runs a ladder and writes its files):
 
 - ``measure_of``: how a record says how each seat did, found by column name — the
   seat that lost (``loser``: Moska, Musta-Maija), the seat's score (``score_<seat>``,

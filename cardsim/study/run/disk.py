@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from cardsim.study.report import summary as report
 from cardsim.study.folder import storage
-from cardsim.study.run.runner import Tasks
+from cardsim.study.plan.tasks import Tasks
 
 if TYPE_CHECKING:
     from cardsim.study.folder.place import Place

@@ -1,18 +1,11 @@
-"""Plays a study's games: every cell split into tasks of consecutive game indices.
-
-A task is one cell and one chunk of its game indices (``CHUNK`` games by engine),
-run by ``cardsim.api.run_chunk`` wherever the ``Execution`` puts it. The tasks of a
-study are numbered in cell order, then game order, and are the same whenever the same
-study runs: that is what lets a killed run resume from the tasks it kept. Records come
-back in task order whatever the backend or the number of jobs, so the same study always
-gives the same rows: all at once (``simulate``) or task by task (``stream``). Writes
-nothing.
+"""Plays a study's games: the plan's tasks (``plan.tasks``), each run by ``cardsim.api.run_chunk``
+wherever the ``Execution`` puts it. Records come back in task order
+whatever the backend or the number of jobs, so the same study always gives the same rows: all at
+once (``simulate``) or task by task (``stream``). Writes nothing.
 """
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Iterator
 
 import numpy as np
@@ -22,45 +15,7 @@ from cardsim import games as registry
 from cardsim.core.progress import bar as progress_bar
 from cardsim.study.run.execution import Execution
 from cardsim.study.plan.spec import Cell, Study
-
-CHUNK = {"compiled": 5_000, "reference": 200}
-"""Games per task by engine: small enough to balance the workers, large enough to amortise a task."""
-
-
-def engine_for(study: Study) -> str:
-    """The engine that runs the study: its own, or reference for a game without a compiled engine."""
-    return study.engine if registry.spec(study.game).compiled is not None else "reference"
-
-
-@dataclass(frozen=True)
-class Tasks:
-    """The tasks of a study (or of the game indices ``games`` of every cell), numbered from 0."""
-
-    study: Study
-    games: np.ndarray | None = None
-
-    @cached_property
-    def chunk(self) -> int:
-        return CHUNK[engine_for(self.study)]
-
-    @cached_property
-    def cells(self) -> list[Cell]:
-        return self.study.cells()
-
-    @cached_property
-    def per_cell(self) -> int:
-        n = self.study.games if self.games is None else len(self.games)
-        return -(-n // self.chunk)
-
-    def __len__(self) -> int:
-        return len(self.cells) * self.per_cell
-
-    def task(self, i: int) -> tuple[Cell, np.ndarray]:
-        """Task ``i``: its cell and its game indices."""
-        cell, j = self.cells[i // self.per_cell], i % self.per_cell
-        if self.games is None:
-            return cell, np.arange(j * self.chunk, min((j + 1) * self.chunk, self.study.games), dtype=np.int64)
-        return cell, np.asarray(self.games[j * self.chunk:(j + 1) * self.chunk], dtype=np.int64)
+from cardsim.study.plan.tasks import Tasks, engine_for
 
 
 def simulate(study: Study, *, jobs: int = 1, backend: str = "loky", scheduler: str | None = None,

@@ -20,7 +20,8 @@ from cardsim.study.folder import pieces
 from cardsim.study.run.execution import Execution
 from cardsim.study.run.precision import next_games, widest_half_width
 from cardsim.study.report.summary import study_measures
-from cardsim.study.run.runner import Tasks, stream
+from cardsim.study.plan.tasks import Tasks
+from cardsim.study.run.runner import stream
 from cardsim.study.plan.spec import Study
 
 
