@@ -5,7 +5,7 @@ Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
 disk, an unreachable scheduler, ...) ends with one line on stderr and exit status 2.
 Ctrl-C ends with one line (what was kept, how to go on) and status 130, SIGTERM with
-the same line and status 143 (``study.signals``); ``verify`` exits 1 when the folder
+the same line and status 143 (``study.run.signals``); ``verify`` exits 1 when the folder
 differs from what it claims. Output cut short by a closed pipe (``cardsim list | head``)
 ends quietly with status 141, as a program killed by SIGPIPE.
 """
