@@ -25,7 +25,7 @@ import numpy as np
 
 import cardsim
 from cardsim.core.search import unfair_note
-from cardsim.study.stats import wilson
+from cardsim.study.report.stats import wilson
 
 PLAYERS = 4
 DEFAULT = ("mc", "mc(search_stock=all)", "mc(beliefs=reads)", "mc(beliefs=reads, search_stock=all)", "oracle",

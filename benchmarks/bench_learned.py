@@ -19,7 +19,7 @@ from joblib import Parallel, delayed
 
 import cardsim
 from cardsim.core.rules import split_calls
-from cardsim.study.stats import wilson
+from cardsim.study.report.stats import wilson
 
 
 def throughput(policy: str, games: int, rounds: int) -> list[float]:

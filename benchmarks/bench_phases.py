@@ -34,8 +34,12 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 import cardsim
-from cardsim.study import commands, pieces, plots, report, storage
-from cardsim.study.spec import load
+from cardsim.study import pipeline as commands
+from cardsim.study.folder import pieces
+from cardsim.study.report import plots
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
+from cardsim.study.plan.spec import load
 from throughput import cpu_seconds
 
 SPENT: dict[str, float] = defaultdict(float)

@@ -9,7 +9,7 @@ seconds of this process (``time.process_time``) per round, median and range over
 the earlier code's the same way, their ratio, and the folder's own simulation time from its
 manifest; then the load (``uptime``). Never an assertion — read the numbers.
 
-    python benchmarks/bench_plots.py --earlier /path/to/earlier/cardsim/study/plots.py
+    python benchmarks/bench_plots.py --earlier /path/to/earlier/cardsim/study/report/plots.py
 """
 from __future__ import annotations
 
@@ -24,8 +24,10 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from cardsim.study import plots, report, storage
-from cardsim.study import manifest as claims
+from cardsim.study.report import plots
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
+from cardsim.study.folder import manifest as claims
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("moska_variants", "uno_house_rules", "moska_knobs", "musta_maija_knobs")
@@ -55,7 +57,7 @@ def _round(module, folder: Path) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--earlier", type=Path, help="an earlier cardsim's cardsim/study/plots.py to compare with")
+    parser.add_argument("--earlier", type=Path, help="an earlier cardsim's cardsim/study/report/plots.py to compare with")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("folders", nargs="*", default=FOLDERS, help="folders under results/")
     args = parser.parse_args()

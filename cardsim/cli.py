@@ -5,7 +5,7 @@ Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
 disk, an unreachable scheduler, ...) ends with one line on stderr and exit status 2.
 Ctrl-C ends with one line (what was kept, how to go on) and status 130, SIGTERM with
-the same line and status 143 (``study.signals``); ``verify`` exits 1 when the folder
+the same line and status 143 (``study.run.signals``); ``verify`` exits 1 when the folder
 differs from what it claims. Output cut short by a closed pipe (``cardsim list | head``)
 ends quietly with status 141, as a program killed by SIGPIPE.
 """
@@ -58,9 +58,9 @@ def cmd_run(args: argparse.Namespace) -> None:
 
     folder = run_study(args.study, games=args.games, jobs=args.jobs, out=args.out, backend=args.backend,
                        scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume,
-                       precision=args.precision, max_games=args.max_games)
+                       precision=args.precision, max_games=args.max_games, hooks=args.hooks)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
-    from cardsim.study.spec import load
+    from cardsim.study.plan.spec import load
 
     if load(args.study).replicate:  # `replicate = true` in the study file
         _replicate(folder, None, None, args)
@@ -83,7 +83,7 @@ def _replicate(folder, seed, out, args: argparse.Namespace, **part) -> None:
 
 def _reached(folder) -> str:
     """How a run stepped to a precision ended, from its manifest ("" for other runs)."""
-    from cardsim.study import storage
+    from cardsim.study.folder import storage
 
     manifest = storage.read_manifest(folder)
     stepped = manifest.get("precision")
@@ -97,9 +97,11 @@ def _reached(folder) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> None:
     """The paired table of a few rules on the same deals; ``--out`` also writes the study folder."""
-    from cardsim.study import compare, report, storage
-    from cardsim.study.commands import run_loaded
-    from cardsim.study.runner import simulate
+    from cardsim.study import compare
+    from cardsim.study.report import summary as report
+    from cardsim.study.folder import storage
+    from cardsim.study.pipeline import run_loaded
+    from cardsim.study.run.runner import simulate
 
     study = compare.study(args.game, args.rules, players=args.players, games=args.games, seed=args.seed,
                           policies=args.policy, engine=args.engine)
@@ -117,7 +119,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 def cmd_ladder(args: argparse.Namespace) -> None:
     """Print the ladder's tables and ratings (``ladder.txt``) and where its folder is."""
-    from cardsim.study.ladder_run import run_ladder
+    from cardsim.study import run_ladder
 
     result = run_ladder(args.game, args.rules, policies=args.policies, players=args.players, games=args.games,
                         seed=args.seed, seatings=args.seatings, engine=args.engine, jobs=args.jobs, out=args.out,
@@ -148,7 +150,7 @@ def cmd_verify(args: argparse.Namespace) -> None:
 def cmd_report(args: argparse.Namespace) -> None:
     """Re-render from games.parquet; with ``--html``, write report.html from the folder's files instead."""
     if args.html:
-        from cardsim.study.htmlreport import write_report
+        from cardsim.study.report.html import write_report
 
         print(f"wrote {write_report(args.folder)}")
         return
@@ -312,12 +314,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    from cardsim.study import signals
-    from cardsim.study.spec import RunStopped
+def main(argv: list[str] | None = None, hooks=None) -> int:
+    """The command line's exit status; ``hooks``: a test's seams of ``run`` (``cardsim.study.hooks``)."""
+    from cardsim.study.hooks import NONE
+    from cardsim.study.run import signals
+    from cardsim.study.plan.spec import RunStopped
 
     args = build_parser().parse_args(argv)
     args.argv = list(sys.argv[1:] if argv is None else argv)
+    args.hooks = hooks if hooks is not None else NONE
     try:
         with signals.terminated_as_interrupt():
             args.func(args)

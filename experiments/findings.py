@@ -12,7 +12,7 @@ paired differences), a knob study's ``effects.csv`` (main effects) and a ladder'
     python experiments/findings.py --findings      # the headline findings, corrected, replicated, by skill
 
 ``--findings`` prints each headline claim (``CLAIMS``) with its correction for many comparisons
-(Holm p and BH q within its study's family, from the committed tables: ``cardsim.study.multiplicity``),
+(Holm p and BH q within its study's family, from the committed tables: ``cardsim.study.report.multiplicity``),
 its replication (``results/<study>_replication/replication.csv``, else "not yet replicated") and its
 skill verdict (the top two rungs of ``Claim.rungs``, compared from the committed tables). A claim is
 stated as a finding only if it survives correction and replicated; one that does not survive says
@@ -31,8 +31,10 @@ import numpy as np
 import pandas as pd
 
 from cardsim.games import spec
-from cardsim.study import multiplicity, replication, skill
-from cardsim.study.stats import wilson
+from cardsim.study import replication
+from cardsim.study.report import multiplicity
+from cardsim.study.report import skill
+from cardsim.study.report.stats import wilson
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = ("moska_variants", "musta_maija_variants", "uno_house_rules", "molotow_rules")

@@ -1,7 +1,7 @@
 """How many games regression adjustment on the deal saves: the variance reduction factor of each table.
 
 For each study folder (with its ``games.parquet``), every contrast raw and cross-fitted-adjusted on
-the deal's features (``cardsim.study.adjustment``), summarised per table (players, policy, family):
+the deal's features (``cardsim.study.report.adjustment``), summarised per table (players, policy, family):
 the median factor over its contrasts, its range, and the share of games the median saves.
 
     python experiments/variance_reduction.py /tmp/vr/quickstart /tmp/vr/musta_maija_variants
@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from cardsim.study import adjustment, manifest, storage
+from cardsim.study.report import adjustment
+from cardsim.study.folder import manifest
+from cardsim.study.folder import storage
 
 
 def main(argv: list[str] | None = None) -> None:

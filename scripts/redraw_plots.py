@@ -16,7 +16,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from cardsim.study import manifest as claims, plots, report, storage
+from cardsim.study.folder import manifest as claims
+from cardsim.study.report import plots
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
 
 
 def redraw(folder: Path) -> list[str]:

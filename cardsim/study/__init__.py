@@ -1,23 +1,21 @@
 """The study layer: run variant comparisons from a TOML study file, write and re-check results.
 
-``spec`` reads study files (``design`` expands a sweep or factorial into variants),
-``runner`` plays the games (``execution`` runs the tasks, ``workers`` sets up each worker
-process; ``stepping`` plays on to a precision, by ``precision``'s rule), ``stats``
-summarises them (with each cell's fairness), ``effects`` measures a design's knobs,
-``plots`` draws them, ``htmlreport`` writes ``report.html``, ``compare`` serves
-``cardsim compare``, ``storage`` owns the files of a folder, ``pieces`` the records of a run in
-progress, ``folder`` and ``lock`` the folder itself (one writer, replaced all or
-nothing), ``disk`` the space a run needs, ``signals`` how a stopped run ends, ``manifest``
-what a folder claims, ``report`` its summary and plots,
-``verify`` checks it, ``commands`` ties them together. The names below are imported on
-first use, so that a worker process importing ``cardsim.study.workers`` starts quickly.
+A study walks one way through its stages, each a subpackage with one job: ``plan`` (the
+study file read into a ``Study``, its cells), ``run`` (the cells' tasks played into
+records), ``folder`` (the records kept, the folder's files and manifest, the swap that
+replaces a folder all or nothing), ``report`` (summary, effects, plots, ``report.html``)
+and ``ladder`` (a ladder's tables, ratings and figure). ``pipeline`` walks a study through
+them (``cardsim run | report``), ``verify`` checks a folder against what it claims,
+``compare`` and ``replication`` serve ``cardsim compare | replicate``. The names below are
+imported on first use, so that a worker process importing ``cardsim.study.run.workers``
+starts quickly.
 """
 from __future__ import annotations
 
 from importlib import import_module
 
-_EXPORTS = {"Study": "spec", "StudyError": "spec", "load": "spec", "report_study": "commands",
-            "run_study": "commands", "verify_study": "verify"}
+_EXPORTS = {"Study": "plan.spec", "StudyError": "plan.spec", "load": "plan.spec", "report_study": "pipeline",
+            "run_study": "pipeline", "run_ladder": "pipeline", "verify_study": "verify"}
 
 __all__ = list(_EXPORTS)
 

@@ -15,9 +15,9 @@ import pandas as pd
 
 from cardsim import api
 from cardsim.core.search import unfair_note
-from cardsim.study.explore import outcome_column
-from cardsim.study.spec import Study, StudyError
-from cardsim.study.stats import LENGTHS
+from cardsim.study.report.explore import outcome_column
+from cardsim.study.plan.spec import Study, StudyError
+from cardsim.study.report.stats import LENGTHS
 
 WHERE = "compare"
 

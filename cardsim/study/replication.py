@@ -36,8 +36,12 @@ import numpy as np
 import pandas as pd
 
 from cardsim.core.game import SEED_LIMIT
-from cardsim.study import folder as folders, manifest as claims, multiplicity, report, storage
-from cardsim.study.spec import Study, StudyError
+from cardsim.study.folder import place as folders
+from cardsim.study.folder import manifest as claims
+from cardsim.study.report import multiplicity
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
+from cardsim.study.plan.spec import Study, StudyError
 
 TABLE = "replication.csv"
 FRESH = "fresh"
@@ -88,7 +92,7 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
     """Replicate the study of ``folder`` on the fresh deals of ``seed``; return the replication
     folder and its table (also written as ``TABLE`` there). ``players``, ``policies`` (cell labels,
     as the study's ``policy`` column spells them) and ``games``: replicate only part of it."""
-    from cardsim.study.commands import note_on_stderr, run_loaded
+    from cardsim.study.pipeline import note_on_stderr, run_loaded
 
     folder = Path(folder)
     manifest = storage.read_manifest(folder)
@@ -128,7 +132,7 @@ def tabulate(folder: Path, place: Path, argv: list[str]) -> pd.DataFrame:
 
 def _part(study: Study, players: list[int] | None, policies: list[str] | None, games: int | None) -> Study:
     """The study restricted to some of its player counts and policies, at ``games`` games per cell."""
-    from cardsim.study.spec import policy_label
+    from cardsim.study.plan.spec import policy_label
 
     if players:
         unknown = [n for n in players if n not in study.players]

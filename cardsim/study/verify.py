@@ -44,12 +44,19 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
-from cardsim.study import folder as place_of, ladder_files, lock, manifest as claims, plots, precision as rule
-from cardsim.study import htmlreport, report, storage
-from cardsim.study.runner import simulate
-from cardsim.study.spec import Study, StudyError
-from cardsim.study.effects import contrasts, paired
-from cardsim.study.stats import CELL, fairness, wilson
+from cardsim.study.folder import place as place_of
+from cardsim.study.ladder import files as ladder_files
+from cardsim.study.folder import lock
+from cardsim.study.folder import manifest as claims
+from cardsim.study.report import plots
+from cardsim.study.run import precision as rule
+from cardsim.study.report import html as htmlreport
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
+from cardsim.study.run.runner import simulate
+from cardsim.study.plan.spec import Study, StudyError
+from cardsim.study.report.effects import contrasts, paired
+from cardsim.study.report.stats import CELL, fairness, wilson
 
 SHOWN = 5
 """Differences shown one by one per check; the rest are counted."""
@@ -93,7 +100,7 @@ def verify_study(folder: str | Path, sample: int | None = None, seed: int | None
 def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, notes: list[str]) -> Verification:
     manifest = storage.read_manifest(folder)
     study = claims.study_of(manifest, folder / storage.MANIFEST)
-    problems = claims.check(manifest, study)
+    problems = claims.check(manifest, study, report.outputs)
     problems += _files(folder, manifest, notes)
     problems += _contents(folder, manifest, notes)
     sample_rows = _sample(folder, manifest, study, problems)

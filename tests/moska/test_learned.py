@@ -307,8 +307,8 @@ def test_train_rejects_bad_arguments_with_one_line(tmp_path, capsys, monkeypatch
 def test_a_studys_manifest_names_the_digest_of_every_model_it_plays():
     """The claims ``cardsim verify`` checks: the models by name with their digests (``learned`` alone is the
     default model, ``mc``'s base counts); a study without a learned seat claims none."""
-    from cardsim.study import manifest
-    from cardsim.study.ladder_run import ladder_study
+    from cardsim.study.folder import manifest
+    from cardsim.study.ladder.run import ladder_study
 
     study = ladder_study("moska", policies=["greedy", "learned(model=moska_4p_g1)", "mc(base=learned)"], games=4,
                          seed=1)

@@ -9,7 +9,7 @@ import pytest
 
 import cardsim
 from cardsim.play.user import load
-from cardsim.study.spec import load as load_study
+from cardsim.study.plan.spec import load as load_study
 from tests.play.stepping import redealt, world_key
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -99,10 +99,14 @@ def install(monkeypatch) -> None:
     cardsim.games.register(GAME)
 
 
-if __name__ == "__main__":  # `python fakegame.py run STUDY ...`: the cardsim CLI with the fake game
+if __name__ == "__main__":  # `python fakegame.py [--pause POINT:MARKER] run STUDY ...`: the CLI with the fake game
     import pytest
 
     from cardsim import cli
+    from killing import PauseAt
 
     install(pytest.MonkeyPatch())
-    sys.exit(cli.main(sys.argv[1:]))
+    argv, hooks = sys.argv[1:], None
+    if argv[:1] == ["--pause"]:
+        hooks, argv = PauseAt(False, *argv[1].split(":", 1)), argv[2:]
+    sys.exit(cli.main(argv, hooks=hooks))

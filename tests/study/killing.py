@@ -1,10 +1,11 @@
-"""Run the cardsim command line until a named pause point (``cardsim.study.testhooks``), then kill it.
+"""Run the cardsim command line until a named pause point (``cardsim.study.hooks``), then kill it.
 
 ``paused(argv, point, tmp)`` forks this test process (the fake game installed, nothing to
-import again), runs ``cli.main(argv)`` in the child with ``CARDSIM_TEST_PAUSE`` set, and
+import again), runs ``cli.main(argv, hooks=PauseAt(point, marker))`` in the child, and
 returns once the child waits at ``point``: the test then kills it exactly there, never
 "about then". ``process(argv, point, tmp)`` does the same with a fresh interpreter
-(``python fakegame.py ...``), for tests that need real worker processes of a real run.
+(``python fakegame.py --pause POINT:MARKER ...``), for tests that need real worker processes
+of a real run.
 """
 from __future__ import annotations
 
@@ -14,12 +15,38 @@ import subprocess
 import sys
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from cardsim.study.hooks import Hooks
 
 HERE = Path(__file__).resolve().parent
 WAIT_S = 120
 """The most a child may take to reach its pause point (a deadline, not a timing assumption)."""
+
+
+@dataclass(frozen=True)
+class PauseAt(Hooks):
+    """Hooks that wait at the ``nth`` occurrence of ``point`` ("plot#2": the second plot): write the
+    process id into ``marker``, then wait until killed (or interrupted: a SIGINT raises
+    ``KeyboardInterrupt`` there, as Ctrl-C would), or until the file ``marker.go`` exists."""
+
+    point: str = ""
+    marker: str = ""
+    seen: dict = field(default_factory=dict)
+
+    def pause(self, point: str) -> None:
+        name, _, nth = self.point.partition("#")
+        if name != point:
+            return
+        self.seen[point] = self.seen.get(point, 0) + 1
+        if self.seen[point] != int(nth or 1):
+            return
+        with open(self.marker + ".tmp", "w") as f:
+            f.write(str(os.getpid()))
+        os.replace(self.marker + ".tmp", self.marker)
+        while not os.path.exists(self.marker + ".go"):
+            time.sleep(0.02)
 
 
 @dataclass
@@ -44,20 +71,19 @@ class Child:
         return self.output.read_text(errors="replace")
 
 
-def paused(argv: list[str], point: str, tmp: Path, env: dict[str, str] | None = None) -> Child:
-    """A forked child running ``cardsim argv``, waiting at ``point`` (e.g. ``"plot#2"``)."""
+def paused(argv: list[str], point: str, tmp: Path, two_renames: bool = False) -> Child:
+    """A forked child running ``cardsim argv``, waiting at ``point`` (e.g. ``"plot#2"``); ``two_renames``:
+    the folder swapped by two renames (``Hooks.two_renames``)."""
     marker, output = _files(tmp)
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
         code = 99
         try:
-            os.environ.update(env or {})
-            os.environ["CARDSIM_TEST_PAUSE"] = f"{point}:{marker}"
             sys.stdout = sys.stderr = open(output, "w", buffering=1)
             signal.signal(signal.SIGINT, signal.default_int_handler)
             from cardsim import cli
 
-            code = cli.main(argv)
+            code = cli.main(argv, hooks=PauseAt(two_renames, point, str(marker)))
         except SystemExit as stop:
             code = stop.code if isinstance(stop.code, int) else 98
         except BaseException:
@@ -70,12 +96,12 @@ def paused(argv: list[str], point: str, tmp: Path, env: dict[str, str] | None = 
     return child
 
 
-def process(argv: list[str], point: str, tmp: Path, env: dict[str, str] | None = None) -> Child:
+def process(argv: list[str], point: str, tmp: Path) -> Child:
     """``python fakegame.py argv`` (a fresh interpreter), waiting at ``point``."""
     marker, output = _files(tmp)
     with open(output, "w") as out:
-        popen = subprocess.Popen([sys.executable, str(HERE / "fakegame.py"), *argv], stdout=out, stderr=out,
-                                 env={**os.environ, **(env or {}), "CARDSIM_TEST_PAUSE": f"{point}:{marker}"})
+        popen = subprocess.Popen([sys.executable, str(HERE / "fakegame.py"), "--pause", f"{point}:{marker}", *argv],
+                                 stdout=out, stderr=out)
     child = Child(popen.pid, output, popen)
     _await(child, marker)
     return child

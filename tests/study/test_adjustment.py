@@ -1,4 +1,4 @@
-"""Cross-fitted regression adjustment (cardsim.study.adjustment) on constructed cases, and the deal
+"""Cross-fitted regression adjustment (cardsim.study.report.adjustment) on constructed cases, and the deal
 features it reads (cardsim.games.<game>.features) against the reference engines' deals."""
 import numpy as np
 import pytest
@@ -9,7 +9,7 @@ from cardsim.games.moska.rules import MoskaRules
 from cardsim.games.musta_maija import features as mm_features, reference as musta_maija
 from cardsim.games.musta_maija.cards import BLACK_MARIA, DIAMONDS, JACK, cards, rank, suit
 from cardsim.games.musta_maija.rules import MustaMaijaRules
-from cardsim.study.adjustment import cross_fitted
+from cardsim.study.report.adjustment import cross_fitted
 
 
 def _case(rng_, n: int, theta: float):
@@ -80,9 +80,10 @@ def test_a_studys_contrasts_and_cells_adjusted_on_the_deal(tmp_path):
     rates, each with its adjusted interval and factor; the factors summarised per table."""
     import pandas as pd
 
-    from cardsim.study import run_study, storage
-    from cardsim.study.adjustment import factors, table
-    from cardsim.study.manifest import study_of
+    from cardsim.study import run_study
+    from cardsim.study.folder import storage
+    from cardsim.study.report.adjustment import factors, table
+    from cardsim.study.folder.manifest import study_of
 
     path = tmp_path / "study.toml"
     path.write_text('name = "small"\ngame = "moska"\nseed = 3\ngames = 400\nplayers = [4]\npolicies = ["greedy"]\n'

@@ -13,11 +13,15 @@ import pytest
 
 import cardsim
 from cardsim.cli import main
-from cardsim.study import ladder_files, manifest as claims, storage, verify_study
-from cardsim.study.ladder_run import ladder_study, read, run_ladder
-from cardsim.study.seatings import seatings
-from cardsim.study.spec import load
-from cardsim.study.stats import wilson
+from cardsim.study import verify_study
+from cardsim.study.ladder import files as ladder_files
+from cardsim.study.folder import manifest as claims
+from cardsim.study.folder import storage
+from cardsim.study.ladder.run import ladder_study, read
+from cardsim.study.pipeline import run_ladder
+from cardsim.study.plan.seatings import seatings
+from cardsim.study.plan.spec import load
+from cardsim.study.report.stats import wilson
 from fakegame import edit
 
 GAMES = 300

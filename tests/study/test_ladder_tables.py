@@ -8,10 +8,10 @@ import pandas as pd
 import pytest
 from hypothesis import given, strategies as st
 
-from cardsim.study import rating
-from cardsim.study.ladder import ALL, Measure, Tally, format_report, measure_of
-from cardsim.study.seatings import seatings
-from cardsim.study.stats import paired_mean, wilson
+from cardsim.study.ladder import rating
+from cardsim.study.ladder.tables import ALL, Measure, Tally, format_report, measure_of
+from cardsim.study.plan.seatings import seatings
+from cardsim.study.report.stats import paired_mean, wilson
 
 POLICIES = ["random", "greedy", "mc(determinizations=32, base=greedy)", "greedy(bluff=0.1, challenge=0.5)"]
 

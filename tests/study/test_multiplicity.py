@@ -1,12 +1,12 @@
-"""Corrections for many comparisons (cardsim.study.multiplicity) against scipy and statsmodels on fixed data."""
+"""Corrections for many comparisons (cardsim.study.report.multiplicity) against scipy and statsmodels on fixed data."""
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-from cardsim.study.multiplicity import adjust, family, p_value, paired_table
-from cardsim.study.stats import paired_mean
+from cardsim.study.report.multiplicity import adjust, family, p_value, paired_table
+from cardsim.study.report.stats import paired_mean
 
 
 def _contrasts(seed: int = 7, tests: int = 12, games: int = 300) -> tuple[pd.DataFrame, list[np.ndarray]]:

@@ -2,8 +2,8 @@
 table, HTML report; outputs without it are unchanged (no note)."""
 from cardsim.cli import main
 from cardsim.core.search import is_unfair, unfair_note
-from cardsim.study import ladder_files
-from cardsim.study.ladder_run import ladder_study
+from cardsim.study.ladder import files as ladder_files
+from cardsim.study.ladder.run import ladder_study
 
 NOTE = "not a fair player"
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from cardsim.study import rating
+from cardsim.study.ladder import rating
 
 
 def test_two_policies_have_the_closed_form_log_odds():

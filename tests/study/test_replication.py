@@ -6,9 +6,10 @@ import pandas as pd
 import pytest
 
 from cardsim import cli
-from cardsim.study import run_study, storage
+from cardsim.study import run_study
+from cardsim.study.folder import storage
 from cardsim.study.replication import FRESH, TABLE, read, replicate, verdicts
-from cardsim.study.spec import StudyError
+from cardsim.study.plan.spec import StudyError
 
 FACTORIAL = """\
 name = "fake_factorial"

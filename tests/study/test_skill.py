@@ -1,14 +1,15 @@
-"""Skill ladders in a study (``[skill] rungs``; cardsim.study.skill): every effect at every rung on the same
+"""Skill ladders in a study (``[skill] rungs``; cardsim.study.report.skill): every effect at every rung on the same
 deals, the top two rungs' paired difference, the verdicts and the plot, on the fake game."""
 import numpy as np
 import pandas as pd
 import pytest
 from fakegame import STUDY, edit
 
-from cardsim.study import run_study, storage, verify_study
-from cardsim.study.skill import FILE, verdict
-from cardsim.study.spec import StudyError, load
-from cardsim.study.stats import paired_mean
+from cardsim.study import run_study, verify_study
+from cardsim.study.folder import storage
+from cardsim.study.report.skill import FILE, verdict
+from cardsim.study.plan.spec import StudyError, load
+from cardsim.study.report.stats import paired_mean
 
 SKILL = """\
 name = "fake_skill"

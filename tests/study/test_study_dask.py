@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cardsim.study import run_study, storage, verify_study
+from cardsim.study import run_study, verify_study
+from cardsim.study.folder import storage
 from fakegame import edit
 from killing import paused
 

@@ -9,9 +9,11 @@ import pytest
 from scipy import stats as sps
 
 from cardsim.cli import main
-from cardsim.study import manifest as claims, run_study, storage, verify_study
-from cardsim.study.spec import Study, StudyError, load
-from cardsim.study.stats import fairness
+from cardsim.study import run_study, verify_study
+from cardsim.study.folder import manifest as claims
+from cardsim.study.folder import storage
+from cardsim.study.plan.spec import Study, StudyError, load
+from cardsim.study.report.stats import fairness
 from fakegame import STUDY
 
 HEAD = STUDY.split("[variants.plain]")[0].replace('baseline = "plain"\n', "")

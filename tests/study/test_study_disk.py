@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cardsim.study import disk, pieces, run_study
-from cardsim.study.spec import load
+from cardsim.study import run_study
+from cardsim.study.run import disk
+from cardsim.study.folder import pieces
+from cardsim.study.plan.spec import load
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from cardsim import games as registry
-from cardsim.study.design import DesignError, expand
-from cardsim.study.effects import COLUMNS, contrasts, effects
-from cardsim.study.stats import measures, paired_mean, summarize
+from cardsim.study.plan.design import DesignError, expand
+from cardsim.study.report.effects import COLUMNS, contrasts, effects
+from cardsim.study.report.stats import measures, paired_mean, summarize
 
 FACTORIAL = {"base": "plain", "knobs": {"lives": [2, 3], "dealer_lives": [0, 1, 2]}}
 

@@ -5,10 +5,10 @@ import shutil
 import pandas as pd
 import pytest
 
-from cardsim.study import storage
-from cardsim.study.explore import (headline, most, open_study, outcome_table, paired_table, project_root, show,
+from cardsim.study.folder import storage
+from cardsim.study.report.explore import (headline, most, open_study, outcome_table, paired_table, project_root, show,
                                    trimmed)
-from cardsim.study.spec import StudyError
+from cardsim.study.plan.spec import StudyError
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.optimize import linprog
 
-from cardsim.study.stats import _tv_range, clopper_pearson, fairness
+from cardsim.study.report.stats import _tv_range, clopper_pearson, fairness
 
 
 def test_point_estimates_worked_by_hand():

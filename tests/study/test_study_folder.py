@@ -16,7 +16,11 @@ from pathlib import Path
 import pytest
 
 from cardsim.cli import main
-from cardsim.study import disk, folder as folders, lock, pieces, verify_study
+from cardsim.study import verify_study
+from cardsim.study.run import disk
+from cardsim.study.folder import place as folders
+from cardsim.study.folder import lock
+from cardsim.study.folder import pieces
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,7 +140,7 @@ def test_a_bad_policy_parameter_names_file_and_key_before_anything_is_written(tm
 
 
 def test_jobs_above_the_cores_are_capped_with_a_note_and_the_manifest_says_what_ran(write_study, tmp_path, capsys):
-    from cardsim.study.execution import cores
+    from cardsim.study.run.execution import cores
 
     assert main(["run", str(write_study()), "--out", str(tmp_path / "R"), "--quiet", "--jobs", "999"]) == 0
     err = capsys.readouterr().err

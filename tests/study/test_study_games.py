@@ -7,10 +7,11 @@ import pandas as pd
 import pytest
 
 from cardsim.cli import main
-from cardsim.study import storage, verify_study
-from cardsim.study.runner import simulate
-from cardsim.study.spec import load
-from cardsim.study.stats import summarize
+from cardsim.study import verify_study
+from cardsim.study.folder import storage
+from cardsim.study.run.runner import simulate
+from cardsim.study.plan.spec import load
+from cardsim.study.report.stats import summarize
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 

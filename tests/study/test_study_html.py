@@ -9,8 +9,8 @@ import pytest
 
 from cardsim.cli import main
 from cardsim.study import run_study
-from cardsim.study.explore import headline
-from cardsim.study.htmlreport import write_report
+from cardsim.study.report.explore import headline
+from cardsim.study.report.html import write_report
 from chromium import Browser
 from test_study_designs import FACTORIAL
 

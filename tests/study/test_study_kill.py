@@ -123,7 +123,7 @@ def test_the_two_rename_swap_killed_between_its_renames_is_finished_by_the_next_
     leaves the new study beside R's parent, complete, and verify swaps it in."""
     new, out, _ = setting
     child = paused(["run", str(new), "--out", str(out), "--force", "--quiet"], "swap.aside", tmp_path,
-                   env={"CARDSIM_TEST_SWAP": "rename"})
+                   two_renames=True)
     assert child.kill(signal.SIGKILL) == -signal.SIGKILL
     assert not out.exists() and len(list(tmp_path.glob(".R.ready-*"))) == 1 and len(list(tmp_path.glob(".R.old-*")))
     v = verify_study(out, redraw=False)
@@ -217,7 +217,7 @@ def test_workers_die_with_their_parent_and_ctrl_c_is_one_line(setting, tmp_path,
 def test_ctrl_c_during_the_swap_waits_for_it_and_says_the_study_is_new(setting, tmp_path, monkeypatch, capsys, sig,
                                                                        status, said):
     """The swap is a few renames: Ctrl-C (or SIGTERM) then is held back until it is done."""
-    from cardsim.study import folder
+    from cardsim.study.folder import place as folder
 
     new, out, _ = setting
     exchange = folder._exchange

@@ -2,8 +2,8 @@
 number of games, against values worked by hand."""
 import pytest
 
-from cardsim.study.precision import RULE, check, next_games, widest_half_width
-from cardsim.study.stats import wilson
+from cardsim.study.run.precision import RULE, check, next_games, widest_half_width
+from cardsim.study.report.stats import wilson
 
 
 def test_the_widest_half_width_is_over_every_seat_of_every_cell_in_percentage_points():
@@ -49,13 +49,14 @@ import math  # noqa: E402
 import numpy as np  # noqa: E402
 
 from cardsim.cli import main  # noqa: E402
-from cardsim.study import run_study, storage, testhooks, verify_study  # noqa: E402
-from cardsim.study.runner import simulate  # noqa: E402
-from cardsim.study.spec import RunStopped, load  # noqa: E402
+from cardsim.study import run_study, verify_study  # noqa: E402
+from cardsim.study.hooks import Hooks  # noqa: E402
+from cardsim.study.run.runner import simulate  # noqa: E402
+from cardsim.study.plan.spec import RunStopped, load  # noqa: E402
 
 
 def _expected_steps(study, precision, max_games):
-    """The rule of the module docstring of cardsim.study.precision, worked out here from plain records."""
+    """The rule of the module docstring of cardsim.study.run.precision, worked out here from plain records."""
     first, n, steps = study.games, study.games, []
     while True:
         records = simulate(study.with_games(n))
@@ -111,19 +112,18 @@ def test_a_precision_run_stops_at_max_games_and_says_it_fell_short(write_study, 
     assert verify_study(tmp_path / "o").ok
 
 
-def test_an_interrupted_precision_run_resumes_to_the_same_records(write_study, tmp_path, monkeypatch):
+def test_an_interrupted_precision_run_resumes_to_the_same_records(write_study, tmp_path):
     path = write_study(**{"games = 40": "games = 30"})
     whole = run_study(path, precision=8, out=tmp_path / "whole")
     seen = []
 
-    def stop_at_the_fifth_piece(point):
-        seen.append(point)
-        if seen.count("piece") == 5:
-            raise KeyboardInterrupt
-    monkeypatch.setattr(testhooks, "pause", stop_at_the_fifth_piece)
+    class StopAtTheFifthPiece(Hooks):
+        def pause(self, point):
+            seen.append(point)
+            if seen.count("piece") == 5:
+                raise KeyboardInterrupt
     with pytest.raises(RunStopped, match="--precision 8 --max-games 1000000 --out .* --resume"):
-        run_study(path, precision=8, out=tmp_path / "cut")
-    monkeypatch.setattr(testhooks, "pause", lambda point: None)
+        run_study(path, precision=8, out=tmp_path / "cut", hooks=StopAtTheFifthPiece())
     resumed = run_study(path, precision=8, out=tmp_path / "cut", resume=True)
     manifest = json.loads((resumed / "manifest.json").read_text())
     assert manifest["records"] == json.loads((whole / "manifest.json").read_text())["records"]

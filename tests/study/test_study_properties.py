@@ -7,10 +7,11 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardsim.study import runner
+from cardsim.study.plan import tasks
+from cardsim.study.run import runner
 from fakegame import STUDY
-from cardsim.study.spec import load
-from cardsim.study.stats import summarize
+from cardsim.study.plan.spec import load
+from cardsim.study.report.stats import summarize
 
 studies = st.fixed_dictionaries({
     "seed": st.integers(0, 2**63 - 1),
@@ -34,7 +35,7 @@ def test_cells_hold_every_game_once_whatever_the_chunking(base, knobs, chunk):
                     policies=tuple(knobs["policies"]))
     whole = runner.simulate(study)
     with pytest.MonkeyPatch.context() as m:
-        m.setitem(runner.CHUNK, "reference", chunk)
+        m.setitem(tasks.CHUNK, "reference", chunk)
         pd.testing.assert_frame_equal(runner.simulate(study), whole)
     sizes = whole.groupby(["variant", "players", "policy"], sort=False).game.agg(list)
     assert len(sizes) == len(study.cells())

@@ -19,11 +19,13 @@ import cardsim
 import cardsim.games
 from cardsim.cli import main
 from cardsim.study import report_study, run_study, verify_study
-from cardsim.study import manifest as claims, plots, storage
-from cardsim.study.report import record_dtypes
-from cardsim.study.runner import simulate
-from cardsim.study.spec import RunStopped, Study, load
-from cardsim.study.stats import CELL, summarize
+from cardsim.study.folder import manifest as claims
+from cardsim.study.report import plots
+from cardsim.study.folder import storage
+from cardsim.study.report.summary import record_dtypes
+from cardsim.study.run.runner import simulate
+from cardsim.study.plan.spec import RunStopped, Study, load
+from cardsim.study.report.stats import CELL, summarize
 
 
 def _bytes(folder: Path, name: str) -> bytes:
@@ -334,8 +336,8 @@ def test_a_run_that_dies_anywhere_leaves_the_earlier_study_intact(finished_copy,
 
 
 def test_a_variant_with_another_deck_is_marked_unpaired_in_the_difference_plot(finished):
-    from cardsim.study import report
-    from cardsim.study.plots import forest
+    from cardsim.study.report import summary as report
+    from cardsim.study.report.plots import forest
 
     study = load(finished.parent / "study.toml")
     summary = storage.parse_summary((finished / "summary.csv").read_text())

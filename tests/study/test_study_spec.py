@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from cardsim.study.spec import Study, StudyError, load
+from cardsim.study.plan.spec import Study, StudyError, load
 from fakegame import STUDY
 
 ROOT = Path(__file__).resolve().parents[2]

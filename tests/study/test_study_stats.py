@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cardsim.core.records import COMMON, SHEDDING
-from cardsim.study.stats import length_histograms, measures, paired_mean, summarize, wilson
+from cardsim.study.report.stats import length_histograms, measures, paired_mean, summarize, wilson
 
 
 def test_wilson_interval_known_values():

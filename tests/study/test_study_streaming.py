@@ -5,8 +5,9 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from cardsim.study import report, storage
-from cardsim.study.spec import load
+from cardsim.study.report import summary as report
+from cardsim.study.folder import storage
+from cardsim.study.plan.spec import load
 
 
 def _records(n: int = 3_000) -> pd.DataFrame:
@@ -64,7 +65,7 @@ def test_the_summary_of_the_kept_columns_is_the_summary_of_the_file(finished):
 
 @pytest.mark.parametrize("limit, kept", [(0, False), (10**9, True)])
 def test_a_run_keeps_the_summary_columns_only_up_to_summary_rows(finished, monkeypatch, limit, kept):
-    from cardsim.study import commands
+    from cardsim.study import pipeline as commands
 
     study = load(finished.parent / "study.toml")
     monkeypatch.setattr(report, "SUMMARY_ROWS", limit)

@@ -12,7 +12,9 @@ import pandas as pd
 import pytest
 
 from cardsim.cli import main
-from cardsim.study import manifest as claims, storage, verify_study
+from cardsim.study import verify_study
+from cardsim.study.folder import manifest as claims
+from cardsim.study.folder import storage
 
 
 def _manifest(folder):

@@ -1,5 +1,5 @@
 """Pre-play features of a Moska deal, from the game key alone: what regression adjustment
-(``cardsim.study.adjustment``) may use, since no rule or policy can change them.
+(``cardsim.study.report.adjustment``) may use, since no rule or policy can change them.
 
 Per dealer-relative seat, from the deal of M-4, M-5 (before the trump-two swap of M-6):
 the trumps dealt, the high cards dealt (J, Q, K, A of any suit) and whether the seat holds

@@ -1,5 +1,5 @@
 """Pre-play features of a Musta-Maija deal, from the game key alone: what regression adjustment
-(``cardsim.study.adjustment``) may use, since no rule or policy can change them.
+(``cardsim.study.report.adjustment``) may use, since no rule or policy can change them.
 
 Per dealer-relative seat, from the hands of the deal (MM-1, MM-4): the high cards dealt
 (J, Q, K, A), the diamonds dealt (the trump under ``trump = "diamonds"``), the marriages

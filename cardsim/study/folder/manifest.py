@@ -1,0 +1,210 @@
+"""What a study folder claims: its ``manifest.json``, made at the end of a run and checked by ``verify``.
+
+The manifest holds the whole study (every variant's rules in full), and much that
+follows from it: the seed, the rules again in readable form (``describe`` and the
+knobs), the engine, the cells (and what names each user policy they seat), the number of records, the sampled game indices, the
+files written. ``build`` derives all of these from the study; ``check`` derives them
+again from the manifest's own study and lists every claim that disagrees, so an edit
+to any one of them is found. A manifest missing a key or holding a value of the wrong
+kind is one ``StudyError`` line (it cannot be checked at all).
+
+What cannot be derived again is **informational** (``INFORMATIONAL``, listed in the
+manifest itself): the study's name and description, where and how it was run, when,
+on what machine, how fast. These are the run's word, and the report shows them as
+such. The **seal** (format 4) covers them and everything else: the sha256 of every
+other field (``SEAL``), so an edit to any field after the run is found by ``verify``.
+It is a check against edits, not a signature: whoever edits a field on purpose can
+compute the seal again, as they can every sha256 of the folder; the records
+themselves are checked by re-running games.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import platform
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+import matplotlib
+import numba
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import scipy
+
+import cardsim
+from cardsim import games as registry
+from cardsim.api import ALIASES
+from cardsim.core import models
+from cardsim.play.user import is_user_spec, load
+from cardsim.study.folder import storage
+from cardsim.study.plan.tasks import engine_for
+from cardsim.study.plan.spec import Study, StudyError
+
+_SHAPE = {"study": dict, "seed": int, "rules": dict, "engine": str, "cells": list, "records": dict, "sample": dict,
+          "digest": str, "outputs": list}
+_SHAPE_3 = {"run": str, "files": dict, "machine": dict}
+_SHAPE_4 = {"seal": str, "informational": list}
+INFORMATIONAL = ("study.name", "study.description", "study_file", "command", "cwd", "run", "package", "machine",
+                 "execution", "timings", "created", "reported")
+"""Manifest fields that follow from nothing else in the folder (``cwd``: the folder ``command`` and ``study_file``
+are relative to; ``reported``: when ``cardsim report`` re-rendered it): the seal covers them, nothing derives them
+again."""
+SEAL = ("sha256 of the manifest's JSON without its seal: keys sorted, separators ',' and ':', non-ASCII "
+        "characters as they are, UTF-8")
+"""The seal in words, as another program can compute it."""
+_KINDS = {dict: "a table", list: "a list", str: "a string", int: "an integer"}
+_RECORDS = {"file": str, "rows": int, "digest": str}
+_SAMPLE = {"file": str, "rows": int, "games": list, "digest": str}
+
+
+def build(study: Study, *, run: str, study_file: str, outputs: list[str], files: dict[str, str],
+          records: dict[str, Any], sample: dict[str, Any], execution: dict[str, Any], timings: dict[str, float],
+          git: dict[str, Any] | None, command: list[str] | None = None,
+          precision: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The manifest of a finished run (``records``: rows and digest; ``sample``: rows, games, digest;
+    ``command``: the command line that re-creates it; ``precision``: the stopping rule of a run
+    stepped to a precision and the steps it took)."""
+    return sealed({
+        "format": storage.MANIFEST_FORMAT,
+        "run": run,
+        **claims(study),
+        "study_file": study_file,
+        "records": {"file": storage.GAMES, **records},
+        "sample": {"file": storage.SAMPLE, **sample},
+        "outputs": outputs,
+        "files": files,
+        "package": {"name": "cardsim", "version": cardsim.__version__, "git": git,
+                    "protocol": {study.game: registry.spec(study.game).protocol}},
+        "machine": {"node": platform.node(), "platform": platform.platform(), "python": platform.python_version(),
+                    "cpus": os.cpu_count(), "numpy": np.__version__, "pandas": pd.__version__,
+                    "pyarrow": pa.__version__, "matplotlib": matplotlib.__version__, "numba": numba.__version__,
+                    "scipy": scipy.__version__},
+        "execution": execution,
+        "timings": timings,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        **({"command": command, "cwd": os.getcwd()} if command else {}),
+        **({"precision": precision} if precision else {}),
+        "informational": list(INFORMATIONAL),
+    })
+
+
+def sealed(manifest: dict[str, Any]) -> dict[str, Any]:
+    """``manifest`` with its seal (``SEAL``), computed again (a re-rendered folder's manifest changes)."""
+    return manifest | {"seal": seal(manifest)}
+
+
+def seal(manifest: dict[str, Any]) -> str:
+    """The sha256 of every field of ``manifest`` but its seal (``SEAL``)."""
+    fields = {k: v for k, v in manifest.items() if k != "seal"}
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def claims(study: Study) -> dict[str, Any]:
+    """Everything the manifest says that follows from the study alone (as JSON holds it)."""
+    cells = study.cells()
+    played = _models(study.game, [s for c in cells for s in c.seats])
+    return json.loads(json.dumps({
+        "study": study.to_dict(),
+        "seed": study.seed,
+        "rules": {v: {"describe": r.describe(), "knobs": r.to_dict()} for v, r in study.variants.items()},
+        "engine": engine_for(study),
+        "cells": [{"variant": c.variant, "players": c.players, "policy": c.policy, "seats": list(c.seats)}
+                  for c in cells],
+        "digest": storage.DIGEST,
+        **({"models": played} if played else {}),
+        **user_policies(cells),
+    }))
+
+
+def _models(game: str, seats: list[str]) -> dict[str, str]:
+    """The digests of the ``learned`` models the seats play, by name (none for a game without them, a game
+    plugged in from outside the package included; user policies are ``user_policies``')."""
+    try:
+        default = importlib.import_module(f"cardsim.games.{game}.policies").DEFAULT_MODEL
+    except (ImportError, AttributeError):
+        return {}
+    return models.digests(game, dict.fromkeys(s for s in seats if not is_user_spec(s)), default)
+
+
+def user_policies(cells) -> dict[str, Any]:
+    """``{"user_policies": [...]}``, what names each user policy the cells seat (``cardsim.play.user``:
+    spec, module, qualified name, file and its sha256, time limit); nothing when there is none, so
+    the manifests of studies of built-in policies are as they were."""
+    specs = dict.fromkeys(p for c in cells for p in c.seats if is_user_spec(p))
+    return {"user_policies": [load(s).provenance() for s in specs]} if specs else {}
+
+
+def study_of(manifest: dict[str, Any], path: Path) -> Study:
+    """The manifest's study, its variants in the order they were run (the order of its ``cells``: the
+    manifest's JSON keeps its keys sorted, and the cell order is the order of the records).
+    ``StudyError`` (one line) for a manifest that is not one this version can check."""
+    where = str(path)
+    fmt = manifest.get("format")
+    _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if fmt in (3, 4) else {}) | (_SHAPE_4 if fmt == 4 else {}))
+    _shape(where, "records", manifest["records"], _RECORDS)
+    _shape(where, "sample", manifest["sample"], _SAMPLE)
+    names = [*manifest["outputs"], *manifest.get("files", {}), *manifest.get("files", {}).values()]
+    if not all(isinstance(n, str) and n for n in names):
+        raise StudyError(where, "outputs", "expected file names (and their sha256 in files)")
+    study = Study.from_dict(manifest["study"], where=f"{where}: study")
+    ran = [c.get("variant") if isinstance(c, dict) else None for c in manifest["cells"]]
+    order = dict.fromkeys([*(v for v in ran if v in study.variants), *study.variants])
+    return replace(study, variants={v: study.variants[v] for v in order})
+
+
+def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int], list[str]]) -> list[str]:
+    """One line per claim of the manifest that its own study does not give; ``outputs``: the files a study
+    writes, as a folder of a manifest format holds them (``report.summary.outputs``, handed in by ``verify``:
+    the folder checks what it claims, the report says what it writes)."""
+    expected = claims(study)
+    rows = study.games * len(study.cells())
+    sampled = storage.sample_games(study.games).tolist()
+    held = manifest | {"engine": ALIASES.get(manifest["engine"], manifest["engine"])}  # "vector" ran "compiled"
+    problems = [f"manifest.json: {key} is not the study's ({_short(held.get(key))}; the study gives "
+                f"{_short(value)})" for key, value in expected.items() if key != "study" and held.get(key) != value]
+    records, sample = manifest["records"], manifest["sample"]
+    for key, have, want in (("records.file", records["file"], storage.GAMES), ("records.rows", records["rows"], rows),
+                            ("sample.file", sample["file"], storage.SAMPLE), ("sample.games", sample["games"], sampled),
+                            ("sample.rows", sample["rows"], len(sampled) * len(study.cells())),
+                            ("outputs", manifest["outputs"], outputs(study, manifest["format"]))):
+        if have != want:
+            problems.append(f"manifest.json: {key} is not the study's ({_short(have)}; the study gives {_short(want)})")
+    if manifest.get("format") in (3, 4) and sorted(manifest["files"]) != sorted([*outputs(study, storage.MANIFEST_FORMAT),
+                                                                                 storage.SAMPLE]):
+        problems.append("manifest.json: files does not list the sample, the summary and every plot")
+    if manifest.get("format") == 4:
+        if manifest["seal"] != seal(manifest):
+            problems.append("manifest.json: edited after the run (its seal is not the sha256 of its fields; "
+                            "informational ones included)")
+        if manifest["informational"] != list(INFORMATIONAL):
+            problems.append(f"manifest.json: informational is not {', '.join(INFORMATIONAL)}")
+    return problems
+
+
+def informational(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The fields of ``manifest`` that nothing derives again, as it lists them (earlier formats: ``INFORMATIONAL``)."""
+    listed = manifest.get("informational")
+    return tuple(listed) if isinstance(listed, list) else INFORMATIONAL
+
+
+def _shape(where: str, key: str | None, data: object, shape: dict[str, type]) -> None:
+    if not isinstance(data, dict):
+        raise StudyError(where, key, f"expected a table, not {_short(data)}")
+    for name, kind in shape.items():
+        full = f"{key}.{name}" if key else name
+        if name not in data:
+            raise StudyError(where, full, "missing; not a complete cardsim manifest")
+        value = data[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise StudyError(where, full, f"expected {_KINDS[kind]}, not {_short(value)}")
+
+
+def _short(value: object, most: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= most else text[:most - 3] + "..."

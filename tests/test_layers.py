@@ -1,0 +1,81 @@
+"""The study layer walks one way: no module of an earlier stage imports a later one (issue 26).
+
+The stages, earliest first (docs/design.md, "The study layer"): ``hooks`` (the test seams, importing
+nothing), ``plan``, ``folder``, ``report`` (a ladder's tables, ratings and figure, ``ladder``, are its
+report), ``run``, then the modules that walk a study through them (``pipeline``, ``verify``,
+``compare``, ``replication``). Every import of a
+``cardsim.study`` module is read from the source (``ast``), those inside functions and under
+``TYPE_CHECKING`` included, so a lazy import cannot hide a way back.
+"""
+import ast
+from pathlib import Path
+
+import cardsim.study
+
+STUDY = Path(cardsim.study.__file__).parent
+STAGES = ("hooks", "plan", "folder", "report", "run", "top")
+TOP = ("pipeline", "verify", "compare", "replication")
+STAGE_OF = {"ladder": "report"}
+"""Subpackages that belong to another stage."""
+
+
+def stage(module: str) -> str:
+    """The stage of ``cardsim.study.<module>`` (``a.b`` for a module of a subpackage)."""
+    first = module.split(".")[0]
+    first = STAGE_OF.get(first, first)
+    if first in TOP:
+        return "top"
+    assert first in STAGES, f"cardsim.study.{module} belongs to no stage: add it to STAGES or TOP"
+    return first
+
+
+def modules() -> dict[str, Path]:
+    return {".".join(p.relative_to(STUDY).with_suffix("").parts).removesuffix(".__init__").removesuffix("__init__"): p
+            for p in STUDY.rglob("*.py")}
+
+
+def imported(path: Path) -> set[str]:
+    """The ``cardsim.study`` modules ``path`` imports (relative to ``cardsim.study``)."""
+    known = modules()
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        else:
+            continue
+        for name in names:
+            if name.startswith("cardsim.study."):
+                rest = name.removeprefix("cardsim.study.")
+                while rest and rest not in known:
+                    rest = rest.rpartition(".")[0]
+                if rest:
+                    found.add(rest)
+    return found
+
+
+def test_every_study_module_belongs_to_a_stage():
+    for module in modules():
+        if module:
+            stage(module)
+
+
+def backward(files: dict[str, Path]) -> list[str]:
+    """Each import of a later stage by a module of ``files`` (module name -> source), in words."""
+    return sorted(f"{m} ({stage(m)}) imports {i} ({stage(i)})" for m, path in files.items() if m
+                  for i in imported(path) if STAGES.index(stage(i)) > STAGES.index(stage(m)))
+
+
+def test_no_module_of_an_earlier_stage_imports_a_later_one():
+    back = backward(modules())
+    assert not back, "imports that run back against the stages:\n" + "\n".join(back)
+
+
+def test_a_lazy_import_of_a_later_stage_is_found(tmp_path):
+    """The check can fail: an import inside a function of a plan module, of the report and the pipeline."""
+    path = tmp_path / "m.py"
+    path.write_text("def f():\n    from cardsim.study import pipeline\n    from cardsim.study.report import plots\n")
+    assert imported(path) == {"pipeline", "report", "report.plots"}
+    assert backward({"plan.m": path}) == ["plan.m (plan) imports pipeline (top)", "plan.m (plan) imports report (report)",
+                                          "plan.m (plan) imports report.plots (report)"]
