@@ -48,8 +48,10 @@ def edge(policy: str, games: int, seed: int) -> np.ndarray:
 
 def gaps(study_file: str, reference: str = "mc") -> None:
     """Each policy's Bradley-Terry rating less ``reference``'s (Elo scale), 95% bootstrap interval over deals."""
-    from cardsim.study import ladder_files, rating, spec, storage
-    from cardsim.study.ladder import Tally
+    from cardsim.study.folder import storage
+    from cardsim.study.ladder import files as ladder_files, rating
+    from cardsim.study.plan import spec
+    from cardsim.study.ladder.tables import Tally
 
     study = spec.load(study_file)
     folder = Path("results") / study.name

@@ -17,7 +17,7 @@ import time
 
 import cardsim
 from cardsim.core.rules import split_calls
-from cardsim.study.stats import wilson
+from cardsim.study.report.stats import wilson
 
 
 def rate(policy: str, games: int, seed: int) -> float:

@@ -298,8 +298,8 @@ def test_train_names_molotow_among_the_games_with_a_learned_policy(tmp_path, cap
 
 
 def test_a_studys_manifest_names_the_digest_of_every_molotow_model_it_plays():
-    from cardsim.study import manifest
-    from cardsim.study.ladder_run import ladder_study
+    from cardsim.study.folder import manifest
+    from cardsim.study.ladder.run import ladder_study
 
     study = ladder_study("molotow", policies=["greedy", "learned(model=molotow_4p_g1)", "mc(base=learned)"],
                          games=2, seed=1)

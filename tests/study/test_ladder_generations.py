@@ -4,8 +4,8 @@ import matplotlib.image
 import numpy as np
 import pandas as pd
 
-from cardsim.study import ladder_plot
-from cardsim.study.ladder import Measure, Report
+from cardsim.study.ladder import plot as ladder_plot
+from cardsim.study.ladder.tables import Measure, Report
 
 G = [f"learned(model='moska_4p_g{k}')" for k in (1, 2, 10)]
 

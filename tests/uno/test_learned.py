@@ -282,8 +282,8 @@ def test_train_uno_is_deterministic_and_resumable(tmp_path):
 
 
 def test_a_studys_manifest_names_the_digest_of_every_uno_model_it_plays():
-    from cardsim.study import manifest
-    from cardsim.study.ladder_run import ladder_study
+    from cardsim.study.folder import manifest
+    from cardsim.study.ladder.run import ladder_study
 
     names = sorted(models.names("uno"))
     study = ladder_study("uno", policies=["greedy", f"learned(model={names[0]})", "mc(base=learned)"], games=4,
