@@ -138,7 +138,8 @@ def _run(study: Study, place: folders.Place, execution: Execution, study_file: s
     testhooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
     summary, histograms, effects = report.as_read(*report.compute(study, place.part, records))
-    outputs = report.write(study, place.part, summary, histograms, effects)
+    outputs = report.write(study, place.part, summary, histograms, effects,
+                           jobs=execution.jobs if execution.scheduler is None else 1)  # plots on this machine's cores
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(simulated - started, 3), "write_s": round(time.perf_counter() - simulated, 3),
                "games_per_s": round(rows / max(simulated - started, 1e-9), 1)}
