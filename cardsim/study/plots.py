@@ -33,6 +33,7 @@ import math
 import multiprocessing
 import os
 import re
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -106,14 +107,22 @@ def _draw_all(folder: Path, todo: list[tuple[str, Any, tuple]], jobs: int) -> No
             testhooks.pause("plot")
             _draw_file(folder / file, draw, args)
         return
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=workers.die_with_parent,
-                                                  initargs=(os.getpid(),)) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_drawer, initargs=(os.getpid(),)) as pool:
         pending = []
         for file, draw, args in todo:
             testhooks.pause("plot")
             pending.append(pool.apply_async(_draw_file, (folder / file, draw, args)))
         for result in pending:
             result.get()
+        pool.close()  # the drawers end of themselves; leaving early, ``with`` kills them
+        pool.join()
+
+
+def _drawer(parent: int) -> None:
+    """A drawing process: dies with ``parent``, ignores Ctrl-C, and is stopped by SIGTERM (not the
+    run's handler, inherited by the fork, that turns it into an interrupt)."""
+    workers.die_with_parent(parent)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _draw_file(path: Path, draw: Any, args: tuple) -> None:
