@@ -23,7 +23,8 @@ A factorial's many variants are shown by ``effects`` and ``fairness`` instead of
 figures by variant. Matplotlib with the Agg backend draws the same bytes from the same
 rows (``verify`` re-draws and compares them); only ``length`` needs the histograms of
 ``games.parquet``. Drawing is quick: a few artists per series (no loop over points),
-``DPI`` 100. ``precision_chart`` draws a ``--precision`` run's steps from its manifest
+``DPI`` 100; a run with several jobs draws its figures in as many forked processes at once
+(``render``'s ``jobs``), the same bytes. ``precision_chart`` draws a ``--precision`` run's steps from its manifest
 (``report.html``). Nothing here computes a statistic that ``stats`` does not.
 """
 from __future__ import annotations
