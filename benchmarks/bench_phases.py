@@ -23,6 +23,7 @@ Several ``--games`` values run one after another (each its own folder).
 from __future__ import annotations
 
 import argparse
+import resource
 import subprocess
 import tempfile
 import time
@@ -44,10 +45,18 @@ from throughput import cpu_seconds
 
 SPENT: dict[str, float] = defaultdict(float)
 CPU: dict[str, float] = defaultdict(float)
-"""CPU seconds of each phase: this process's (``time.process_time``), and for simulate its workers' too."""
+"""CPU seconds of each phase: this process's (``time.process_time``) and its ended children's (the plots'
+processes), and for simulate its workers' too."""
 ACTIVE: list[str] = []
 """The phase being timed: a wrapped function called inside another (``read_games`` inside
 ``report.compute``) counts in the outer one."""
+
+
+def reaped_cpu() -> float:
+    """CPU seconds of this process's children that have ended: the processes that drew the plots
+    (``plots.render`` with jobs > 1) end, and are reaped, inside the plot phase."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def timed(phase: str, fn: Callable) -> Callable:
@@ -55,12 +64,12 @@ def timed(phase: str, fn: Callable) -> Callable:
         if ACTIVE:
             return fn(*args, **kwargs)
         ACTIVE.append(phase)
-        start, cpu = time.perf_counter(), time.process_time()
+        start, cpu = time.perf_counter(), time.process_time() + reaped_cpu()
         try:
             return fn(*args, **kwargs)
         finally:
             SPENT[phase] += time.perf_counter() - start
-            CPU[phase] += time.process_time() - cpu
+            CPU[phase] += time.process_time() + reaped_cpu() - cpu
             ACTIVE.pop()
     return wrapper
 
@@ -139,10 +148,11 @@ def main() -> None:
         rest = write - sum(wall.get(p, 0.0) for p in phases)
         print(f"  {'rest':10} {rest:8.2f}")
         written_cpu = sum(cpu.get(p, 0.0) for p in phases)
+        quiet = written_cpu - cpu.get("plot", 0.0) + cpu.get("plot", 0.0) / args.jobs
         print(f"  write      {write:8.2f} s wall = {write / wall['simulate']:.0%} of simulate's wall (target <= 25%)")
-        print(f"  on a quiet machine (simulate ~ its CPU / {args.jobs} jobs, writing ~ its CPU): the timed write "
-              f"phases {written_cpu:.2f} CPU-s = {written_cpu / (cpu['simulate'] / args.jobs):.0%} of simulate's "
-              f"{cpu['simulate'] / args.jobs:.2f} s")
+        print(f"  on a quiet machine (simulate ~ its CPU / {args.jobs} jobs, the plots ~ theirs / {args.jobs}, the "
+              f"rest of writing ~ its CPU): the timed write phases {written_cpu:.2f} CPU-s, ~{quiet:.2f} s = "
+              f"{quiet / (cpu['simulate'] / args.jobs):.0%} of simulate's {cpu['simulate'] / args.jobs:.2f} s")
         print(f"  total      {wall['total']:8.2f} s wall; {rows / wall['simulate']:,.0f} games/s simulating")
         print(f"load after:  {load_line()}")
 

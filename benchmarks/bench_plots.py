@@ -10,12 +10,14 @@ the earlier code's the same way, their ratio, and the folder's own simulation ti
 manifest; then the load (``uptime``). Never an assertion — read the numbers.
 
     python benchmarks/bench_plots.py --earlier /path/to/earlier/cardsim/study/report/plots.py
+    python benchmarks/bench_plots.py --jobs 2 --rounds 3 moska_variants   # one process against two, wall seconds
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import os
+import resource
 import statistics
 import subprocess
 import tempfile
@@ -40,25 +42,38 @@ def _load(path: Path):
     return module
 
 
-def _round(module, folder: Path) -> tuple[float, int]:
+def _round(module, folder: Path, jobs: int = 1) -> tuple[float, int, float]:
+    """CPU seconds (this process's and its ended children's: the drawing processes), plots, wall seconds."""
     manifest = storage.read_manifest(folder)
     study = claims.study_of(manifest, folder / storage.MANIFEST)
     summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"))
     effects = (report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"))
                if (folder / report.EFFECTS).exists() else None)
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.process_time()
+        start, wall = _cpu(), time.perf_counter()
         written = module.render(summary, None, report.study_measures(study), study.baseline, Path(tmp),
-                                report.unpaired(study), study.design, effects)
-        spent = time.process_time() - start
+                                report.unpaired(study), study.design, effects, **({"jobs": jobs} if jobs > 1 else {}))
+        spent, wall = _cpu() - start, time.perf_counter() - wall
     plt.close("all")
-    return spent, len(written)
+    return spent, len(written), wall
+
+
+def _cpu() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} [{min(values):.2f} .. {max(values):.2f}]"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--earlier", type=Path, help="an earlier cardsim's cardsim/study/report/plots.py to compare with")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="also draw with this many processes (render's jobs), alternating with one, and "
+                             "compare the wall seconds")
     parser.add_argument("folders", nargs="*", default=FOLDERS, help="folders under results/")
     args = parser.parse_args()
     earlier = _load(args.earlier) if args.earlier else None
@@ -66,14 +81,22 @@ def main() -> None:
         folder = ROOT / "results" / name
         simulate = storage.read_manifest(folder)["timings"]["simulate_s"]
         now = [_round(plots, folder) for _ in range(args.rounds)]
-        line = (f"{name}: {now[0][1]} plots, CPU s per round median {statistics.median(t for t, _ in now):.2f} "
-                f"(range {min(t for t, _ in now):.2f}-{max(t for t, _ in now):.2f})")
+        line = (f"{name}: {now[0][1]} plots, CPU s per round median {statistics.median(t for t, _, _ in now):.2f} "
+                f"(range {min(t for t, _, _ in now):.2f}-{max(t for t, _, _ in now):.2f})")
         if earlier is not None:
             then = [_round(earlier, folder) for _ in range(args.rounds)]
-            line += (f"; earlier {then[0][1]} plots, median {statistics.median(t for t, _ in then):.2f} "
-                     f"(range {min(t for t, _ in then):.2f}-{max(t for t, _ in then):.2f}), ratio "
-                     f"{statistics.median(t for t, _ in then) / statistics.median(t for t, _ in now):.2f}x")
+            line += (f"; earlier {then[0][1]} plots, median {statistics.median(t for t, _, _ in then):.2f} "
+                     f"(range {min(t for t, _, _ in then):.2f}-{max(t for t, _, _ in then):.2f}), ratio "
+                     f"{statistics.median(t for t, _, _ in then) / statistics.median(t for t, _, _ in now):.2f}x")
         print(line + f"; the study simulated for {simulate:,.0f} s", flush=True)
+        if args.jobs > 1:
+            one, many = [], []
+            for _ in range(args.rounds):  # alternating, so both see the same load
+                one.append(_round(plots, folder))
+                many.append(_round(plots, folder, args.jobs))
+            print(f"  wall s, 1 process: {_spread([w for _, _, w in one])}; {args.jobs} processes: "
+                  f"{_spread([w for _, _, w in many])}; ratio {statistics.median(w for _, _, w in one) / statistics.median(w for _, _, w in many):.2f}x; "
+                  f"CPU s {_spread([t for t, _, _ in one])} and {_spread([t for t, _, _ in many])}", flush=True)
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), f"({os.cpu_count()} CPUs)")
 
 

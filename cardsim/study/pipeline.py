@@ -238,7 +238,8 @@ def _commit(run: Run, played: Played, revision: dict[str, Any] | None) -> None:
     hooks.pause("sample")
     sample_digest = storage.write_sample(sample, place.part)
     summary, histograms, effects = report.as_read(*report.compute(study, place.part, records))
-    outputs = report.write(study, place.part, summary, histograms, effects, hooks)
+    outputs = report.write(study, place.part, summary, histograms, effects, hooks,
+                           jobs=run.execution.jobs if run.execution.scheduler is None else 1)  # this machine's cores
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(played.seconds, 3), "write_s": round(time.perf_counter() - written, 3),
                "games_per_s": round(rows / max(played.seconds, 1e-9), 1)}

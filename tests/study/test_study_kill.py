@@ -117,6 +117,27 @@ def test_a_run_killed_at_any_point_leaves_a_whole_study_and_resumes_to_the_same_
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".R")) == []
 
 
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_run_killed_while_two_processes_draw_its_plots_leaves_the_earlier_study_and_no_drawer(
+        setting, uninterrupted, tmp_path, sig):
+    """``--jobs 2``: the plots are drawn by two forked processes; the run is stopped with one of them
+    drawing the first figure (the second ``plot`` point): the earlier study stays, no drawer is left
+    writing, and the resumed run writes the same study."""
+    new, out, before = setting
+    child = paused(["run", str(new), "--out", str(out), "--force", "--quiet", "--jobs", "2"], "plot#2", tmp_path)
+    drawers = psutil.Process(child.pid).children(recursive=True)
+    assert drawers  # the run's workers and its drawing processes
+    status = child.kill(sig)
+    assert status == {signal.SIGKILL: -signal.SIGKILL, signal.SIGINT: 130, signal.SIGTERM: 143}[sig]
+    if sig != signal.SIGKILL:
+        assert len(child.text.splitlines()) == 1, child.text
+    gone, alive = psutil.wait_procs(drawers, timeout=10)
+    assert alive == []
+    assert _files(out) == before
+    assert main(["run", str(new), "--out", str(out), "--force", "--quiet", "--resume", "--jobs", "2"]) == 0
+    _same_study(out, uninterrupted)
+
 def test_the_two_rename_swap_killed_between_its_renames_is_finished_by_the_next_verify(
         setting, uninterrupted, tmp_path):
     """Where the system cannot exchange two folders, R is absent for an instant: a kill there

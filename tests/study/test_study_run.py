@@ -85,6 +85,28 @@ def test_same_records_with_jobs_1_jobs_2_and_dask(finished, write_study, tmp_pat
     for other in ("two", "dask"):
         assert _bytes(one, "games.parquet") == _bytes(tmp_path / other, "games.parquet")
         assert _bytes(one, "summary.csv") == _bytes(tmp_path / other, "summary.csv")
+    pngs = sorted(p.name for p in one.glob("*.png"))
+    assert pngs and [_bytes(one, n) for n in pngs] == [_bytes(tmp_path / "two", n) for n in pngs]  # 2 drawing
+
+
+def test_plots_drawn_in_two_processes_are_the_bytes_drawn_in_one(finished, tmp_path, monkeypatch):
+    from cardsim.study import report
+
+    study = load(finished.parent / "study.toml")
+    summary = storage.parse_summary((finished / "summary.csv").read_text())
+    m = report.study_measures(study)
+    files = {}
+    for jobs in (1, 2):
+        (tmp_path / str(jobs)).mkdir()
+        files[jobs] = plots.render(summary, None, m, study.baseline, tmp_path / str(jobs), jobs=jobs)
+        assert sorted(p.name for p in (tmp_path / str(jobs)).iterdir()) == sorted(files[jobs])
+    assert files[1] == files[2] and len(files[1]) > 2
+    assert [_bytes(tmp_path / "1", n) for n in files[1]] == [_bytes(tmp_path / "2", n) for n in files[2]]
+    monkeypatch.setattr(plots, "DPI", -1)  # inherited by the forked processes: their error reaches this one
+    (tmp_path / "bad").mkdir()
+    with pytest.raises(ValueError):
+        plots.render(summary, None, m, study.baseline, tmp_path / "bad", jobs=2)
+    assert list((tmp_path / "bad").iterdir()) == []
 
 
 def test_dask_without_a_scheduler_starts_a_local_cluster(write_study, tmp_path):

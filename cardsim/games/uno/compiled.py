@@ -348,7 +348,7 @@ def deal(s, params, w) -> None:
     dealt = hand_size * players
     s.colours[:, :] = 0
     for j in range(dealt):
-        take_card(s, (dealer + 1 + j) % players, w.deck[w.order[j]])
+        take_card(s, (dealer + 1 + j) % players, np.int64(w.deck[w.order[j]]))  # one specialisation
     for j in range(dealt, n):
         s.pile[j - dealt] = w.deck[w.order[j]]
     s.ptr, s.end = 0, n - dealt
@@ -486,7 +486,7 @@ def shuffle_hands(s, w) -> None:
     jit.bucket_permutation_into(fold(s.key, EXTRA), SHUFFLE_HANDS_TAG, s.turns - 1, m, w.u, w.order, w.count)
     s.colours[:, :] = 0
     for j in range(m):
-        take_card(s, seat(s, j + 1), w.cards[w.order[j]])
+        take_card(s, seat(s, j + 1), np.int64(w.cards[w.order[j]]))
 
 
 @njit(cache=True)

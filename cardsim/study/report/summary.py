@@ -106,10 +106,11 @@ def as_read(summary: pd.DataFrame, histograms: pd.DataFrame, effects: pd.DataFra
 
 
 def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.DataFrame | None,
-          effects: pd.DataFrame | None = None, hooks: Hooks = NONE) -> list[str]:
-    """Write ``summary.csv``, ``effects.csv`` (a sweep or factorial) and the plots into ``folder``;
-    return the files written, in ``outputs`` order. A ladder writes its own files (``ladder_files``,
-    from ``folder/games.parquet``) instead of the plots. ``hooks``: a test's seams (``cardsim.study.hooks``)."""
+          effects: pd.DataFrame | None = None, hooks: Hooks = NONE, jobs: int = 1) -> list[str]:
+    """Write ``summary.csv``, ``effects.csv`` (a sweep or factorial) and the plots into ``folder``
+    (drawn by ``jobs`` processes at once, ``plots.render``); return the files written, in ``outputs``
+    order. A ladder writes its own files (``ladder_files``, from ``folder/games.parquet``) instead of the
+    plots. ``hooks``: a test's seams (``cardsim.study.hooks``)."""
     storage.write_summary(summary, folder)
     if study.ladder is not None:
         return [storage.SUMMARY, *ladder_files.write(ladder_files.compute(study, folder), study, folder)]
@@ -118,7 +119,7 @@ def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.Data
         storage.atomic_write(folder / EFFECTS, lambda p: p.write_text(effects_csv(effects), encoding="utf-8"))
         written.append(EFFECTS)
     written += plots.render(summary, histograms, study_measures(study), study.baseline, folder,
-                            unpaired(study), study.design, effects, hooks)
+                            unpaired(study), study.design, effects, hooks, jobs=jobs)
     if study.skill is not None:  # a skill ladder: skill.csv and its plots (``skill``)
         written += skill.write(skill.compute(study, folder), folder)
         contrasts = effects if effects is not None else multiplicity.paired_table(summary, study.baseline, study.alpha)

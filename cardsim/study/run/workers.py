@@ -10,25 +10,9 @@ that a worker starts quickly.
 """
 from __future__ import annotations
 
-import ctypes
-import os
-import signal
-import sys
+from cardsim.core.processes import die_with_parent
 
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent(parent: int | None = None) -> None:
-    """Be killed when the parent process dies; ignore SIGINT. ``parent``: the pid expected as parent
-    (a parent that died before this call is noticed: the worker then exits at once)."""
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread of the worker: Ctrl-C is not delivered to it anyway
-        pass
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)
+__all__ = ["dask_setup", "die_with_parent"]
 
 
 def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
