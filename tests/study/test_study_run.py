@@ -90,7 +90,7 @@ def test_same_records_with_jobs_1_jobs_2_and_dask(finished, write_study, tmp_pat
 
 
 def test_plots_drawn_in_two_processes_are_the_bytes_drawn_in_one(finished, tmp_path, monkeypatch):
-    from cardsim.study import report
+    from cardsim.study.report import summary as report
 
     study = load(finished.parent / "study.toml")
     summary = storage.parse_summary((finished / "summary.csv").read_text())
