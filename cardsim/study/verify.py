@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim.study import folder as place_of, ladder_files, lock, manifest as claims, plots, precision as rule
+from cardsim.profile import files as profile_files
 from cardsim.study import htmlreport, report, storage
 from cardsim.study.runner import simulate
 from cardsim.study.spec import Study, StudyError
@@ -106,6 +107,9 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
     if study.ladder is not None:
         drawn_here = redraw and _drawn_here(manifest, notes)
         problems += ladder_files.check(folder, study, records is not None, drawn_here, notes)
+    elif study.profile is not None:  # a balance profile's own files (``cardsim.profile.files``)
+        problems += profile_files.check(folder, study, records is not None, redraw and _drawn_here(manifest, notes),
+                                        notes)
     elif redraw and _drawn_here(manifest, notes):
         _plots(folder, study, records, summary, problems, notes)
     games, chosen_seed, source = _chosen(manifest, study, records is not None, sample, seed)
