@@ -15,6 +15,7 @@ From the ladder's ``pairs`` seatings (``cardsim.profile.design``), all on the sa
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 from scipy import stats as sps
 
 from cardsim.profile.rows import row
@@ -26,7 +27,7 @@ FAMILY = "skill"
 
 
 def figures(variant: str, players: int, ladder: tuple[str, ...], columns: list[str], outcome: str,
-            seatings: dict[tuple[str, ...], "object"], deals: int) -> list[dict]:
+            seatings: dict[tuple[str, ...], pd.DataFrame], deals: int) -> list[dict]:
     """The skill rows of one variant at one player count; ``seatings``: each seating's records
     (games 0 .. deals - 1), ``outcome``: ``loser`` or ``winner``."""
     tally = Tally(ladder, players, deals, measure_of(columns))

@@ -26,5 +26,5 @@ def format_table(table: pd.DataFrame, study: Study, title: str) -> str:
                 k, unit = _scale(r)
                 test = "" if np.isnan(r.p) else f"  p_holm {r.p_holm:.3g}{' *' if r.survives else ''}"
                 lines.append(f"    {r.measure:<26} {k * r.estimate:+10.3f} [{k * r.lo:+.3f}, {k * r.hi:+.3f}]{unit}"
-                             f"{test}  ({r.policy}; {r.note})".rstrip())
+                             f"{test}  ({r.policy}{'; ' + r.note if r.note else ''})")
     return "\n".join(lines)
