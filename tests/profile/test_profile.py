@@ -107,3 +107,13 @@ def test_decided_share_from_hand_sizes():
     assert length.decided_at(events, 0, 4, most=False) == 0.5  # tied for the fewest after decision 1: not yet
     assert length.decided_at(events, 2, 4, most=True) == 1.0  # never strictly the most: settled by the last
     assert length.median_ranks(100) == (39, 60)
+
+
+def test_rating_fit_from_a_neighbouring_maximum():
+    """A bootstrap resample of a 50,000-deal Uno ladder, started at the whole sample's maximum: it stalled on
+    rounding ("A bad approximation caused failure to predict improvement") before rating.fit started afresh."""
+    from cardsim.study import rating
+
+    wins = np.array([[0, 266819.0], [336319.0, 0]])
+    theta = rating.fit(wins, 0, np.array([0, 0.23061598]))
+    assert theta[1] == pytest.approx(np.log(336319 / 266819), rel=1e-6)
