@@ -117,3 +117,14 @@ def test_rating_fit_from_a_neighbouring_maximum():
     wins = np.array([[0, 266819.0], [336319.0, 0]])
     theta = rating.fit(wins, 0, np.array([0, 0.23061598]))
     assert theta[1] == pytest.approx(np.log(336319 / 266819), rel=1e-6)
+
+
+def test_the_html_report_has_the_profile_section(folder, tmp_path):
+    from cardsim.study.htmlreport import write_report
+
+    copy = shutil.copytree(folder, tmp_path / "copy")
+    page = write_report(copy).read_text(encoding="utf-8")
+    assert "<h2 id=\"profile\">Balance profile</h2>" in page and "id=\"profile-4\"" in page
+    assert page.count("option_value_knock") == 3  # one row per variant
+    assert "alt=\"profile.png\"" in page
+    assert verify_study(copy).ok  # the page is the one the folder's files render
