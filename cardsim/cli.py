@@ -1,5 +1,5 @@
-"""The command line: ``cardsim list | replay | run | compare | ladder | verify | report | replicate | warm |
-train``.
+"""The command line: ``cardsim list | replay | run | compare | ladder | profile | verify | report | replicate |
+warm | train``.
 
 Every user error (unknown game, preset, knob, bad player count, malformed study
 file, ...) and every error of the system (a folder that cannot be written, a full
@@ -130,6 +130,21 @@ def cmd_ladder(args: argparse.Namespace) -> None:
           "sample.csv, manifest.json")
 
 
+def cmd_profile(args: argparse.Namespace) -> None:
+    """Print the profile table (``profile.txt``) and where its folder is (``cardsim.profile``)."""
+    from cardsim.profile.command import profile_study, run_profile
+
+    study = profile_study(args.game, args.variants, players=args.players, games=args.games, seed=args.seed,
+                          policy=args.policy, ladder=None if args.ladder is None else split_calls(args.ladder),
+                          options=None if args.options is None else [o for o in args.options.split(",") if o],
+                          replays=args.replays, engine=args.engine)
+    folder = run_profile(study, out=args.out, jobs=args.jobs, force=args.force, progress=not args.quiet,
+                         resume=args.resume, replicate=args.replicate)
+    print((folder / "profile.txt").read_text(encoding="utf-8"), end="")
+    print(f"wrote {folder}: profile.csv, profile.txt, profile.png, summary.csv, games.parquet, sample.csv, "
+          "manifest.json" + (f"; {folder.name}_replication/replication.csv" if args.replicate else ""))
+
+
 def cmd_verify(args: argparse.Namespace) -> None:
     """Exit status 1 when a re-run row or a records digest differs from the manifest."""
     from cardsim.study import verify_study
@@ -255,6 +270,24 @@ def build_parser() -> argparse.ArgumentParser:
     _folder_options(p, "output folder (default: results/ladder_<game>)",
                     "continue an interrupted run of the same ladder")
     p.set_defaults(func=cmd_ladder)
+
+    p = sub.add_parser("profile", help="balance profile of variants: fairness, skill, luck of the deal, option "
+                                       "value and length, each with its interval (docs/profiles.md)")
+    p.add_argument("game")
+    p.add_argument("variants", nargs="*", help="presets or string forms (default: the game's default preset)")
+    p.add_argument("--players", type=int, nargs="+", default=[4], help="player counts (default 4)")
+    p.add_argument("--games", type=int, default=20_000, help="games per cell (default 20,000)")
+    p.add_argument("--seed", type=int, default=0, help="the study seed (default 0)")
+    p.add_argument("--policy", help="the profiled player, the strongest affordable (default greedy)")
+    p.add_argument("--ladder", help="the ladder's policies, separated by commas (default random,greedy and --policy)")
+    p.add_argument("--options", help="the options to forbid, separated by commas (default every option of the game; "
+                                     "'' for none)")
+    p.add_argument("--replays", type=int, help="self-play games replayed for decisiveness (default 200)")
+    p.add_argument("--replicate", action="store_true", help="also run it on fresh deals and write replication.csv")
+    p.add_argument("--engine", choices=("compiled", "reference"), default="compiled", help="default compiled")
+    _folder_options(p, "output folder (default: results/profile_<game>)", "continue an interrupted run of the same "
+                    "profile", cluster=False)
+    p.set_defaults(func=cmd_profile)
 
     p = sub.add_parser("verify", help="re-run a sample of a study's games and compare with its records "
                                       "(games.parquet, else sample.csv)")

@@ -44,6 +44,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
+from cardsim.profile import files as profile_files
 from cardsim.study.folder import place as place_of
 from cardsim.study.ladder import files as ladder_files
 from cardsim.study.folder import lock
@@ -113,6 +114,9 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
     if study.ladder is not None:
         drawn_here = redraw and _drawn_here(manifest, notes)
         problems += ladder_files.check(folder, study, records is not None, drawn_here, notes)
+    elif study.profile is not None:  # a balance profile's own files (``cardsim.profile.files``)
+        problems += profile_files.check(folder, study, records is not None, redraw and _drawn_here(manifest, notes),
+                                        notes)
     elif redraw and _drawn_here(manifest, notes):
         _plots(folder, study, records, summary, problems, notes)
     games, chosen_seed, source = _chosen(manifest, study, records is not None, sample, seed)

@@ -92,6 +92,8 @@ def fit(wins: np.ndarray, anchor: int = 0, start: np.ndarray | None = None) -> n
     result = optimize.minimize(lambda x: negative_log_likelihood(x)[:2], x0, jac=True,
                                hess=lambda x: negative_log_likelihood(x)[2], method="trust-ncg",
                                options={"gtol": 1e-10})
+    if not result.success and start is not None:  # a start at a neighbouring maximum can stall on rounding
+        return fit(wins, anchor)
     if not result.success and np.abs(result.jac).max() > 1e-8:  # at the maximum, rounding may stop it short of gtol
         raise RuntimeError(f"the Bradley–Terry fit did not converge: {result.message}")
     return full(result.x)

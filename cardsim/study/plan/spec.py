@@ -66,6 +66,15 @@ The statistics of a study (``multiplicity``, ``replication``, ``skill``) take th
 
 A ``[skill]`` study's policies are its rungs (self-play, in order); ``policies`` may then be
 left out (a manifest holds both, and they must agree).
+
+A **balance profile** (``cardsim profile``; ``cardsim.profile``) is a study whose policies are
+made for it (``cardsim.profile.design.cells``) from a ``[profile]`` section instead of ``policies``::
+
+    [profile]
+    policy = "greedy"                  # the profiled player: the strongest affordable one
+    ladder = ["random", "greedy"]      # optional; default random, greedy, then policy
+    options = ["swap"]                 # optional; default every GameSpec.options entry
+    replays = 200                      # optional; self-play games replayed for decisiveness
 """
 from __future__ import annotations
 
@@ -81,6 +90,7 @@ from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
 from cardsim.play.base import STAND_IN
 from cardsim.play.user import is_user_spec
+from cardsim.profile import design as profiles
 from cardsim.study.plan.design import KINDS, Design, DesignError, expand, from_manifest
 from cardsim.study.plan.seatings import SEATINGS, seatings
 
@@ -90,7 +100,7 @@ NONE = "None"
 REQUIRED = ("name", "game", "seed", "games", "players", "policies")
 DESIGNS = ("variants", *KINDS)
 """A study holds exactly one of these: named variants, a sweep or a factorial."""
-OPTIONAL = ("description", "baseline", "engine", "ladder", "alpha", "replicate", "skill")
+OPTIONAL = ("description", "baseline", "engine", "ladder", "alpha", "replicate", "skill", "profile")
 ALPHA = 0.05
 """A study's level when its file states none (``alpha``)."""
 MARGIN = 0.5
@@ -168,6 +178,8 @@ class Study:
     """Whether a run also replicates the study on fresh deals (``cardsim.study.replication``)."""
     skill: Skill | None = None
     """Set for a skill ladder: then ``policies`` are its rungs."""
+    profile: profiles.Profile | None = None
+    """Set for a balance profile: then ``policies`` are its cells (``cardsim.profile.design``)."""
 
     def cells(self) -> list[Cell]:
         """Every cell in file order: variant, then player count, then policy.
@@ -194,7 +206,8 @@ class Study:
                    if self.ladder else {}),
                 **({"alpha": self.alpha} if self.alpha != ALPHA else {}),
                 **({"replicate": True} if self.replicate else {}),
-                **({"skill": {"rungs": list(self.skill.rungs), "margin": self.skill.margin}} if self.skill else {})}
+                **({"skill": {"rungs": list(self.skill.rungs), "margin": self.skill.margin}} if self.skill else {}),
+                **({"profile": self.profile.to_dict()} if self.profile else {})}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
@@ -247,7 +260,7 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if unknown:
         raise StudyError(where, unknown[0], f"unknown key; allowed keys: {', '.join(allowed)}")
     for key in REQUIRED:
-        if key not in data and not (key == "policies" and ("ladder" in data or "skill" in data)):
+        if key not in data and not (key == "policies" and ("ladder" in data or "skill" in data or "profile" in data)):
             raise StudyError(where, key, "missing; a study needs " + ", ".join(REQUIRED)
                              + f" and one of {', '.join(DESIGNS)}")
     designs = [k for k in DESIGNS if k in data]
@@ -292,11 +305,21 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     else:
         ladder = None
     skill = None
+    if "skill" in data and "profile" in data:
+        raise StudyError(where, "profile", "a profile has its own ladder; give one of skill and profile")
     if "skill" in data:
         skill = _skill(where, g, data["skill"], players, variants[baseline])
         if "policies" in data and _policies(where, g, data["policies"], players, variants[baseline]) != skill.rungs:
             raise StudyError(where, "policies", f"not the skill rungs {list(skill.rungs)}; leave policies out")
         policies = skill.rungs
+    elif "profile" in data:
+        if ladder is not None:
+            raise StudyError(where, "profile", "a ladder has no profile; give one of ladder and profile")
+        profile = _profile(where, g, data["profile"], players, variants[baseline])
+        policies = _policies(where, g, [p if isinstance(p, str) else list(p)
+                                        for p in profiles.cells(profile, players)], players, variants[baseline])
+        if "policies" in data and _policies(where, g, data["policies"], players, variants[baseline]) != policies:
+            raise StudyError(where, "policies", "not the profile's cells; leave policies out")
     elif ladder is None:
         policies = _policies(where, g, data["policies"], players, variants[baseline])
     alpha = data.get("alpha", ALPHA)
@@ -306,7 +329,36 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if not isinstance(replicate, bool):
         raise StudyError(where, "replicate", f"expected true or false, not {replicate!r}")
     return Study(name, g.name, data["seed"], data["games"], players, policies, variants, baseline, engine,
-                 description, design, ladder, float(alpha), replicate, skill)
+                 description, design, ladder, float(alpha), replicate, skill,
+                 profile if "profile" in data else None)
+
+
+def _profile(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> profiles.Profile:
+    """A ``[profile]`` section: the profiled policy, its ladder and options, each checked."""
+    table = _table(where, "profile", value)
+    unknown = [k for k in table if k not in profiles.KEYS]
+    if unknown:
+        raise StudyError(where, f"profile.{unknown[0]}", f"unknown key; a profile has {', '.join(profiles.KEYS)}")
+    policy = table.get("policy", "greedy" if "greedy" in g.policies else g.policies[0])
+    if not isinstance(policy, str):
+        raise StudyError(where, "profile.policy", f"expected one policy name, not {policy!r}")
+    (policy,) = _policies(where, g, [policy], players, rules)
+    ladder = table.get("ladder")
+    if ladder is not None and (not isinstance(ladder, list) or not all(isinstance(p, str) for p in ladder)):
+        raise StudyError(where, "profile.ladder", f"expected a list of policy names, not {ladder!r}")
+    ladder = _keyed(where, "profile.ladder", profiles.ladder_of, policy, ladder, g.policies)
+    if len(ladder) < 2:
+        raise StudyError(where, "profile.ladder", f"expected two or more distinct policies, not {list(ladder)}")
+    options = table.get("options", list(g.options))
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise StudyError(where, "profile.options", f"expected a list of option names, not {options!r}")
+    bad = [o for o in options if o not in g.options]
+    if bad or len(set(options)) != len(options):
+        raise StudyError(where, "profile.options", f"{bad[0] if bad else options!r}: expected distinct options of "
+                         f"{g.name}: {', '.join(g.options) or '(the game lists none)'}")
+    replays = table.get("replays", profiles.REPLAYS)
+    _check_int(where, "profile.replays", replays, minimum=0, limit=GAME_LIMIT)
+    return profiles.Profile(policy, ladder, tuple(options), replays)
 
 
 def _skill(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> Skill:

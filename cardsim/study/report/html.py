@@ -21,6 +21,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from cardsim.core.search import unfair_note
+from cardsim.profile import html as profile_html
 from cardsim.study.folder import manifest as claims
 from cardsim.study.report import plots as figures
 from cardsim.study.folder import storage
@@ -61,7 +62,7 @@ def write_report(folder: str | Path) -> Path:
     study = claims.study_of(manifest, folder / storage.MANIFEST)
     skipped = study.design.skipped if study.design is not None else ()
     page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped,
-                  precision_png(manifest))
+                  precision_png(manifest), profile_html.section(folder))
     storage.atomic_write(folder / REPORT, lambda p: p.write_text(page, encoding="utf-8"))
     return folder / REPORT
 
@@ -80,9 +81,10 @@ def precision_png(manifest: dict[str, Any]) -> bytes | None:
 
 def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFrame | None,
            plots: list[tuple[str, bytes]], command: str, skipped: tuple[str, ...] = (),
-           precision: bytes | None = None) -> str:
+           precision: bytes | None = None, profile: str = "") -> str:
     """The page: ``plots`` are (file name, PNG bytes), embedded in that order; ``skipped``: the
-    unplayable combinations a factorial left out; ``precision``: the PNG of ``precision_png``."""
+    unplayable combinations a factorial left out; ``precision``: the PNG of ``precision_png``;
+    ``profile``: a balance profile's section (``cardsim.profile.html``), "" for other studies."""
     study, o = manifest["study"], outcome_column(summary)
     groups = list(dict.fromkeys(zip(summary.players, summary.policy)))
     baseline = study["baseline"]
@@ -94,6 +96,7 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
              _table("headline", "What was run", ["", ""], [[k, v] for k, v in _headline(manifest, skipped).items()],
                     names=2),
              "<h2>Findings at a glance</h2>", _glance(summary, effects, o, groups, baseline),
+             *([profile] if profile else []),
              "<h2>Re-create it</h2>",
              f"<pre id=\"command\">{_e(command)}</pre>",
              f"<p class=\"note\">Then <code>cardsim verify {_e(_folder_of(command))}</code> re-runs sampled games and "

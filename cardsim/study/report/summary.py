@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
+from cardsim.profile import files as profile_files
 from cardsim.study.hooks import NONE, Hooks
 from cardsim.study.ladder import files as ladder_files
 from cardsim.study.report import multiplicity
@@ -114,6 +115,8 @@ def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.Data
     storage.write_summary(summary, folder)
     if study.ladder is not None:
         return [storage.SUMMARY, *ladder_files.write(ladder_files.compute(study, folder), study, folder)]
+    if study.profile is not None:  # a balance profile: its own files instead of the per-cell plots
+        return [storage.SUMMARY, *profile_files.write(study, folder)]
     written = [storage.SUMMARY]
     if effects is not None:
         storage.atomic_write(folder / EFFECTS, lambda p: p.write_text(effects_csv(effects), encoding="utf-8"))
@@ -131,6 +134,8 @@ def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> lis
     """The files ``write`` writes for ``study``, in its order (as a folder of ``manifest_format`` holds them)."""
     if study.ladder is not None:
         return [storage.SUMMARY, *ladder_files.FILES]
+    if study.profile is not None:
+        return [storage.SUMMARY, *profile_files.FILES]
     cells = study.cells()
     policies = list(dict.fromkeys(c.policy for c in cells))
     legacy = manifest_format <= LEGACY_FORMAT
