@@ -79,3 +79,37 @@ def test_a_lazy_import_of_a_later_stage_is_found(tmp_path):
     assert imported(path) == {"pipeline", "report", "report.plots"}
     assert backward({"plan.m": path}) == ["plan.m (plan) imports pipeline (top)", "plan.m (plan) imports report (report)",
                                           "plan.m (plan) imports report.plots (report)"]
+
+
+PROFILE = Path(cardsim.study.__file__).parent.parent / "profile"
+PROFILE_STAGE = {"design": "plan", "command": "top"}
+"""Balance profiles (``cardsim.profile``) sit in the study's stages: ``design`` turns a ``[profile]``
+section into cells (plan), ``command`` walks one through the pipeline (top), every other module computes,
+writes or draws the profile (report)."""
+
+
+def profile_stage(module: str) -> str:
+    return PROFILE_STAGE.get(module, "report")
+
+
+def profile_imports(path: Path) -> set[str]:
+    """The ``cardsim.profile`` modules ``path`` imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("cardsim.profile"):
+            rest = node.module.removeprefix("cardsim.profile").lstrip(".")
+            found |= {rest} if rest else {a.name for a in node.names}
+    return found
+
+
+def test_profiles_walk_the_same_way():
+    """A profile module imports no study module (nor profile module) of a later stage, and a study module
+    imports no profile module of a later stage than its own."""
+    profile = {p.stem: p for p in PROFILE.glob("*.py") if p.stem != "__init__"}
+    back = [f"profile.{m} ({profile_stage(m)}) imports {i} ({stage(i)})" for m, p in profile.items()
+            for i in imported(p) if STAGES.index(stage(i)) > STAGES.index(profile_stage(m))]
+    back += [f"profile.{m} ({profile_stage(m)}) imports profile.{i} ({profile_stage(i)})" for m, p in profile.items()
+             for i in profile_imports(p) if STAGES.index(profile_stage(i)) > STAGES.index(profile_stage(m))]
+    back += [f"{m} ({stage(m)}) imports profile.{i} ({profile_stage(i)})" for m, p in modules().items() if m
+             for i in profile_imports(p) if STAGES.index(profile_stage(i)) > STAGES.index(stage(m))]
+    assert profile and not back, "imports that run back against the stages:\n" + "\n".join(back)
