@@ -30,7 +30,7 @@ CHUNK = 128
 """Games per labelling task."""
 EVERY = 8
 """On average one decision in ``EVERY`` (of those with several candidates) becomes a position."""
-GAMES = ("moska",)
+GAMES = ("moska", "musta_maija")
 """The games with a ``learned`` policy."""
 
 
