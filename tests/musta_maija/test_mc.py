@@ -226,7 +226,7 @@ def test_mc_takes_the_candidate_with_the_most_play_outs_not_lost_ties_to_the_fir
         for i in range(n):
             trial = world.copy()
             C.apply(trial[0], p, cands[i])
-            C.roll_out(trial[0], p, cpol.CODES[base], np.zeros(1, C.MOVE)[0])
+            C.roll_out(trial[0], p, cpol.table((policy,))[0], seat, np.zeros(1, C.MOVE)[0], WORK)
             scores[i] += int(trial[0]["loser"] != seat)
     assert decide(state, p, policy).tobytes() == cands[scores.index(max(scores))].tobytes()
 

@@ -123,11 +123,12 @@ WORK = np.dtype([
     ("count", np.int64, (jit.BUCKETS + 1,)), ("hidden", np.int64, (MAX_CARDS,)),
     ("candidates", MOVE, (MAX_CANDIDATES,)), ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)),
     ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)), ("features", np.int64, (feat.N,)),
+    ("beats", np.int64, (MAX_CARDS,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and orders (``u``, ``order``, ``tmp``); for
 ``mc`` (``search``) the hidden cards and their bucket counts, the candidates and their scores, a play-out's
 move, a world and a play-out state; for ``learned`` (``learned_move``, also inside ``mc``'s play-outs) its
-candidates and one candidate's features."""
+candidates, one candidate's features and the beaters of each card (``learned_features.prepare``)."""
 
 
 def new_work() -> np.ndarray:
@@ -610,21 +611,46 @@ def copy_move(m: np.void, c: np.void) -> None:
 # --- learned: a linear scorer over the candidates (policies.py specifies it) ----------------------
 
 @njit(cache=True)
-def candidate_features(s: np.void, p: np.void, c: np.void, greedy: bool, out: np.ndarray) -> None:
-    """``learned_features.describe`` of candidate ``c`` of the seat to act into ``out``, from its view: its
-    hand, the table, the discard, the trump after the candidate's declaration."""
-    seat = s.seat
-    lo, hi = s.hands[seat, 0], s.hands[seat, 1]
+def others_of(s: np.void) -> tuple[np.uint64, np.uint64]:
+    """The cards the seat to act cannot place (``learned_features``): not in its hand, the discard or on the
+    table."""
+    second = M52 & ~MARIA if s.n_cards > 52 else ZERO  # MM-1: the second deck's cards, if in play
+    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
+    return M52 & ~(lo | s.discard[0] | s.table[0]), second & ~(hi | s.discard[1] | s.table[1])
+
+
+@njit(cache=True)
+def prepare_features(s: np.void, p: np.void, trump: int, w: np.void) -> tuple[np.uint64, np.uint64]:
+    """``learned_features.prepare`` of the seat to act's hand and the table under ``trump``, into ``w.beats``."""
+    o_lo, o_hi = others_of(s)
+    lo, hi = s.hands[s.seat, 0] | s.table[0], s.hands[s.seat, 1] | s.table[1]
+    return feat.prepare(w.beats, lo, hi, o_lo, o_hi, trump, p.maria_trump != 0)
+
+
+@njit(cache=True)
+def describe_candidate(s: np.void, c: np.void, greedy: bool, trump: int, w: np.void, u_lo: np.uint64,
+                       u_hi: np.uint64, out: np.ndarray) -> None:
+    """``learned_features.describe`` of candidate ``c`` of the seat to act, from its view (its hand, the table),
+    ``prepare_features``'s ``w.beats`` and ``u`` under the candidate's ``trump``."""
+    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
     s_lo, s_hi = c.cards[0], c.cards[1]
     attacking = s.phase == ATTACK
     p_lo, p_hi = (ZERO, ZERO) if attacking else (s.table[0] & ~c.beaten[0], s.table[1] & ~c.beaten[1])
-    l_lo, l_hi = (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi
-    second = M52 & ~MARIA if s.n_cards > 52 else ZERO  # MM-1: the second deck's cards, if in play
-    o_lo = M52 & ~(lo | s.discard[0] | s.table[0])
-    o_hi = second & ~(hi | s.discard[1] | s.table[1])
-    trump = c.declare if c.declare >= 0 else s.trump
-    feat.describe(out, greedy, c.declare >= 0, s_lo, s_hi, p_lo, p_hi, l_lo, l_hi, o_lo, o_hi, trump,
-                  p.maria_trump != 0, attacking)
+    feat.describe(out, greedy, c.declare >= 0, s_lo, s_hi, p_lo, p_hi, (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi,
+                  trump, attacking, w.beats, u_lo, u_hi)
+
+
+@njit(cache=True)
+def trump_of(s: np.void, c: np.void) -> int:
+    """The trump after candidate ``c``'s declaration (MM-5)."""
+    return c.declare if c.declare >= 0 else s.trump
+
+
+@njit(cache=True)
+def candidate_features(s: np.void, p: np.void, c: np.void, greedy: bool, w: np.void, out: np.ndarray) -> None:
+    """The features of candidate ``c`` of the seat to act into ``out`` (``w``: a ``WORK`` record's ``beats``)."""
+    u_lo, u_hi = prepare_features(s, p, trump_of(s, c), w)
+    describe_candidate(s, c, greedy, trump_of(s, c), w, u_lo, u_hi, out)
 
 
 @njit(cache=True)
@@ -642,9 +668,13 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np
     best = 0
     if n > 1:
         block = block_of(s, p)
-        top = 0
+        top, prepared, u_lo, u_hi = 0, -2, ZERO, ZERO
         for i in range(n):
-            candidate_features(s, p, w.play[i], i == 0, w.features)
+            trump = trump_of(s, w.play[i])
+            if trump != prepared:  # the candidates come grouped by declaration
+                u_lo, u_hi = prepare_features(s, p, trump, w)
+                prepared = trump
+            describe_candidate(s, w.play[i], i == 0, trump, w, u_lo, u_hi, w.features)
             value = feat.score(weights, block, w.features)
             if i == 0 or value > top:
                 best, top = i, value

@@ -112,11 +112,33 @@ def tally(lo: np.uint64, hi: np.uint64, trump: int) -> tuple[int, int, int, int,
 
 
 @njit(cache=True)
+def prepare(beats: np.ndarray, lo: np.uint64, hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int,
+            maria_trump: bool) -> tuple[np.uint64, np.uint64]:
+    """Once per decision and trump: ``beats[code]``, how many cards of ``others`` (``o``) beat each card of
+    ``(lo, hi)`` (the seat's hand and the table), and the mask of those no card of ``others`` beats."""
+    u_lo, u_hi = ZERO, ZERO
+    for copy in range(2):
+        rest = lo if copy == 0 else hi
+        while rest != ZERO:
+            b = lowest(rest)
+            rest &= rest - ONE
+            k = beaters_in(o_lo, o_hi, b, copy == 0, trump, maria_trump)
+            beats[b + 52 * copy] = k
+            if k == 0:
+                if copy == 0:
+                    u_lo |= ONE << U(b)
+                else:
+                    u_hi |= ONE << U(b)
+    return u_lo, u_hi
+
+
+@njit(cache=True)
 def describe(out: np.ndarray, greedy: bool, declares: bool, s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64,
-             p_hi: np.uint64, l_lo: np.uint64, l_hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int,
-             maria_trump: bool, attacking: bool) -> None:
+             p_hi: np.uint64, l_lo: np.uint64, l_hi: np.uint64, trump: int, attacking: bool, beats: np.ndarray,
+             u_lo: np.uint64, u_hi: np.uint64) -> None:
     """The features (``NAMES``) of one candidate into ``out[:N]`` (int64): ``s`` spent, ``p`` picked, ``l``
-    left, ``o`` others (the masks of the module docstring), ``trump`` after its declaration (-1: none)."""
+    left (the masks of the module docstring), ``trump`` after its declaration (-1: none); ``beats`` and ``u``:
+    ``prepare``'s of the hand and the table under that trump."""
     out[:] = 0
     out[0] = greedy
     out[1] = declares
@@ -135,20 +157,14 @@ def describe(out: np.ndarray, greedy: bool, declares: bool, s_lo: np.uint64, s_h
     out[16] = (l_lo & MARIA) != ZERO
     out[17] = out[10] == 0
     if attacking:
+        out[18] = count(s_lo & u_lo, s_hi & u_hi)
         for copy in range(2):
             rest = s_lo if copy == 0 else s_hi
             while rest != ZERO:
                 b = lowest(rest)
                 rest &= rest - ONE
-                k = beaters_in(o_lo, o_hi, b, copy == 0, trump, maria_trump)
-                out[18] += k == 0
-                out[19] += k
-    for copy in range(2):
-        rest = l_lo if copy == 0 else l_hi
-        while rest != ZERO:
-            b = lowest(rest)
-            rest &= rest - ONE
-            out[20] += beaters_in(o_lo, o_hi, b, copy == 0, trump, maria_trump) == 0
+                out[19] += beats[b + 52 * copy]
+    out[20] = count(l_lo & u_lo, l_hi & u_hi)
 
 
 @njit(cache=True)

@@ -43,7 +43,7 @@ def label_games(p: np.void, policies: np.ndarray, teacher: np.ndarray, worlds: i
                     return positions, rows
                 n = C.teacher_scores(s, p, teacher, worlds, w, y[rows:])
                 for i in range(n):
-                    C.candidate_features(s, p, w.candidates[i], i == 0, x[rows + i])
+                    C.candidate_features(s, p, w.candidates[i], i == 0, w, x[rows + i])
                 block[positions], count[positions] = C.block_of(s, p), n
                 positions += 1
                 rows += n
