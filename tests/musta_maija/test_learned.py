@@ -84,7 +84,7 @@ def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
 
 def test_the_committed_models_load_and_name_their_provenance():
     names = models.names("musta_maija")
-    assert DEFAULT_MODEL in names and len(names) >= 3
+    assert DEFAULT_MODEL in names and len(names) >= 1
     parent = None
     for k, name in enumerate(sorted(names), start=1):
         content = cpol.load_model(name).content

@@ -119,7 +119,7 @@ BASES = ("random", "greedy", LEARNED)
 POLICIES = (*BASES, MC, ORACLE)
 DECIDED_COMPILED = (MC, ORACLE, LEARNED)
 """The policies the compiled engine decides for the reference engine too (``compiled.decide_from``)."""
-DEFAULT_MODEL = "musta_maija_4p_g3"
+DEFAULT_MODEL = "musta_maija_4p_g1"
 """The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
 HIGHEST_TRUMP = "highest_trump"
 FORBID = "forbid"
