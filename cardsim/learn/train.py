@@ -30,7 +30,7 @@ CHUNK = 128
 """Games per labelling task."""
 EVERY = 8
 """On average one decision in ``EVERY`` (of those with several candidates) becomes a position."""
-GAMES = ("molotow", "moska", "uno")
+GAMES = ("molotow", "moska", "musta_maija", "uno")
 """The games with a ``learned`` policy."""
 
 

@@ -4,7 +4,7 @@ from cardsim.core.records import COMMON, SHEDDING, Column
 from cardsim.games.musta_maija.compiled import simulate
 from cardsim.games.musta_maija.policies import POLICIES
 from cardsim.games.musta_maija.reference import play
-from cardsim.games.musta_maija.rules import MustaMaijaRules
+from cardsim.games.musta_maija.rules import OPTIONS, MustaMaijaRules
 
 COLUMNS = COMMON + SHEDDING + (
     Column("finish_order", "str", "seats in the order they went out (MM-14), e.g. \"2,0,3\"; the loser is not in it"),
@@ -23,4 +23,5 @@ GAME = GameSpec(
     columns=COLUMNS,
     play=play,
     compiled=simulate,
+    options=OPTIONS,
 )

@@ -54,10 +54,12 @@ from cardsim.core import jit
 from cardsim.core.jit import ONE, U, ZERO, njit
 from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled_policies as pol
+from cardsim.games.musta_maija import learned_features as feat
 from cardsim.games.musta_maija.cards import (
     DIAMONDS, KING, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, card_list, card_words, code_at, count, suit_mask,
     suit_of_code, suit_of_hand,
 )
+from cardsim.games.musta_maija.policies import DECLARE, warn_other_rules
 from cardsim.games.musta_maija.reference import ALL_IF_POSSIBLE, PACKET, PLAYED, Table, defender
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
@@ -120,11 +122,13 @@ WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("tmp", np.int64, (MAX_CARDS,)),
     ("count", np.int64, (jit.BUCKETS + 1,)), ("hidden", np.int64, (MAX_CARDS,)),
     ("candidates", MOVE, (MAX_CANDIDATES,)), ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)),
-    ("worlds", STATE, (2,)),
+    ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)), ("features", np.int64, (feat.N,)),
+    ("beats", np.int64, (MAX_CARDS,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and orders (``u``, ``order``, ``tmp``); for
 ``mc`` (``search``) the hidden cards and their bucket counts, the candidates and their scores, a play-out's
-move, a world and a play-out state."""
+move, a world and a play-out state; for ``learned`` (``learned_move``, also inside ``mc``'s play-outs) its
+candidates, one candidate's features and the beaters of each card (``learned_features.prepare``)."""
 
 
 def new_work() -> np.ndarray:
@@ -378,12 +382,18 @@ def duty_to_beat(s: np.void, p: np.void, trump: int) -> bool:
 
 
 @njit(cache=True)
-def respond(s: np.void, p: np.void, policy: int, m: np.void) -> None:
-    """The decision of the seat to act by the search-free ``policy`` (a code: random, greedy), from its
-    view: into ``m``."""
+def may_declare_now(s: np.void, p: np.void, seat: int, forbid: int) -> int:
+    """``may_declare`` less what ``forbid`` rules out (``forbid=declare``: nothing, MM-5)."""
+    return 0 if forbid & DECLARE else may_declare(s, p, seat)
+
+
+@njit(cache=True)
+def respond(s: np.void, p: np.void, policy: int, forbid: int, m: np.void) -> None:
+    """The decision of the seat to act by the search-free ``policy`` (a code: random, greedy) with the
+    ``forbid`` bits, from its view: into ``m``."""
     seat = s.seat
     lo, hi = s.hands[seat, 0], s.hands[seat, 1]
-    m.declare = pol.declaration(policy, lo, hi, may_declare(s, p, seat), s.key, s.turns)
+    m.declare = pol.declaration(policy, lo, hi, may_declare_now(s, p, seat, forbid), s.key, s.turns)
     trump = m.declare if m.declare >= 0 else s.trump
     if s.phase == ATTACK:
         m.cards[0], m.cards[1] = pol.attack(policy, lo, hi, trump, attack_cap(s), s.key, s.turns)
@@ -401,8 +411,10 @@ def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void)
     row = policies[s.seat]
     if row[pol.CODE] == pol.MC:
         search(s, p, row, m, w)
+    elif row[pol.CODE] == pol.LEARNED:
+        learned_move(s, p, row[pol.WEIGHTS:], row[pol.FORBID], m, w)
     else:
-        respond(s, p, row[pol.CODE], m)
+        respond(s, p, row[pol.CODE], row[pol.FORBID], m)
 
 
 @njit(cache=True)
@@ -467,23 +479,30 @@ def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.voi
 # --- mc: determinized Monte Carlo (docs/design.md; policies.py specifies it) ----------------------
 
 @njit(cache=True)
-def candidates(s: np.void, p: np.void, w: np.void) -> int:
-    """``mc``'s candidates for the seat to act, into ``w.candidates``: greedy's decision first, then for
-    greedy's declaration, no declaration and each other suit it may declare (MM-5) the attacks or
-    defences of ``compiled_policies`` under the trump it leaves; duplicates dropped. How many."""
+def candidates(s: np.void, p: np.void, w: np.void, forbid: int = 0) -> int:
+    """``mc``'s candidates for the seat to act (``decision_candidates``), into ``w.candidates``. How many."""
+    return decision_candidates(s, p, w.candidates, forbid)
+
+
+@njit(cache=True)
+def decision_candidates(s: np.void, p: np.void, out: np.ndarray, forbid: int) -> int:
+    """The candidates of ``mc`` and ``learned`` for the seat to act, into ``out`` (``MOVE`` records): greedy's
+    decision first (under ``forbid``), then for greedy's declaration, no declaration and each other suit it
+    may declare (MM-5; none with ``forbid=declare``) the attacks or defences of ``compiled_policies`` under
+    the trump it leaves; duplicates dropped. How many."""
     seat = s.seat
     lo, hi = s.hands[seat, 0], s.hands[seat, 1]
-    respond(s, p, pol.GREEDY, w.candidates[0])
-    first, options, m = w.candidates[0].declare, may_declare(s, p, seat), 1
+    respond(s, p, pol.GREEDY, forbid, out[0])
+    first, options, m = out[0].declare, may_declare_now(s, p, seat, forbid), 1
     for k in range(SUITS + 2):
         d = first if k == 0 else k - 2
         if k and (d == first or (d >= 0 and not options >> d & 1)):
             continue
         trump = d if d >= 0 else s.trump
         if s.phase == ATTACK:
-            m = pol.attack_candidates(w.candidates, m, d, lo, hi, trump, attack_cap(s))
+            m = pol.attack_candidates(out, m, d, lo, hi, trump, attack_cap(s))
         else:
-            m = pol.defence_candidates(w.candidates, m, d, lo, hi, s.table[0], s.table[1], trump, p.maria_trump,
+            m = pol.defence_candidates(out, m, d, lo, hi, s.table[0], s.table[1], trump, p.maria_trump,
                                        duty_to_beat(s, p, trump))
     return m
 
@@ -533,43 +552,145 @@ def determinize(world: np.void, seat: int, key: np.uint64, n: int, w: np.void) -
 
 
 @njit(cache=True)
-def roll_out(s: np.void, p: np.void, policy: int, m: np.void) -> None:
-    """An ``mc`` play-out: the search-free ``policy`` in every seat until the game ends."""
+def roll_out(s: np.void, p: np.void, row: np.ndarray, seat: int, m: np.void, w: np.void) -> None:
+    """An ``mc`` play-out: the base policy of ``row`` in every seat until the game ends, ``row``'s ``forbid``
+    at ``seat``'s own decisions."""
     while s.phase != OVER:
-        respond(s, p, policy, m)
+        forbid = row[pol.FORBID] if s.seat == seat else 0
+        if row[pol.BASE] == pol.LEARNED:
+            learned_move(s, p, row[pol.WEIGHTS:], forbid, m, w)
+        else:
+            respond(s, p, row[pol.BASE], forbid, m)
         apply(s, p, m)
+
+
+@njit(cache=True)
+def play_worlds(s: np.void, p: np.void, row: np.ndarray, worlds: int, n: int, w: np.void,
+                scores: np.ndarray) -> None:
+    """Add to ``scores[:n]`` the play-outs not lost by the seat to act of each of ``w.candidates[:n]`` in worlds
+    ``0 .. worlds-1`` (world ``j`` keyed ``jit.world_key(key, turns, j)``; ``row[SEES]``, ``oracle``: the
+    state itself under the world's key), with ``row``'s base policy in every seat (``roll_out``)."""
+    seat = s.seat
+    n_hidden = hidden_cards(s, seat, w)
+    world, trial = w.worlds[0], w.worlds[1]
+    for j in range(worlds):
+        w.worlds[0] = s
+        if row[pol.SEES]:
+            world.key = jit.world_key(s.key, s.turns, j)
+        else:
+            determinize(world, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
+        for i in range(n):
+            w.worlds[1] = world
+            apply(trial, p, w.candidates[i])
+            roll_out(trial, p, row, seat, w.move[0], w)
+            if trial.loser != seat:
+                scores[i] += 1
 
 
 @njit(cache=True)
 def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> None:
     """``mc``'s decision for the seat to act (``row`` its policy table row), into ``m``: every candidate
-    played out in the same ``row[DETERMINIZATIONS]`` worlds (world ``j`` keyed ``jit.world_key(key, turns,
-    j)``) with the base policy in every seat; a play-out scores 1 when the seat does not lose; the highest
-    total wins, ties to the first candidate (greedy's). One candidate is taken without a play-out.
-    ``row[SEES]`` (``oracle``): the worlds are the state itself under the world's key (it sees every hand)."""
-    seat = s.seat
-    n_candidates = candidates(s, p, w)
+    (under ``row``'s ``forbid``) played out in the same ``row[DETERMINIZATIONS]`` worlds (``play_worlds``); a
+    play-out scores 1 when the seat does not lose; the highest total wins, ties to the first candidate
+    (greedy's). One candidate is taken without a play-out."""
+    n_candidates = candidates(s, p, w, row[pol.FORBID])
     best = 0
     if n_candidates > 1:
-        n_hidden = hidden_cards(s, seat, w)
         w.score[:n_candidates] = 0
-        world, trial = w.worlds[0], w.worlds[1]
-        for j in range(row[pol.DETERMINIZATIONS]):
-            w.worlds[0] = s
-            if row[pol.SEES]:
-                world.key = jit.world_key(s.key, s.turns, j)
-            else:
-                determinize(world, seat, jit.world_key(s.key, s.turns, j), n_hidden, w)
-            for i in range(n_candidates):
-                w.worlds[1] = world
-                apply(trial, p, w.candidates[i])
-                roll_out(trial, p, row[pol.BASE], w.move[0])
-                if trial.loser != seat:
-                    w.score[i] += 1
+        play_worlds(s, p, row, row[pol.DETERMINIZATIONS], n_candidates, w, w.score)
         best = jit.argmax_first(w.score, n_candidates)
-    c = w.candidates[best]
+    copy_move(m, w.candidates[best])
+
+
+@njit(cache=True)
+def copy_move(m: np.void, c: np.void) -> None:
     m.declare, m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = (c.declare, c.cards[0], c.cards[1], c.beaten[0],
                                                                   c.beaten[1])
+
+
+# --- learned: a linear scorer over the candidates (policies.py specifies it) ----------------------
+
+@njit(cache=True)
+def others_of(s: np.void) -> tuple[np.uint64, np.uint64]:
+    """The cards the seat to act cannot place (``learned_features``): not in its hand, the discard or on the
+    table."""
+    second = M52 & ~MARIA if s.n_cards > 52 else ZERO  # MM-1: the second deck's cards, if in play
+    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
+    return M52 & ~(lo | s.discard[0] | s.table[0]), second & ~(hi | s.discard[1] | s.table[1])
+
+
+@njit(cache=True)
+def prepare_features(s: np.void, p: np.void, trump: int, w: np.void) -> tuple[np.uint64, np.uint64]:
+    """``learned_features.prepare`` of the seat to act's hand and the table under ``trump``, into ``w.beats``."""
+    o_lo, o_hi = others_of(s)
+    lo, hi = s.hands[s.seat, 0] | s.table[0], s.hands[s.seat, 1] | s.table[1]
+    return feat.prepare(w.beats, lo, hi, o_lo, o_hi, trump, p.maria_trump != 0)
+
+
+@njit(cache=True)
+def describe_candidate(s: np.void, c: np.void, greedy: bool, trump: int, w: np.void, u_lo: np.uint64,
+                       u_hi: np.uint64, out: np.ndarray) -> None:
+    """``learned_features.describe`` of candidate ``c`` of the seat to act, from its view (its hand, the table),
+    ``prepare_features``'s ``w.beats`` and ``u`` under the candidate's ``trump``."""
+    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
+    s_lo, s_hi = c.cards[0], c.cards[1]
+    attacking = s.phase == ATTACK
+    p_lo, p_hi = (ZERO, ZERO) if attacking else (s.table[0] & ~c.beaten[0], s.table[1] & ~c.beaten[1])
+    feat.describe(out, greedy, c.declare >= 0, s_lo, s_hi, p_lo, p_hi, (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi,
+                  trump, attacking, w.beats, u_lo, u_hi)
+
+
+@njit(cache=True)
+def trump_of(s: np.void, c: np.void) -> int:
+    """The trump after candidate ``c``'s declaration (MM-5)."""
+    return c.declare if c.declare >= 0 else s.trump
+
+
+@njit(cache=True)
+def candidate_features(s: np.void, p: np.void, c: np.void, greedy: bool, w: np.void, out: np.ndarray) -> None:
+    """The features of candidate ``c`` of the seat to act into ``out`` (``w``: a ``WORK`` record's ``beats``)."""
+    u_lo, u_hi = prepare_features(s, p, trump_of(s, c), w)
+    describe_candidate(s, c, greedy, trump_of(s, c), w, u_lo, u_hi, out)
+
+
+@njit(cache=True)
+def block_of(s: np.void, p: np.void) -> int:
+    """The weight block of the seat to act's decision: its kind and the stage of the game."""
+    return s.phase * feat.STAGES + feat.stage(stock_size(s), players_in(s))
+
+
+@njit(cache=True)
+def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
+    """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``learned_features.WEIGHTS``):
+    the candidate of ``decision_candidates`` (under ``forbid``) with the highest score, ties to the first
+    (greedy's)."""
+    n = decision_candidates(s, p, w.play, forbid)
+    best = 0
+    if n > 1:
+        block = block_of(s, p)
+        top, prepared, u_lo, u_hi = 0, -2, ZERO, ZERO
+        for i in range(n):
+            trump = trump_of(s, w.play[i])
+            if trump != prepared:  # the candidates come grouped by declaration
+                u_lo, u_hi = prepare_features(s, p, trump, w)
+                prepared = trump
+            describe_candidate(s, w.play[i], i == 0, trump, w, u_lo, u_hi, w.features)
+            value = feat.score(weights, block, w.features)
+            if i == 0 or value > top:
+                best, top = i, value
+    copy_move(m, w.play[best])
+
+
+@njit(cache=True)
+def teacher_scores(s: np.void, p: np.void, row: np.ndarray, worlds: int, w: np.void, scores: np.ndarray) -> int:
+    """Training labels: ``mc``'s totals for every candidate of ``decision_candidates`` (into ``w.candidates``,
+    under ``row``'s ``forbid``): ``worlds`` worlds as ``search`` deals them, each candidate played out with the
+    base policy of ``row`` in every seat, 1 per play-out the seat does not lose, into ``scores``. How many
+    candidates."""
+    n = candidates(s, p, w, row[pol.FORBID])
+    scores[:n] = 0
+    play_worlds(s, p, row, worlds, n, w, scores)
+    return n
 
 
 RECORD = ("turns", "truncated", "loser", "rounds", "finish", "black_maria_holder", "trump_suit",
@@ -604,16 +725,17 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
 
 @njit(cache=True)
 def play_plain(s: np.void, p: np.void, policies: np.ndarray, m: np.void) -> None:
-    """``play_out`` for a policy table without ``mc``: the same decisions (``choose`` without its search)."""
+    """``play_out`` for a policy table without ``mc`` or ``learned``: the same decisions (``choose`` without its
+    search and scorer)."""
     while s.phase != OVER:
-        respond(s, p, policies[s.seat, pol.CODE], m)
+        respond(s, p, policies[s.seat, pol.CODE], policies[s.seat, pol.FORBID], m)
         apply(s, p, m)
 
 
 @njit(cache=True)
 def run_plain(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarray, out: np.ndarray,
               w: np.void) -> None:
-    """``run_games`` for a policy table without ``mc`` (``play_plain``): a call that plays no ``mc`` seat
+    """``run_games`` for a policy table without ``mc`` or ``learned`` (``play_plain``): a call that plays neither
     compiles no search."""
     state = np.zeros(1, STATE)
     move = np.zeros(1, MOVE)
@@ -630,8 +752,9 @@ def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
     games = np.asarray(games, dtype=np.int64)
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
     table = pol.table(seats)
-    searching = bool((table[:, pol.CODE] == pol.MC).any())
-    jit.first_call(run_games if searching else run_plain, "musta_maija (mc)" if searching else "musta_maija",
+    warn_other_rules(seats, rules, players)
+    searching = bool((table[:, pol.CODE] >= pol.MC).any())  # mc's or learned's code is in run_games alone
+    jit.first_call(run_games if searching else run_plain, "musta_maija (mc, learned)" if searching else "musta_maija",
                    make_params(rules, players)[0], table, np.uint64(seed), games, out, new_work()[0])
     cols = {name: out[:, j] for j, name in enumerate(RECORD)}
     finish = cols.pop("finish")
@@ -677,7 +800,7 @@ def state_from(t: Table) -> np.ndarray:
 
 
 def decide_from(t: Table, policy: str) -> tuple[int, int, int]:
-    """The decision of the reference table's seat to act by ``policy`` (``mc``: the reference engine's),
+    """The decision of the reference table's seat to act by ``policy`` (``mc``, ``learned``: the reference engine's),
     made here on ``state_from(t)``: (suit declared or -1, cards, beaten) as reference hand masks."""
     state, move = state_from(t), np.zeros(1, MOVE)
     jit.first_call(choose, "musta_maija choose", state[0], make_params(t.rules, t.players)[0],

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import jit, models
 from cardsim.core.jit import ONE, U, ZERO, below, ith_lowest, njit, popcount
+from cardsim.core.search import MonteCarlo
 from cardsim.games.musta_maija.cards import (
     KING, LOW_RANKS, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit, suit_mask,
     suit_of_hand, to_ranks,
 )
-from cardsim.games.musta_maija.policies import parse_policy
+from cardsim.games.musta_maija.policies import parse
 
-RANDOM, GREEDY, MC = 0, 1, 2
-CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "oracle": MC}
-CODE, DETERMINIZATIONS, BASE, SEES = range(4)
-"""Columns of a seat's row of the policy table: its policy's code and, for ``mc``, its worlds per
-decision and its base policy's code."""
+RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
+CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "oracle": MC, "learned": LEARNED}
+CODE, DETERMINIZATIONS, BASE, SEES, FORBID, WEIGHTS = range(6)
+"""Columns of a seat's row of the policy table: its policy's code; for ``mc`` (and ``oracle``) its worlds per
+decision, its base policy's code and whether its worlds are the true state; the ``forbid`` bits
+(``policies.OPTION_BITS``); from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of
+its search's ``learned`` base (``learned_features.WEIGHTS`` of them)."""
 NO_CAP = -1
 """``cap`` outside the endgame (MM-13)."""
 LOW = np.uint64(sum(int(LOW_RANKS) << (s * RANKS) for s in range(SUITS)))
@@ -30,13 +33,29 @@ LOW = np.uint64(sum(int(LOW_RANKS) << (s * RANKS) for s in range(SUITS)))
 
 
 def table(seats: tuple[str, ...]) -> np.ndarray:
-    """The policy table of policy strings (validated by ``policies.parse_policy``): one int64 row per seat."""
-    rows = []
-    for text in seats:
-        name, search = parse_policy(text)
-        rows.append((CODES[name], search.determinizations, CODES[search.base], search.sees_all) if search
-                    else (CODES[name], 0, 0, 0))
-    return np.array(rows, dtype=np.int64).reshape(len(seats), 4)
+    """The policy table of policy strings (validated by ``policies.parse``): one int64 row per seat."""
+    from cardsim.games.musta_maija import learned_features as features
+
+    rows = np.zeros((len(seats), WEIGHTS + features.WEIGHTS), dtype=np.int64)
+    for seat, text in enumerate(seats):
+        name, param, forbid = parse(text)
+        row = rows[seat]
+        row[CODE], row[FORBID] = CODES[name], forbid
+        if isinstance(param, MonteCarlo):
+            row[DETERMINIZATIONS], row[SEES] = param.determinizations, param.sees_all
+            base_name, param = parse(param.base)[:2]
+            row[BASE] = CODES[base_name]
+        if isinstance(param, models.Learned):
+            row[WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
+    return rows
+
+
+def load_model(model: str) -> models.Model:
+    """A Musta-Maija model by name or path, checked against this engine's features (a ``ValueError`` line if
+    not)."""
+    from cardsim.games.musta_maija import learned_features as features
+
+    return models.load("musta_maija", model, features.VERSION, features.NAMES, features.block_names())
 
 
 @njit(cache=True)

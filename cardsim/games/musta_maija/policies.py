@@ -83,39 +83,110 @@ asks it on ``compiled.state_from`` of its table). At each decision:
   ``base`` in every seat, ``w_j`` standing in for the game key (its policy draws); a
   play-out scores 1 when the player does not lose (a truncated one too, MM-16).
 - the candidate with the highest total is chosen, ties to the first (greedy's).
+- ``base`` may be ``learned(model=NAME)``: the play-outs are the learned policy's.
+
+``learned`` — ``learned(model=NAME)`` (docs/design.md#learned-players): a linear scorer over ``mc``'s
+candidates (``compiled.decision_candidates``, greedy's first), each described by the integer features of
+``learned_features.py``, computed from the deciding seat's view only (its hand, the table, the discard,
+the trump after the candidate's declaration; the cards it cannot place are one pool); its score is the
+model's fixed-point weights of the block of the decision's kind and stage dotted with them; the highest
+score wins, ties to the first (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed
+model (``cardsim/models/musta_maija/``) or a model file's path; without it, ``DEFAULT_MODEL``. One
+implementation, in numba: the reference engine asks it on ``compiled.state_from`` of its table, as for ``mc``.
+
+``forbid=OPTION`` (every policy; ``rules.OPTIONS``; issue 27's restricted play): the seat never takes that
+optional action. ``declare``: it never declares a marriage (MM-5) — ``random`` and ``greedy`` decide as if
+they had no option to declare (no draw is looked at for it), ``mc`` and ``learned`` drop every candidate
+that declares, ``mc`` also at its own seat's play-out decisions (the other seats of a play-out play its
+base unrestricted). Not declaring is always legal, so the restriction always has an alternative.
 """
 from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
+from typing import Any, Sequence
 
 from cardsim.core import rng
-from cardsim.core.rules import parse_call
+from cardsim.core.models import Learned, parse_learned, warn_rules
+from cardsim.core.rules import Rules, parse_call
 from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, RANKS, SPADES, SUITS, cards, mask, rank, suit, suit_cards
+from cardsim.games.musta_maija.rules import OPTIONS
 
-BASES = ("random", "greedy")
+LEARNED = "learned"
+BASES = ("random", "greedy", LEARNED)
 """The policies that decide without search: ``mc``'s play-out policies."""
 POLICIES = (*BASES, MC, ORACLE)
+DECIDED_COMPILED = (MC, ORACLE, LEARNED)
+"""The policies the compiled engine decides for the reference engine too (``compiled.decide_from``)."""
+DEFAULT_MODEL = "musta_maija_4p_g1"
+"""The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
 HIGHEST_TRUMP = "highest_trump"
+FORBID = "forbid"
+DECLARE = 1
+"""``forbid=declare`` as a bit of the policy table's ``FORBID`` column (``rules.OPTIONS``)."""
+OPTION_BITS = {"declare": DECLARE}
+
+
+def forbid_bits(name: str, value: Any) -> int:
+    """The ``FORBID`` bits of ``forbid=OPTION[+OPTION...]`` (``rules.OPTIONS``); one ``ValueError`` line naming the
+    policy, the option and the known ones for an unknown option."""
+    parts = value.split("+") if isinstance(value, str) else [value]
+    bits = 0
+    for option in parts:
+        if option not in OPTION_BITS:
+            raise ValueError(f"musta_maija policy {name}: forbid={option!r} is no option of musta_maija; "
+                             f"known: {', '.join(OPTIONS)}")
+        bits |= OPTION_BITS[option]
+    return bits
 
 
 @lru_cache(maxsize=None)
-def parse_policy(text: str) -> tuple[str, MonteCarlo | None]:
-    """The policy of a policy string and, for ``mc``, its parameters; ``random`` and ``greedy`` take none."""
+def parse(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
+    """The policy of a policy string, for ``mc`` and ``learned`` its parameters, and its ``forbid`` bits (one
+    ``ValueError`` line if bad, a model that does not load included). ``mc``'s base takes no ``forbid``: the
+    search's own ``forbid`` holds at its seat's play-out decisions too."""
+    from cardsim.games.musta_maija.compiled_policies import load_model  # it imports this module
+
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown musta_maija policy {text!r}; known policies: {', '.join(POLICIES)}")
+    forbid = forbid_bits(name, params.pop(FORBID)) if FORBID in params else 0
     if name in SEARCHES:
-        return name, parse_mc("musta_maija", params, BASES, name)
+        search = parse_mc("musta_maija", params, BASES, name)
+        if parse(search.base)[2]:
+            raise ValueError(f"musta_maija policy {name}: base={search.base!r} takes no forbid; "
+                             f"forbid the {name} itself")
+        return name, search, forbid
+    if name == LEARNED:
+        learned = parse_learned("musta_maija", params, DEFAULT_MODEL)
+        load_model(learned.model)
+        return name, learned, forbid
     if params:
-        raise ValueError(f"musta_maija policy {name!r} takes no parameters, got {', '.join(params)}")
-    return name, None
+        raise ValueError(f"musta_maija policy {name!r} takes no parameters but forbid, got {', '.join(params)}")
+    return name, None, forbid
+
+
+def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
+    """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (``parse``)."""
+    return parse(text)[:2]
 
 
 def policy_name(text: str) -> str:
     """The policy of a policy string (validated: ``parse_policy``)."""
-    return parse_policy(text)[0]
+    return parse(text)[0]
+
+
+def warn_other_rules(policies: Sequence[str], rules: Rules, players: int) -> None:
+    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
+    from cardsim.games.musta_maija.compiled_policies import load_model
+
+    for text in dict.fromkeys(policies):
+        name, param = parse_policy(text)
+        if isinstance(param, MonteCarlo):
+            name, param = parse_policy(param.base)
+        if isinstance(param, Learned):
+            warn_rules(load_model(param.model), rules.describe(), players)
 
 
 def _u(key, turn, k):
@@ -138,8 +209,8 @@ def low_cards(hand: int, trump: int) -> int:
 
 
 def declaration(policy: str, hand: int, options: list[int], key: int, turn: int) -> int:
-    """The suit to declare trump (MM-5), or -1."""
-    if not options:
+    """The suit to declare trump (MM-5), or -1 (always with ``forbid=declare``)."""
+    if not options or parse(policy)[2] & DECLARE:
         return -1
     if policy_name(policy) == "random":
         j = rng.below(_u(key, turn, 0), 1 + len(options))

@@ -49,7 +49,6 @@ from dataclasses import dataclass, field
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52
 from cardsim.core.records import Replay, Setup
-from cardsim.core.search import SEARCHES
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
     BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, names, rank, suit,
@@ -343,7 +342,7 @@ def offer_marriage(t: Table, seat: int, policy: str) -> None:
 
 
 def attack_decision(t: Table, policy: str) -> None:
-    if policies.policy_name(policy) in SEARCHES:
+    if policies.policy_name(policy) in policies.DECIDED_COMPILED:
         suit_declared, attack_cards, _ = searched(t, policy)
         if suit_declared >= 0:
             declare(t, t.attacker, suit_declared)
@@ -356,7 +355,7 @@ def attack_decision(t: Table, policy: str) -> None:
 
 def defence_decision(t: Table, policy: str) -> None:
     seat = defender(t)
-    if policies.policy_name(policy) in SEARCHES:
+    if policies.policy_name(policy) in policies.DECIDED_COMPILED:
         suit_declared, beaters, beaten = searched(t, policy)
         if suit_declared >= 0:
             declare(t, seat, suit_declared)
@@ -368,7 +367,7 @@ def defence_decision(t: Table, policy: str) -> None:
 
 
 def searched(t: Table, policy: str) -> tuple[int, int, int]:
-    """An ``mc`` decision (policies.py) of the seat to act: the compiled search on this table's position
+    """An ``mc`` or ``learned`` decision (policies.py) of the seat to act: the compiled engine's on this table's position
     (``compiled.decide_from``), so that both engines decide alike. (suit declared or -1, cards, beaten)."""
     from cardsim.games.musta_maija.compiled import decide_from  # compiled.py imports this module
 

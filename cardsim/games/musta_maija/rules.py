@@ -7,6 +7,11 @@ from typing import Any, ClassVar
 from cardsim.core.rules import Rules, knob
 from cardsim.games.musta_maija.cards import RANKS, card_list, two_decks
 
+OPTIONS: dict[str, str] = {
+    "declare": "declaring a marriage's suit trump (MM-5), a choice at any of the holder's decisions under trump='marriage'",
+}
+"""The optional actions a seat may be forbidden (``forbid=OPTION``, issue 27's restricted play), with their rules."""
+
 
 @dataclass(frozen=True)
 class MustaMaijaRules(Rules):

@@ -1,0 +1,178 @@
+"""Musta-Maija's features of a candidate decision for ``learned`` (docs/design.md#learned-players), in numba.
+
+A candidate (``compiled.MOVE``: a declaration, the cards played, the attack cards beaten) is described by
+masks the deciding seat computes from its **view**: ``spent``, the cards that leave its hand (an attack,
+or a defence's beaters); ``picked``, the attack cards a defence leaves unbeaten (MM-12: picked up);
+``left``, its hand after the decision (before any refill); ``others``, the cards it cannot place itself
+(not in its hand, the discard or on the table: the other hands and the stock). Hands are two uint64 words
+(cards.py). Every feature is an integer, so a score (``score``: the fixed-point weights of the block of the
+decision's kind and stage, times the features) is exact integer arithmetic, alike in both engines.
+
+The weights form ``BLOCKS`` blocks of ``N``: block ``kind * STAGES + stage`` for the decision kind (attack,
+defence: ``compiled.ATTACK``, ``DEFENCE``) and the stage of the game (``stage``). Changing a feature changes
+``VERSION``: a model file names the version and features it was fitted on, and loads only where they match.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
+from cardsim.games.musta_maija.cards import JACK, M13, MARIA, RANKS, SUITS, count, suit_mask
+
+VERSION = 1
+"""The feature set's version (a model file records it)."""
+NAMES = (
+    "greedy", "declare", "spent", "spent_trumps", "spent_high_plain", "spent_plain_ranks", "spent_maria",
+    "picked", "picked_maria", "picked_trumps", "left", "left_trumps", "left_high_trumps", "left_low_plain",
+    "left_plain_ranks", "left_suits", "left_maria", "out", "unbeatable", "beaters", "left_unbeatable",
+)
+"""The features of a candidate, in the order of a block of weights: whether it is ``greedy``'s decision;
+whether it declares a trump (MM-5); of ``spent``: how many cards, trumps, non-trumps Q..A, the rank sum
+(2 = 0 … A = 12) of its non-trumps, the Black Maria among them; of ``picked``: how many, the Black Maria,
+trumps; of ``left``: how many, trumps, trumps Q..A, non-trumps 2..J, the rank sum of its non-trumps, the
+suits it holds, the Black Maria; ``out``: the hand is empty after it; in an attack, ``unbeatable``: attack
+cards no card of ``others`` beats (MM-8, MM-10), ``beaters``: the beaters among ``others`` summed over the
+attack cards; ``left_unbeatable``: cards of ``left`` no card of ``others`` beats. The trump is the one
+after the candidate's declaration (none yet: no card is a trump)."""
+N = len(NAMES)
+KINDS = ("attack", "defence")
+"""Decision kinds in the order of the engine's phases (``compiled.ATTACK``, ``DEFENCE``)."""
+STAGE_NAMES = ("stock", "late", "empty", "duel")
+STAGES = len(STAGE_NAMES)
+LATE_STOCK = 8
+"""The stock is ``late`` from this many cards down, ``empty`` at none (MM-13: the endgame); a ``duel``
+when it is empty and two seats are left in play."""
+BLOCKS = len(KINDS) * STAGES
+WEIGHTS = BLOCKS * N
+"""Weights of a model: ``BLOCKS`` blocks of ``N``."""
+SCALE = 1 << 16
+"""Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
+HIGH = JACK + 1
+"""Ranks from here (Q, K, A) are high."""
+
+
+def block_names() -> list[str]:
+    """``kind/stage`` for every block, in order."""
+    return [f"{k}/{s}" for k in KINDS for s in STAGE_NAMES]
+
+
+@njit(cache=True)
+def stage(stock_left: int, in_play: int) -> int:
+    """0 while the stock holds more than ``LATE_STOCK`` cards, 1 while it holds some, 2 when empty, 3 when
+    empty with ``in_play`` two seats."""
+    if stock_left > LATE_STOCK:
+        return 0
+    if stock_left > 0:
+        return 1
+    return 3 if in_play <= 2 else 2
+
+
+@njit(cache=True)
+def beaters(b: int, copy0: bool, trump: int, maria_trump: bool) -> np.uint64:
+    """The cards (either word) that beat the card of bit ``b`` (MM-8, MM-10): higher ranks of its suit, the
+    trumps when it is no trump; the Black Maria beats only as the highest trump (MM-3) and nothing beats it
+    (MM-2). The Black Maria's bit is in the ``lo`` word alone: the caller masks it out of ``hi``."""
+    if copy0 and ONE << U(b) == MARIA:
+        return ZERO
+    s = b // RANKS
+    out = suit_mask(s) & ~((ONE << U(b + 1)) - ONE)
+    if trump >= 0 and s != trump:
+        out |= suit_mask(trump)
+    out &= ~MARIA
+    if maria_trump:
+        out |= MARIA
+    return out
+
+
+@njit(cache=True)
+def beaters_in(lo: np.uint64, hi: np.uint64, b: int, copy0: bool, trump: int, maria_trump: bool) -> int:
+    """How many cards of the hand ``(lo, hi)`` beat the card of bit ``b``."""
+    mask = beaters(b, copy0, trump, maria_trump)
+    return popcount(lo & mask) + popcount(hi & mask & ~MARIA)
+
+
+@njit(cache=True)
+def tally(lo: np.uint64, hi: np.uint64, trump: int) -> tuple[int, int, int, int, int]:
+    """Of a hand: its trumps, trumps Q..A, non-trumps Q..A, non-trumps 2..J, and the rank sum of its non-trumps."""
+    trumps, high_trumps, high, low, ranks = 0, 0, 0, 0, 0
+    for word in (lo, hi):
+        rest = word
+        while rest != ZERO:
+            b = lowest(rest)
+            rest &= rest - ONE
+            r = b % RANKS
+            if b // RANKS == trump:
+                trumps += 1
+                high_trumps += r >= HIGH
+            else:
+                high += r >= HIGH
+                low += r < HIGH
+                ranks += r
+    return trumps, high_trumps, high, low, ranks
+
+
+@njit(cache=True)
+def prepare(beats: np.ndarray, lo: np.uint64, hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int,
+            maria_trump: bool) -> tuple[np.uint64, np.uint64]:
+    """Once per decision and trump: ``beats[code]``, how many cards of ``others`` (``o``) beat each card of
+    ``(lo, hi)`` (the seat's hand and the table), and the mask of those no card of ``others`` beats."""
+    u_lo, u_hi = ZERO, ZERO
+    for copy in range(2):
+        rest = lo if copy == 0 else hi
+        while rest != ZERO:
+            b = lowest(rest)
+            rest &= rest - ONE
+            k = beaters_in(o_lo, o_hi, b, copy == 0, trump, maria_trump)
+            beats[b + 52 * copy] = k
+            if k == 0:
+                if copy == 0:
+                    u_lo |= ONE << U(b)
+                else:
+                    u_hi |= ONE << U(b)
+    return u_lo, u_hi
+
+
+@njit(cache=True)
+def describe(out: np.ndarray, greedy: bool, declares: bool, s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64,
+             p_hi: np.uint64, l_lo: np.uint64, l_hi: np.uint64, trump: int, attacking: bool, beats: np.ndarray,
+             u_lo: np.uint64, u_hi: np.uint64) -> None:
+    """The features (``NAMES``) of one candidate into ``out[:N]`` (int64): ``s`` spent, ``p`` picked, ``l``
+    left (the masks of the module docstring), ``trump`` after its declaration (-1: none); ``beats`` and ``u``:
+    ``prepare``'s of the hand and the table under that trump."""
+    out[:] = 0
+    out[0] = greedy
+    out[1] = declares
+    out[2] = count(s_lo, s_hi)
+    trumps, _, high, _, ranks = tally(s_lo, s_hi, trump)
+    out[3], out[4], out[5] = trumps, high, ranks
+    out[6] = (s_lo & MARIA) != ZERO
+    out[7] = count(p_lo, p_hi)
+    out[8] = (p_lo & MARIA) != ZERO
+    out[9] = count(p_lo & suit_mask(trump), p_hi & suit_mask(trump))
+    out[10] = count(l_lo, l_hi)
+    out[11], out[12], _, out[13], out[14] = tally(l_lo, l_hi, trump)
+    suits = l_lo | l_hi
+    for s in range(SUITS):
+        out[15] += (suits >> U(s * RANKS)) & M13 != ZERO
+    out[16] = (l_lo & MARIA) != ZERO
+    out[17] = out[10] == 0
+    if attacking:
+        out[18] = count(s_lo & u_lo, s_hi & u_hi)
+        for copy in range(2):
+            rest = s_lo if copy == 0 else s_hi
+            while rest != ZERO:
+                b = lowest(rest)
+                rest &= rest - ONE
+                out[19] += beats[b + 52 * copy]
+    out[20] = count(l_lo & u_lo, l_hi & u_hi)
+
+
+@njit(cache=True)
+def score(weights: np.ndarray, block: int, features: np.ndarray) -> int:
+    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64) dotted with its features."""
+    total = 0
+    base = block * N
+    for i in range(N):
+        total += weights[base + i] * features[i]
+    return total
+

@@ -1,0 +1,294 @@
+"""The Musta-Maija ``learned`` policy (docs/design.md#learned-players; policies.py specifies it): model files,
+decisions, both engines alike, information sets and ``cardsim train``.
+
+Models here are written by the tests (random weights under ``tmp_path``), so the tests do not depend on
+what the committed models learned; the committed ones are checked to load and to play alike on both
+engines.
+"""
+import json
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import cardsim
+from cardsim import cli
+from cardsim.core import models
+from cardsim.core.records import frame
+from cardsim.core.rules import format_call, normal_call
+from cardsim.games import spec
+from cardsim.games.musta_maija import compiled as C
+from cardsim.games.musta_maija import compiled_policies as cpol
+from cardsim.games.musta_maija import learned_features as features
+from cardsim.games.musta_maija.cards import BLACK_MARIA, DIAMONDS, card_list, cards, mask, rank, suit, suit_cards
+from cardsim.games.musta_maija.policies import DEFAULT_MODEL
+from cardsim.games.musta_maija.rules import MustaMaijaRules
+from cardsim.learn.train import train
+
+from .states import redealt
+from .strategies import setups
+from .test_mc import decide, position
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
+GAME = spec("musta_maija")
+PROVENANCE = dict(rules="musta_maija", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
+                  feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
+                  libraries={})
+
+
+def write_model(path, weights, **provenance):
+    models.write(path, models.content("musta_maija", weights, PROVENANCE | provenance, {}))
+    return path
+
+
+def random_model(path, seed: int):
+    return write_model(path, np.random.default_rng(seed).normal(size=(features.BLOCKS, features.N)))
+
+
+def learned(path) -> str:
+    return normal_call(f"learned(model={str(path)!r})")
+
+
+@pytest.fixture(scope="module")
+def models_dir(tmp_path_factory):
+    """Three random models and a zero one."""
+    d = tmp_path_factory.mktemp("models")
+    for k in range(3):
+        random_model(d / f"r{k}.json", k)
+    write_model(d / "zero.json", np.zeros((features.BLOCKS, features.N)))
+    return d
+
+
+def records(engine, rules, players, seed, games, seats) -> pd.DataFrame:
+    games = np.asarray(games, dtype=np.int64)
+    if engine == "reference":
+        return frame([GAME.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
+    return frame(GAME.compiled(rules, players, seed, games, seats), GAME.columns)
+
+
+# --- model files and parameters ------------------------------------------------------------
+
+def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
+    w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
+    path = write_model(tmp_path / "m.json", w)
+    model = cpol.load_model(str(path))
+    assert model.digest == models.digest(json.loads(path.read_text()))
+    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    row = cpol.table((learned(path),))[0]
+    assert row[cpol.CODE] == cpol.LEARNED and (row[cpol.WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
+
+
+def test_the_committed_models_load_and_name_their_provenance():
+    names = models.names("musta_maija")
+    assert DEFAULT_MODEL in names and len(names) >= 1
+    parent = None
+    for k, name in enumerate(sorted(names), start=1):
+        content = cpol.load_model(name).content
+        assert (content["game"], content["rules"], content["players"]) == ("musta_maija", "musta_maija", 4)
+        assert content["generation"] == k and content["parent"] == parent and "mc(" in content["teacher"]
+        assert content["positions"] > 0 and set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
+        parent = content["digest"]
+
+
+def corrupt(path):
+    body = json.loads(path.read_text())
+    body["weights"][0][0] += 1
+    path.write_text(json.dumps(body))
+
+
+def foreign(path):
+    body = json.loads(path.read_text()) | {"game": "moska"}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+def old_features(path):
+    body = json.loads(path.read_text()) | {"feature_version": features.VERSION + 1}
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+@pytest.mark.parametrize("spoil, match", [
+    (lambda p: p.write_text(p.read_text()[:200]), "not a model file (truncated or corrupt JSON"),
+    (corrupt, "model file is corrupt (its content does not match its digest)"),
+    (foreign, "a model of moska, not of musta_maija"),
+    (old_features, "do not match this engine's"),
+    (lambda p: p.unlink(), "no such musta_maija model"),
+])
+def test_a_bad_model_file_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys, spoil, match):
+    path = random_model(tmp_path / "bad.json", 0)
+    spoil(path)
+    for engine, text in (("compiled", learned(path)), ("reference", f"mc(base={learned(path)!r})")):
+        with pytest.raises(ValueError, match=re.escape(match)) as err:
+            cardsim.simulate("musta_maija", players=4, games=2, policy=text, engine=engine)
+        assert str(path) in str(err.value) and "\n" not in str(err.value)
+    out = tmp_path / "out"
+    assert cli.main(["ladder", "musta_maija", "--policies", f"greedy,{learned(path)}", "--games", "4", "--out",
+                     str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and match in err and not out.exists()
+
+
+@pytest.mark.parametrize("text, match", [
+    ("learned(depth=2)", "musta_maija policy learned has no parameter 'depth'; known: model"),
+    ("learned(model=3)", "musta_maija policy learned: model=3 must be a model name"),
+    ("learned(model=nobody)", "nobody.json: no such musta_maija model (committed models: "),
+    ("mc(base=learned(model=nobody))", "nobody.json: no such musta_maija model"),
+])
+def test_learned_parameters_are_checked_with_one_line(text, match):
+    with pytest.raises(ValueError, match=re.escape(match)) as err:
+        cardsim.simulate("musta_maija", players=3, games=2, policy=text)
+    assert "\n" not in str(err.value)
+
+
+def test_mc_over_a_learned_base_carries_the_weights(models_dir):
+    text = normal_call(format_call("mc", {"determinizations": 4, "base": learned(models_dir / "r0.json")}))
+    row = cpol.table((text,))[0]
+    assert (row[cpol.DETERMINIZATIONS], row[cpol.BASE]) == (4, cpol.LEARNED)
+    assert (row[cpol.WEIGHTS:] == cpol.table((learned(models_dir / "r0.json"),))[0][cpol.WEIGHTS:]).all()
+
+
+def test_a_model_of_other_rules_is_used_with_a_warning(tmp_path):
+    path = write_model(tmp_path / "t.json", np.zeros((features.BLOCKS, features.N)), rules="house")
+    with pytest.warns(UserWarning, match="t.json: a model trained for house at 4 players plays musta_maija at 4"):
+        cardsim.simulate("musta_maija", players=4, games=2, policy=learned(path))
+
+
+# --- decisions --------------------------------------------------------------------------------
+
+def test_a_model_of_zero_weights_plays_greedy(models_dir):
+    """Every score ties, and a tie goes to the first candidate, greedy's."""
+    seats = (learned(models_dir / "zero.json"), "greedy", "random", "greedy")
+    pd.testing.assert_frame_equal(records("compiled", MustaMaijaRules(), 4, 5, np.arange(200), seats),
+                                  records("compiled", MustaMaijaRules(), 4, 5, np.arange(200),
+                                          ("greedy", "greedy", "random", "greedy")))
+
+
+@given(setups(), st.integers(0, 80))
+@settings(max_examples=30)
+def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop):
+    """The move is the first candidate whose score no other candidate beats, and it is legal."""
+    state, p = position(setup, stop)
+    assume(C.to_act(state[0]) >= 0)
+    text = learned(models_dir / "r1.json")
+    weights, w = cpol.table((text,))[0][cpol.WEIGHTS:], C.new_work()[0]
+    x = np.zeros(features.N, np.int64)
+    n = C.decision_candidates(state[0], p, w["play"], 0)
+    block = C.block_of(state[0], p)
+    scores = []
+    for i in range(n):
+        C.candidate_features(state[0], p, w["play"][i], i == 0, w, x)
+        scores.append(int(weights[block * features.N:][:features.N] @ x))
+    m = decide(state, p, text)
+    assert m.tobytes() == w["play"][int(np.argmax(scores))].tobytes() and C.is_legal(state[0], p, m[0])
+
+
+def scalar_beaters(card: int, others: int, trump: int) -> int:
+    """The cards of ``others`` that beat ``card`` (MM-8, MM-10; the Black Maria beats nothing and nothing beats it,
+    MM-2), in the reference's terms."""
+    if card == BLACK_MARIA:
+        return 0
+    return sum(1 for d in cards(others) if d != BLACK_MARIA
+               and ((suit(d) == suit(card) and rank(d) > rank(card)) or (suit(d) == trump != suit(card))))
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_the_features_of_an_attack_read_the_view(seed):
+    """The first attack of a deal under diamonds: every candidate's features, counted again from the view in
+    the reference's terms (its cards, the cards it cannot place)."""
+    state, p = position((MustaMaijaRules(trump="diamonds"), 4, "greedy", seed), 0)
+    s, w, x = state[0], C.new_work()[0], np.zeros(features.N, np.int64)
+    n = C.decision_candidates(s, p, w["play"], 0)
+    hand = C.joined(*s["hands"][s["seat"]])
+    others = mask(card_list(4)) & ~hand
+    for i in range(n):
+        C.candidate_features(s, p, w["play"][i], i == 0, w, x)
+        spent = C.joined(*w["play"][i]["cards"])
+        left = hand & ~spent
+        f = dict(zip(features.NAMES, x))
+        assert f["greedy"] == (i == 0) and f["declare"] == 0 and f["picked"] == 0
+        assert (f["spent"], f["left"]) == (len(cards(spent)), len(cards(left)))
+        assert f["left_trumps"] == len(cards(suit_cards(left, DIAMONDS)))
+        assert f["spent_plain_ranks"] == sum(rank(c) for c in cards(spent) if suit(c) != DIAMONDS)
+        assert f["beaters"] == sum(scalar_beaters(c, others, DIAMONDS) for c in cards(spent))
+        assert f["unbeatable"] == sum(scalar_beaters(c, others, DIAMONDS) == 0 for c in cards(spent))
+        assert f["left_unbeatable"] == sum(scalar_beaters(c, others, DIAMONDS) == 0 for c in cards(left))
+        assert f["left_suits"] == len({suit(c) for c in cards(left)})
+
+
+SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "ML2", "OL2"])
+"""Seat policies, ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``ML2``: ``mc`` with 2 worlds over
+``learned`` with r2; ``OL2``: the same as ``oracle``."""
+
+
+def with_models(seats, d) -> tuple[str, ...]:
+    base = learned(d / "r2.json")
+    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"),
+             "ML2": normal_call(format_call("mc", {"determinizations": 2, "base": base})),
+             "OL2": normal_call(format_call("oracle", {"determinizations": 2, "base": base}))}
+    return tuple(names.get(s, s) for s in seats)
+
+
+@st.composite
+def learned_setups(draw):
+    """``setups`` with at least one ``learned`` seat (or a search over a learned base)."""
+    rules, players, policy, seed = draw(setups(max_players=6))
+    seats = list(GAME.seat_policies(policy, players))
+    for seat in draw(st.lists(st.integers(0, players - 1), min_size=1, max_size=players, unique=True)):
+        seats[seat] = draw(SEATS)
+    return rules, players, seats, seed, draw(st.integers(0, 10**6))
+
+
+@settings(max_examples=25, deadline=None)
+@given(learned_setups())
+def test_learned_games_are_the_same_on_both_engines(models_dir, cell):
+    rules, players, seats, seed, first = cell
+    seats = with_models(seats, models_dir)
+    games = np.arange(first, first + 3)
+    pd.testing.assert_frame_equal(records("reference", rules, players, seed, games, seats),
+                                  records("compiled", rules, players, seed, games, seats))
+
+
+@settings(max_examples=40, deadline=None)
+@given(setups(), st.integers(0, 60), st.integers(0, 2**64 - 1), st.sampled_from(["L0", "L1", "ML2"]))
+def test_a_learned_decision_depends_only_on_the_deciding_seats_view(models_dir, setup, stop, shuffle_key, name):
+    """The cards the seat cannot see (the other hands' unknown cards, the stock's order, the deck's history)
+    dealt again: the same decision."""
+    state, p = position(setup, stop)
+    seat = C.to_act(state[0])
+    assume(seat >= 0)
+    text = with_models((name,), models_dir)[0]
+    assert decide(state, p, text).tobytes() == decide(redealt(state, seat, shuffle_key), p, text).tobytes()
+
+
+@pytest.mark.parametrize("preset, players", [("musta_maija", 4), ("house", 3), ("turned", 6), ("black_trump", 2)])
+def test_the_committed_model_plays_alike_on_both_engines_and_warns_under_other_rules(preset, players):
+    rules = MustaMaijaRules.preset(preset)
+    seats = ("learned", "greedy", "mc(determinizations=2, base=learned)", "random", "learned", "greedy")[:players]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pd.testing.assert_frame_equal(records("reference", rules, players, 11, np.arange(8), seats),
+                                      records("compiled", rules, players, 11, np.arange(8), seats))
+    said = {str(w.message) for w in caught}
+    assert said == (set() if (preset, players) == ("musta_maija", 4) else
+                    {f"{DEFAULT_MODEL}.json: a model trained for musta_maija at 4 players plays {preset} at "
+                     f"{players} players"})
+
+
+# --- training ------------------------------------------------------------------------------------
+
+def test_train_writes_generations_with_provenance_and_resumes(tmp_path):
+    """Two small generations: each names its parent and teacher; a second run finds them and trains nothing."""
+    args = dict(players=3, generations=2, positions=60, teacher="mc(determinizations=2)", seed=5, out=tmp_path,
+                progress=False)
+    paths = train("musta_maija", "five_cards", **args)
+    first, second = (cpol.load_model(str(p)).content for p in paths)
+    assert [p.name for p in paths] == ["five_cards_3p_g1.json", "five_cards_3p_g2.json"]
+    assert (first["parent"], second["parent"]) == (None, first["digest"])
+    assert first["teacher"] == "mc(determinizations=2, base='greedy')"
+    assert second["teacher"] == "mc(determinizations=2, base='learned(model=five_cards_3p_g1)')"
+    assert second["positions"] == 60 and second["fit"]["candidates"] > 60
+    stamps = [p.stat().st_mtime_ns for p in paths]
+    assert train("musta_maija", "five_cards", **args) == paths and [p.stat().st_mtime_ns for p in paths] == stamps
