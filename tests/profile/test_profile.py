@@ -112,7 +112,7 @@ def test_decided_share_from_hand_sizes():
 def test_rating_fit_from_a_neighbouring_maximum():
     """A bootstrap resample of a 50,000-deal Uno ladder, started at the whole sample's maximum: it stalled on
     rounding ("A bad approximation caused failure to predict improvement") before rating.fit started afresh."""
-    from cardsim.study import rating
+    from cardsim.study.ladder import rating
 
     wins = np.array([[0, 266819.0], [336319.0, 0]])
     theta = rating.fit(wins, 0, np.array([0, 0.23061598]))
