@@ -9,16 +9,17 @@ from numba import njit
 from cardsim.core import jit
 
 
-def permutations(seed: int, games: np.ndarray, n: int) -> np.ndarray:
-    """A (games x n) int64 array: row i is game ``games[i]``'s deal permutation of ``n`` cards."""
-    return _permutations(np.uint64(seed), np.asarray(games, dtype=np.int64), n)
+def permutations(seed: int, games: np.ndarray, n: int, counter: int = 0) -> np.ndarray:
+    """A (games x n) int64 array: row i is game ``games[i]``'s deal permutation of ``n`` cards
+    (``counter``: the hand of a game of several hands, as the engines deal hand ``counter``)."""
+    return _permutations(np.uint64(seed), np.asarray(games, dtype=np.int64), n, counter)
 
 
 @njit(cache=True)
-def _permutations(seed: np.uint64, games: np.ndarray, n: int) -> np.ndarray:
+def _permutations(seed: np.uint64, games: np.ndarray, n: int, counter: int) -> np.ndarray:
     out = np.empty((len(games), n), np.int64)
     u, perm = np.empty(n, np.uint64), np.empty(n, np.int64)
     for i in range(len(games)):
-        jit.permutation_into(jit.game_key(seed, games[i]), jit.DEAL, 0, n, u, perm)
+        jit.permutation_into(jit.game_key(seed, games[i]), jit.DEAL, counter, n, u, perm)
         out[i] = perm
     return out

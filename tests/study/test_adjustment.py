@@ -100,3 +100,46 @@ def test_a_studys_contrasts_and_cells_adjusted_on_the_deal(tmp_path):
     summary_rows = factors(adjusted)
     assert set(summary_rows.table) == {"contrasts", "cells"} and set(summary_rows.family) == {"seat", "length"}
     assert (summary_rows["saved"] == 1 - 1 / summary_rows["median"]).all()
+
+
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_uno_features_are_those_of_the_reference_deal(players):
+    """The first hand's cards as the reference engine deals them (its ``deal`` events), counted."""
+    import cardsim
+    from cardsim.games.uno import features as uno_features
+    from cardsim.games.uno.cards import parse
+
+    for preset in ("official", "deck_2018"):
+        rules = cardsim.rules("uno", preset)
+        x = uno_features.deal_features(rules, players, 11, np.arange(8))
+        for g in range(8):
+            events = cardsim.replay("uno", rules, players=players, seed=11, game=g, policy="random").events
+            deals = events.loc[(events.action == "deal") & (events.hand == 0)].sort_values("seat")
+            want = []
+            for text in deals.cards:
+                kinds = [parse(w) for w in text.split()]
+                coloured = [k for k in kinds if k < 52]
+                want += [kinds.count(53), sum(k >= 52 and k != 53 for k in kinds),
+                         sum(k % 13 == 12 for k in coloured), sum(k % 13 in (10, 11) for k in coloured),
+                         len({k // 13 for k in coloured})]
+            assert list(x[g]) == want
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_molotow_features_are_those_of_the_reference_deals(players):
+    """Every hand's cards as ``reference.deal`` deals them, counted and summed over the game's hands."""
+    import cardsim
+    from cardsim.games.molotow import features as molotow_features, reference as molotow
+    from cardsim.games.molotow.cards import PLAIN_POINTS
+
+    rules = cardsim.rules("molotow", "mittlere" if players == 3 else "molotow")
+    x = molotow_features.deal_features(rules, players, 7, np.arange(6))
+    for g in range(6):
+        want = np.zeros(4 * players)
+        for hand in range(rules.hands):
+            for s, mask in enumerate(molotow.deal(rng.game_key(7, g), hand, players)):
+                held = [c for c in range(36) if mask >> c & 1]
+                want[4 * s:4 * s + 4] += [sum(PLAIN_POINTS[c % 9] for c in held), sum(c % 9 == 8 for c in held),
+                                          sum(c % 9 in (3, 5) for c in held),
+                                          max(sum(c // 9 == u for c in held) for u in range(4))]
+        assert list(x[g]) == list(want)
