@@ -10,6 +10,7 @@ paired differences), a knob study's ``effects.csv`` (main effects) and a ladder'
     python experiments/findings.py --knobs         # the knob studies' main effects
     python experiments/findings.py --ladder        # the four ladders in one table
     python experiments/findings.py --findings      # the headline findings, corrected, replicated, by skill
+    python experiments/findings.py --profiles      # the balance profiles: fairest, most skilful, least decided by the deal
 
 ``--findings`` prints each headline claim (``CLAIMS``) with its correction for many comparisons
 (Holm p and BH q within its study's family, from the committed tables: ``cardsim.study.report.multiplicity``),
@@ -379,6 +380,87 @@ def findings(results: Path = RESULTS) -> str:
             + "\n".join(lines))
 
 
+PROFILES = ("moska", "musta_maija", "uno", "molotow")
+BALANCE = (("seat_edge", "seat edge (pp)", 100, "lowest", "fairest"),
+           ("rating_gap_random", "rating gap over random (Elo)", 1, "highest", "most skilful"),
+           ("luck_share_skill", "luck share: strongest alone among random", 1, "lowest", "least decided by luck"),
+           ("luck_share_deal", "luck share of the deal", 1, "lowest", "least decided by the deal"),
+           ("decided_share", "decided share", 1, "highest", "decided latest"))
+"""The profile figures in the balance tables: measure, heading, scale, which end is the superlative, its word."""
+
+
+def _profile(game: str, results: Path) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """``results/profile_<game>/profile.csv`` and its replication's verdicts (None when not replicated)."""
+    table = pd.read_csv(results / f"profile_{game}" / "profile.csv")
+    path = results / f"profile_{game}_replication" / "replication.csv"
+    return table, (replication.read(path) if path.exists() else None)
+
+
+def _cell(row: pd.Series, scale: float, verdicts: pd.DataFrame | None) -> str:
+    digits = 2 if scale == 100 else (1 if abs(row.estimate) >= 10 else 3)
+    text = f"{row.estimate * scale:+.{digits}f} [{row.lo * scale:+.{digits}f}, {row.hi * scale:+.{digits}f}]"
+    if isinstance(row.get("survives"), (bool, np.bool_)) and row.survives:
+        text += "*"
+    if verdicts is not None:
+        v = verdicts.loc[(verdicts.variant == row.variant) & (verdicts.players == row.players)
+                         & (verdicts.measure == row.measure)]
+        if len(v) and v.verdict.iloc[0] == "replicated":
+            text += " R"
+    return text
+
+
+def superlative(rows: pd.DataFrame, end: str) -> str:
+    """The variant at ``end`` of ``rows`` (one measure, one per variant), and whether its 95% interval is
+    apart from every other variant's: a ranking is stated only where the intervals separate."""
+    if len(rows) < 2:
+        return "one variant only"
+    best = rows.loc[rows.estimate.idxmin() if end == "lowest" else rows.estimate.idxmax()]
+    others = rows.loc[rows.variant != best.variant]
+    close = others.loc[(others.lo <= best.hi) & (others.hi >= best.lo), "variant"].tolist()
+    if close:
+        return f"not separated: `{best.variant}` {end} by its point, its interval overlapping " + \
+            ", ".join(f"`{v}`" for v in close)
+    return f"`{best.variant}` ({end}; its interval apart from every other variant's)"
+
+
+def profile_tables(results: Path = RESULTS, players: int = 4) -> str:
+    """Per game: the profile figures of every variant (``*``: survives Holm within its family, ``R``:
+    replicated on fresh deals), the option values, and which variant is fairest, most skilful and least
+    decided by the deal, where the intervals say so."""
+    out = []
+    for game in PROFILES:
+        if not (results / f"profile_{game}" / "profile.csv").exists():
+            continue
+        table, verdicts = _profile(game, results)
+        table = table.loc[table.players == players]
+        policy = table.policy.iloc[0]
+        shown = [b for b in BALANCE if (table.measure == b[0]).any()]
+        head = "| variant | " + " | ".join(b[1] for b in shown) + " |"
+        lines = [f"### {game} ({players} players, `{policy}` profiled)", "", head,
+                 "|" + "---|" * (len(shown) + 1)]
+        for variant, rows in table.groupby("variant", sort=False):
+            by = {r.measure: r for _, r in rows.iterrows()}
+            lines.append(f"| `{variant}` | " + " | ".join(_cell(by[m], scale, verdicts) if m in by else ""
+                                                          for m, _, scale, _, _ in shown) + " |")
+        options = table.loc[table.measure.str.startswith("option_value_")]
+        if len(options):
+            lines += ["", "Option values (pp; a seat forbidden the option against the same seat unrestricted, "
+                      "same deals; positive: the option helps its holder):", "",
+                      "| variant | " + " | ".join(f"`{o.removeprefix('option_value_')}`"
+                                                 for o in options.measure.unique()) + " |",
+                      "|" + "---|" * (options.measure.nunique() + 1)]
+            for variant, rows in options.groupby("variant", sort=False):
+                by = {r.measure: r for _, r in rows.iterrows()}
+                lines.append(f"| `{variant}` | " + " | ".join(_cell(by[m], 100, verdicts) if m in by else ""
+                                                              for m in options.measure.unique()) + " |")
+        lines.append("")
+        for measure, heading, _, end, word in shown:
+            rows = table.loc[table.measure == measure]
+            lines.append(f"- {word} ({heading}): {superlative(rows, end)}")
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
@@ -386,8 +468,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--knobs", action="store_true", help="the knob studies' main effects")
     parser.add_argument("--ladder", action="store_true", help="the ladders' table")
     parser.add_argument("--findings", action="store_true", help="the headline claims, corrected, replicated, by skill")
+    parser.add_argument("--profiles", action="store_true", help="the balance profiles' tables")
     parser.add_argument("studies", nargs="*", default=None)
     args = parser.parse_args(argv)
+    if args.profiles:
+        print(profile_tables(players=args.players))
+        return
     if args.findings:
         print(findings())
         return

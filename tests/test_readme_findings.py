@@ -11,7 +11,9 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 HEADLINE = README[README.index("## Findings"):README.index("\n## ", README.index("## Findings") + 1)]
 FINDINGS_PAGE = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
-PAGES = {"README.md": HEADLINE, "docs/findings.md": FINDINGS_PAGE}
+PROFILES = re.compile(r"<!-- profiles: experiments/findings.py --profiles -->\n(.*?)\n<!-- /profiles -->", re.S)
+"""The balance section of docs/findings.md: ``experiments/findings.py --profiles`` as printed."""
+PAGES = {"README.md": HEADLINE, "docs/findings.md": PROFILES.sub("", FINDINGS_PAGE)}
 HEADER = re.compile(r"^(\w+), (\d+) players, policy `([^`]+)`, [\d,]+ games per variant", re.MULTILINE)
 STUDY = {"moska": "moska_variants", "musta_maija": "musta_maija_variants", "uno": "uno_house_rules",
          "molotow": "molotow_rules"}
@@ -59,3 +61,21 @@ def test_every_number_of_the_readme_headline_prose_is_in_the_findings_page():
     prose = re.sub(r"\([^)]*\.png\)", "", prose)
     missing = _numbers(prose) - _numbers(FINDINGS_PAGE)
     assert not missing, f"README headline numbers not in docs/findings.md: {sorted(missing)}"
+
+
+def test_the_balance_section_is_printed_from_the_committed_profiles():
+    """docs/findings.md's "fairest, most skilful, least decided by the deal" section is the text that
+    experiments/findings.py prints from results/profile_<game>/ and their replications."""
+    section = PROFILES.search(FINDINGS_PAGE)
+    assert section and section.group(1).strip() == _findings().profile_tables().strip()
+    assert section.group(1).count("### ") == 4  # every game
+
+
+def test_a_ranking_is_stated_only_where_the_intervals_separate():
+    import pandas as pd
+
+    rows = pd.DataFrame({"variant": ["a", "b", "c"], "estimate": [1.0, 2.0, 5.0], "lo": [0.5, 1.4, 4.0],
+                         "hi": [1.5, 2.6, 6.0]})
+    f = _findings()
+    assert f.superlative(rows, "highest").startswith("`c` (highest; its interval apart")
+    assert f.superlative(rows.iloc[:2].assign(lo=[0.5, 1.4], hi=[1.5, 2.6]), "lowest").startswith("not separated")
