@@ -293,8 +293,8 @@ def test_training_positions_are_the_seats_candidates_with_the_teachers_totals():
 
 def test_train_names_molotow_among_the_games_with_a_learned_policy(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert cli.main(["train", "uno", "--out", "x"]) == 2
-    assert "games with one: moska, molotow" in capsys.readouterr().err and not (tmp_path / "x").exists()
+    assert cli.main(["train", "chess", "--out", "x"]) == 2
+    assert "games with one: molotow, moska" in capsys.readouterr().err and not (tmp_path / "x").exists()
 
 
 def test_a_studys_manifest_names_the_digest_of_every_molotow_model_it_plays():

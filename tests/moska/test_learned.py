@@ -293,7 +293,7 @@ def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
 
 
 @pytest.mark.parametrize("argv, match", [
-    (["train", "chess", "--out", "x"], "cardsim train: 'chess' has no learned policy; games with one: moska"),
+    (["train", "chess", "--out", "x"], "cardsim train: 'chess' has no learned policy; games with one: molotow, moska, musta_maija, uno"),
     (["train", "moska", "--teacher", "greedy", "--out", "x"], "--teacher: expected an mc(...) policy string"),
     (["train", "moska", "--positions", "0", "--out", "x"], "--positions must be an integer >= 1, not 0"),
 ])
