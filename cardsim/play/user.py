@@ -9,7 +9,8 @@ reproducible (``cardsim verify`` re-runs it and compares the records).
 
 A seat names it as ``"package.module:name"`` (on ``sys.path`` or in the working directory) or
 ``"path/to/file.py:name"`` (a path relative to the working directory), optionally with a per-decision time limit in seconds,
-``"file.py:name(timeout=2.5)"`` (default ``TIMEOUT``); in Python a callable may be passed
+``"file.py:name(timeout=2.5)"`` (default: the policy's own ``timeout`` attribute, else ``TIMEOUT``, so
+a search that is slow by design says so once); in Python a callable may be passed
 directly. ``UserPolicy`` says what it is: module, qualified name, and the file's sha256 when
 it is a file.
 """
@@ -112,7 +113,6 @@ def load(spec: str) -> UserPolicy:
         raise ValueError(f"policy {spec!r}: expected \"package.module:name\" or \"path/to/file.py:name\", "
                          "optionally with (timeout=SECONDS)")
     where, name = m["where"].strip(), m["name"]
-    timeout = _timeout(spec, m["args"])
     if where.endswith(".py"):
         path = Path(where)
         if not path.is_file():
@@ -147,7 +147,8 @@ def load(spec: str) -> UserPolicy:
             raise ValueError(f"policy {spec!r}: {where} has no {name}")
         target = getattr(target, part)
     _check_target(spec, target)
-    normal = f"{where}:{name}" + ("" if timeout == TIMEOUT else f"(timeout={timeout:g})")
+    timeout = _timeout(spec, m["args"], declared_timeout(spec, target))
+    normal = f"{where}:{name}" + ("" if timeout == declared_timeout(spec, target) else f"(timeout={timeout:g})")
     policy = UserPolicy(normal, module_label, name, file, digest, timeout, target)
     _LOADED[spec, digest if file and where.endswith(".py") else None] = policy
     return policy
@@ -166,9 +167,18 @@ def _import(name: str):
         return importlib.import_module(name)
 
 
-def _timeout(spec: str, args: str | None) -> float:
+def declared_timeout(spec: str, target: Any) -> float:
+    """The per-decision limit a policy declares for itself (a ``timeout`` attribute), else ``TIMEOUT``."""
+    seconds = getattr(target, "timeout", TIMEOUT)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_TIMEOUT:
+        raise ValueError(f"policy {spec!r}: its timeout attribute must be seconds above 0 and at most "
+                         f"{MAX_TIMEOUT:g}, not {seconds!r}")
+    return float(seconds)
+
+
+def _timeout(spec: str, args: str | None, default: float) -> float:
     if args is None or not args.strip():
-        return TIMEOUT
+        return default
     key, _, value = args.partition("=")
     try:
         seconds = float(value)
@@ -188,7 +198,7 @@ def from_object(obj: Any) -> UserPolicy:
     digest = _file_hash(Path(source)) if source and Path(source).is_file() else None
     importable = "<" not in qualname and module != "__main__" and _resolves(module, qualname, obj)
     spec = f"{module}:{qualname}" if importable else f"<{module}.{qualname}>"
-    return UserPolicy(spec, module, qualname, source, digest, TIMEOUT, obj)
+    return UserPolicy(spec, module, qualname, source, digest, declared_timeout(spec, obj), obj)
 
 
 def _resolves(module: str, qualname: str, obj: Any) -> bool:

@@ -60,5 +60,14 @@ class Hangs(Failing):
             time.sleep(0.01)
 
 
+class Patient(Hangs):
+    """Declares its own per-decision limit (``timeout`` attribute) instead of the default."""
+    timeout = 0.4
+
+
+class BadlyPatient(Counter):
+    timeout = "forever"
+
+
 NOT_A_POLICY = 42
 """Neither callable nor with ``decide``: naming it is an error."""

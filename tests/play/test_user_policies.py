@@ -74,6 +74,7 @@ def test_a_user_policy_is_named_by_module_qualified_name_and_digest():
     (f"{HERE}:first(timeout=0)", "the one option is timeout=SECONDS"),
     (f"{HERE}:first(speed=2)", "the one option is timeout=SECONDS"),
     (f"{HERE}:NOT_A_POLICY", "neither callable nor has decide"),
+    (f"{HERE}:BadlyPatient", "its timeout attribute must be seconds above 0"),
 ])
 def test_a_bad_policy_name_is_one_clear_line(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -114,8 +115,16 @@ def test_a_study_with_a_file_policy_runs_verifies_and_names_it(tmp_path, capsys)
     assert f"user policy {HERE}:Counter" in page and named["sha256"] in page
 
 
+def test_a_policy_may_declare_its_own_time_limit_and_its_name_may_still_override_it():
+    from cardsim.play.user import from_object, load
+    assert load(f"{HERE}:Patient").timeout == 0.4 and load(f"{HERE}:Patient").spec == f"{HERE}:Patient"
+    assert load(f"{HERE}:Patient(timeout=3)").timeout == 3.0
+    assert from_object(policies.Patient).timeout == 0.4 and from_object(policies.Counter).timeout == 10.0
+
+
 @pytest.mark.parametrize("bad, what", [("Illegal", "returned 9, not a legal decision"),
                                        ("Raises", "raised RuntimeError: my policy broke"),
+                                       ("Patient", "did not decide within 0.4 s"),
                                        ("Hangs(timeout=0.3)", "did not decide within 0.3 s")])
 def test_a_failing_policy_stops_the_run_with_one_line_and_the_folder_kept(tmp_path, capsys, bad, what):
     out = tmp_path / "kept"
