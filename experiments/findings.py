@@ -461,6 +461,61 @@ def profile_tables(results: Path = RESULTS, players: int = 4) -> str:
     return "\n\n".join(out)
 
 
+SKILL = ("skill_moska", "skill_musta_maija")
+"""The committed skill-ladder studies: every knob effect at every rung (self-play), on the same deals."""
+
+
+def _rung(policy: str) -> str:
+    """A rung's short name for a heading: ``learned(model='moska_4p_g2')`` is ``learned g2``."""
+    if m := re.fullmatch(r"learned\(model='\w+_g(\d+)'\)", policy):
+        return f"learned g{m[1]}"
+    if m := re.fullmatch(r"mc\(determinizations=(\d+)\)", policy):
+        return f"mc({m[1]})"
+    return policy
+
+
+def skill_tables(results: Path = RESULTS, players: int = 4) -> str:
+    """Per skill study: each main effect on every seat's loss rate and on length at every rung
+    (``*``: survives Holm within its rung's family), the top two rungs' paired difference and the
+    verdict (``skill.csv``), and how many seat effects settled."""
+    out = []
+    for name in SKILL:
+        folder = results / name
+        if not (folder / skill.FILE).exists():
+            continue
+        study = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["study"]
+        rungs, margin = study["skill"]["rungs"], study["skill"].get("margin", MARGIN)
+        effects = _effects(folder)
+        effects = effects.loc[(effects.effect == "main") & (effects.players == players)]
+        verdicts = pd.read_csv(folder / skill.FILE, keep_default_na=False, na_values=[""])
+        verdicts = verdicts.loc[(verdicts.effect == "main") & (verdicts.players == players)]
+        games = int(pd.read_csv(folder / "summary.csv").query("players == @players").games.min())
+        measures = [m for m in effects.measure.unique() if m.startswith("loser_rate_") or m == "turns_mean"]
+        lines = [f"### `{name}`: {study['description']}", "",
+                 f"{players} players, at least {games:,} games per cell and rung; effects in pp (seat loss "
+                 f"rates) or decisions (`turns_mean`), 95% intervals; the verdict compares the top two rungs "
+                 f"within ±{margin:g}.", "",
+                 "| effect | measure | " + " | ".join(f"`{_rung(r)}`" for r in rungs) + " | top two | verdict |",
+                 "|" + "---|" * (len(rungs) + 4)]
+        counts = dict.fromkeys(skill.VERDICTS, 0)
+        for (knob, level, reference), rows in effects.groupby(["knob", "level", "reference"], sort=False):
+            for measure in measures:
+                scale, _ = _unit(measure)
+                by = rows.loc[rows.measure == measure].set_index("policy")
+                cells = [_diff(r.estimate, r.lo, r.hi, scale, 2) + ("*" if r.survives else "")
+                         for r in (by.loc[rung] for rung in rungs)]
+                v = verdicts.loc[(verdicts.knob == knob) & (verdicts.level == level)
+                                 & (verdicts.measure == measure)].iloc[0]
+                if measure != "turns_mean":
+                    counts[v.verdict] += 1
+                lines.append(f"| `{knob}={level}` against `{reference}` | `{measure}` | " + " | ".join(cells)
+                             + f" | {_diff(v.difference, v.difference_lo, v.difference_hi, scale, 2)} | {v.verdict} |")
+        lines += ["", f"Seat effects: {counts['settled at the top']} settled at the top, {counts['still moving']} "
+                  f"still moving, {counts['undetermined']} undetermined (of {sum(counts.values())})."]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
@@ -469,10 +524,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ladder", action="store_true", help="the ladders' table")
     parser.add_argument("--findings", action="store_true", help="the headline claims, corrected, replicated, by skill")
     parser.add_argument("--profiles", action="store_true", help="the balance profiles' tables")
+    parser.add_argument("--skill", action="store_true", help="the skill-ladder studies' effects, rung by rung")
     parser.add_argument("studies", nargs="*", default=None)
     args = parser.parse_args(argv)
     if args.profiles:
         print(profile_tables(players=args.players))
+        return
+    if args.skill:
+        print(skill_tables(players=args.players))
         return
     if args.findings:
         print(findings())

@@ -13,7 +13,9 @@ HEADLINE = README[README.index("## Findings"):README.index("\n## ", README.index
 FINDINGS_PAGE = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
 PROFILES = re.compile(r"<!-- profiles: experiments/findings.py --profiles -->\n(.*?)\n<!-- /profiles -->", re.S)
 """The balance section of docs/findings.md: ``experiments/findings.py --profiles`` as printed."""
-PAGES = {"README.md": HEADLINE, "docs/findings.md": PROFILES.sub("", FINDINGS_PAGE)}
+SKILL = re.compile(r"<!-- skill: experiments/findings.py --skill -->\n(.*?)\n<!-- /skill -->", re.S)
+"""The skill-ladder section of docs/findings.md: ``experiments/findings.py --skill`` as printed."""
+PAGES = {"README.md": HEADLINE, "docs/findings.md": SKILL.sub("", PROFILES.sub("", FINDINGS_PAGE))}
 HEADER = re.compile(r"^(\w+), (\d+) players, policy `([^`]+)`, [\d,]+ games per variant", re.MULTILINE)
 STUDY = {"moska": "moska_variants", "musta_maija": "musta_maija_variants", "uno": "uno_house_rules",
          "molotow": "molotow_rules"}
@@ -69,6 +71,16 @@ def test_the_balance_section_is_printed_from_the_committed_profiles():
     section = PROFILES.search(FINDINGS_PAGE)
     assert section and section.group(1).strip() == _findings().profile_tables().strip()
     assert section.group(1).count("### ") == 4  # every game
+
+
+def test_the_skill_ladder_section_is_printed_from_the_committed_skill_studies():
+    """docs/findings.md's skill-ladder section is what experiments/findings.py prints from
+    results/skill_moska/ and results/skill_musta_maija/ (effects.csv rung by rung, skill.csv's verdicts)."""
+    section = SKILL.search(FINDINGS_PAGE)
+    assert section and section.group(1).strip() == _findings().skill_tables().strip()
+    assert section.group(1).count("### ") == 2  # Moska's knobs and Musta-Maija's fixed trump
+    assert _findings()._rung("learned(model='moska_4p_g2')") == "learned g2"
+    assert _findings()._rung("mc(determinizations=8)") == "mc(8)" and _findings()._rung("greedy") == "greedy"
 
 
 def test_a_ranking_is_stated_only_where_the_intervals_separate():

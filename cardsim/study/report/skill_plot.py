@@ -41,7 +41,7 @@ def render(contrasts: pd.DataFrame, rungs: tuple[str, ...], outcome: str, player
         rows = -(-len(panels) // COLUMNS)
         fig, axes = plt.subplots(rows, min(COLUMNS, len(panels)), squeeze=False, sharex=True, layout="constrained",
                                  figsize=(3.2 * min(COLUMNS, len(panels)) + 1, 2.6 * rows + 1))
-        fig.suptitle(f"each effect along the skill ladder, {n} players: shift of every seat's {outcome} rate (pp), "
+        fig.suptitle(f"each effect along the skill ladder, {n} players:\nshift of every seat's {outcome} rate (pp), "
                      "95% intervals\n(hollow: does not survive Holm correction)")
         x = np.arange(len(rungs))
         for ax, name in zip(axes.flat, panels):
