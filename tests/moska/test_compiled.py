@@ -30,7 +30,7 @@ from .strategies import setups
 
 
 def reference_frame(rules, players, seed, games, seats) -> pd.DataFrame:
-    return frame([reference.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
+    return frame([GAME.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
 
 
 def compiled_frame(rules, players, seed, games, seats) -> pd.DataFrame:
