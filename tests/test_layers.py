@@ -120,7 +120,7 @@ COMPILED = ("compiled", "compiled_policies", "learned_features")
 """A game folder's compiled engine: its numba modules (the engine, its policies, the learned features)."""
 ENGINE_FREE = ("reference", "policies")
 """The modules that import no compiled module, not even through another module of the folder: the reference
-engine asks an injected policy object for a searching seat's decision (``seats.py`` passes it in)."""
+engine asks an injected policy object for a searching seat's decision (``seating.py`` passes it in)."""
 
 
 def game_imports(folder: Path) -> dict[str, set[str]]:

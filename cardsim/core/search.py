@@ -119,3 +119,10 @@ def _name(call: str) -> str | None:
         return parse_call(call)[0]
     except ValueError:
         return None
+
+
+def unseated(game: str, policy: str) -> ValueError:
+    """The error of a reference engine asked to play a policy the compiled engine decides (``mc``, ``oracle``,
+    ``learned``) without being handed its searcher: the game's ``seating.play`` (its ``GameSpec.play``) hands it."""
+    return ValueError(f"{game} policy {policy} is decided by the compiled engine: play it through "
+                      f"cardsim.games.{game}.seating.play (the game's GameSpec.play), not reference.play alone")

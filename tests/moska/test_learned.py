@@ -24,7 +24,7 @@ from cardsim.games.moska import GAME, compiled, reference
 from cardsim.games.moska import learned_features as features
 from cardsim.games.moska.compiled_policies import WEIGHTS, table
 from cardsim.games.moska.policies import DEFAULT_MODEL
-from cardsim.games.moska.seats import LearnedPolicy, make_policy
+from cardsim.games.moska.seating import LearnedPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
 from cardsim.learn import fit as fitting
 from cardsim.learn.train import train

@@ -22,7 +22,7 @@ from cardsim.core.records import frame
 from cardsim.games.moska import GAME, compiled, reference
 from cardsim.games.moska.compiled_policies import table
 from cardsim.games.moska.policies import SEARCH_STOCK, GreedyPolicy, RandomPolicy
-from cardsim.games.moska.seats import MonteCarloPolicy, make_policy
+from cardsim.games.moska.seating import MonteCarloPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
 
 from .states import INVARIANTS, Game, assert_same_decision, hidden_cards_dealt_again

@@ -74,18 +74,17 @@ hand's size and what each seat's plays showed it does not hold.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of, count
-from cardsim.core.models import Learned, parse_learned, warn_rules
+from cardsim.core.models import Learned, parse_learned
 from cardsim.core.rules import parse_call
 from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.molotow.cards import (DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, TRUMP_POINTS, TRUMP_POWER, beats,
                                          is_trump, points, rank, suit)
-from cardsim.games.molotow.rules import OPTIONS, MolotowRules
+from cardsim.games.molotow.rules import OPTIONS
 
 BASES = ("random", "greedy")
 """The policies that decide without search and have a scalar twin here (the reference engine's)."""
@@ -115,7 +114,8 @@ def parse_forbid(name: str, value: object) -> int:
 @lru_cache(maxsize=None)
 def parse_full(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
     """The policy of a policy string, its parameters (``mc``'s, ``learned``'s model) and its ``forbid`` mask;
-    one ``ValueError`` line for an unknown policy or a bad parameter (a model that does not load included)."""
+    one ``ValueError`` line for an unknown policy or a bad parameter (``learned``'s model is loaded, and checked,
+    where it is played: ``learned.load_model``)."""
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown molotow policy {name!r}; known policies: {', '.join(POLICIES)}")
@@ -126,11 +126,7 @@ def parse_full(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
             raise ValueError(f"molotow policy {name}: base={search.base!r} takes no forbid (give it to {name})")
         return name, search, forbid
     if name == LEARNED:
-        from cardsim.games.molotow.compiled import load_model  # compiled.py imports this module
-
-        learned = parse_learned("molotow", params, DEFAULT_MODEL)
-        load_model(learned.model)
-        return name, learned, forbid
+        return name, parse_learned("molotow", params, DEFAULT_MODEL), forbid
     if params:
         raise ValueError(f"molotow policy {name!r} takes no parameters but forbid, got {', '.join(params)}")
     return name, None, forbid
@@ -149,18 +145,6 @@ def check_policy(text: str) -> str:
 def forbid_of(text: str) -> int:
     """The ``forbid`` mask of a policy string (``parse_forbid``)."""
     return parse_full(text)[2]
-
-
-def warn_other_rules(policies: Sequence[str], rules: MolotowRules, players: int) -> None:
-    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
-    from cardsim.games.molotow.compiled import load_model
-
-    for text in dict.fromkeys(policies):
-        param = parse_policy(text)[1]
-        if isinstance(param, MonteCarlo):
-            param = parse_policy(param.base)[1]
-        if isinstance(param, Learned):
-            warn_rules(load_model(param.model), rules.describe(), players)
 
 
 # ----------------------------------------------------------------------------- scalar twin

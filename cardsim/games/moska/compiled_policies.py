@@ -39,7 +39,7 @@ UNIFORM, READS, TRUE_STATE = 0, 1, 2
 """``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
 or not dealt at all (``oracle``: the world is the true state)."""
 ALL_KILLS, PLAIN_KILLS, GREEDY_KILLS = 10, 11, 12
-"""Defence styles of ``mc``'s candidates (``seats.MonteCarloPolicy``): kill every card with its cheapest
+"""Defence styles of ``mc``'s candidates (``seating.MonteCarloPolicy``): kill every card with its cheapest
 killer (greedy without keeping high trumps); kill only with non-trumps; greedy's kills without
 self-attacks. The first two self-attack like greedy (M-14)."""
 LOW = np.uint64(LOW_CARDS)
@@ -231,7 +231,7 @@ def give_back_move(code: int, head: np.uint64, cards: np.uint64, e: int, trump: 
     return greedy_give_back(cards, e, trump)
 
 
-# --- mc's candidates (the lists of ``seats.MonteCarloPolicy``) ---------------------------
+# --- mc's candidates (the lists of ``seating.MonteCarloPolicy``) ---------------------------
 
 @njit(cache=True)
 def cheapest(mask: np.uint64, n: int, trump: int) -> np.uint64:

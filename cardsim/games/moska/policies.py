@@ -1,5 +1,5 @@
 """Moska self-play policies (scalar twins): ``random`` and ``greedy``; the names and parameters of all of them.
-``mc``, ``oracle`` and ``learned`` are decided by the compiled engine: their seats are ``seats.py``'s.
+``mc``, ``oracle`` and ``learned`` are decided by the compiled engine: their seats are ``seating.py``'s.
 
 Each policy is specified in words in its class docstring, precisely enough for the
 compiled twin in ``compiled_policies.py`` to choose the same moves. This file does not
@@ -44,7 +44,7 @@ from cardsim.core import rng
 from cardsim.core.models import Learned, parse_learned
 from cardsim.core.cards import FRENCH52, cards_of, count, lowest
 from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, ORACLE, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, MonteCarlo, parse_mc, unseated
 from cardsim.games.moska.rules import OPTIONS
 
 RANKS = FRENCH52.n_ranks
@@ -287,10 +287,9 @@ def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
 
 def make_policy(text: str) -> RandomPolicy | GreedyPolicy:
     """The scalar policy object of a ``random`` or ``greedy`` policy string; the reference engine's default
-    ``seat``. A searching policy is a ``ValueError`` line: only ``seats.make_policy`` (the compiled engine's
+    ``seat``. A searching policy is a ``ValueError`` line: only ``seating.make_policy`` (the compiled engine's
     search) seats it."""
     name, _ = parse_policy(text)
     if name not in SCALAR:
-        raise ValueError(f"moska policy {name} is decided by the compiled engine: play it through "
-                         "cardsim.games.moska.seats.play (GAME.play), not reference.play alone")
+        raise unseated("moska", name)
     return SCALAR[name]()

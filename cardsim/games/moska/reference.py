@@ -203,7 +203,7 @@ class State:
     table: Table = field(default_factory=Table)
     out: list[bool] = field(default_factory=list)
     known: list[int] = field(default_factory=list)
-    """The cards each seat is publicly known to hold (``mc``'s view, see ``seats.MonteCarloPolicy``):
+    """The cards each seat is publicly known to hold (``mc``'s view, see ``seating.MonteCarloPolicy``):
     picked up from the table, taken back after an over-play, the turned card taken by the trump-two
     swap, the stock's last card drawn; a card leaves with the hand."""
     barred: list[int] = field(default_factory=list)
@@ -670,8 +670,8 @@ def record(s: State, game: int) -> dict:
 def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequence[str],
          on_move: Callable[[State], None] | None = None, *, seat: Callable[[str], Any] = make_policy) -> Replay:
     """Play game ``game`` of a study with ``seed``: its record and its moves in words. ``seat`` makes each seat's
-    policy object from its string: by default ``random`` and ``greedy`` only; ``seats.play`` passes
-    ``seats.make_policy``, which also seats ``mc``, ``oracle`` and ``learned`` (the compiled engine decides them)."""
+    policy object from its string: by default ``random`` and ``greedy`` only; ``seating.play`` passes
+    ``seating.make_policy``, which also seats ``mc``, ``oracle`` and ``learned`` (the compiled engine decides them)."""
     s = deal(rules, players, rng.game_key(seed, game))
     s.on_move = on_move
     seated = [seat(p) for p in policies]

@@ -104,11 +104,11 @@ from __future__ import annotations
 
 from collections import deque
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from cardsim.core import rng
-from cardsim.core.models import Learned, parse_learned, warn_rules
-from cardsim.core.rules import Rules, parse_call
+from cardsim.core.models import Learned, parse_learned
+from cardsim.core.rules import parse_call
 from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
 from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, RANKS, SPADES, SUITS, cards, mask, rank, suit, suit_cards
 from cardsim.games.musta_maija.rules import OPTIONS
@@ -118,7 +118,8 @@ BASES = ("random", "greedy", LEARNED)
 """The policies that decide without search: ``mc``'s play-out policies."""
 POLICIES = (*BASES, MC, ORACLE)
 DECIDED_COMPILED = (MC, ORACLE, LEARNED)
-"""The policies the compiled engine decides for the reference engine too (``compiled.decide_from``)."""
+"""The policies the compiled engine decides for the reference engine too (``seating.py`` passes it
+``compiled.decide_from``)."""
 DEFAULT_MODEL = "musta_maija_4p_g1"
 """The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
 HIGHEST_TRUMP = "highest_trump"
@@ -144,10 +145,9 @@ def forbid_bits(name: str, value: Any) -> int:
 @lru_cache(maxsize=None)
 def parse(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
     """The policy of a policy string, for ``mc`` and ``learned`` its parameters, and its ``forbid`` bits (one
-    ``ValueError`` line if bad, a model that does not load included). ``mc``'s base takes no ``forbid``: the
-    search's own ``forbid`` holds at its seat's play-out decisions too."""
-    from cardsim.games.musta_maija.compiled_policies import load_model  # it imports this module
-
+    ``ValueError`` line if bad; ``learned``'s model is loaded, and checked, where it is played:
+    ``learned.load_model``). ``mc``'s base takes no ``forbid``: the search's own ``forbid`` holds at its seat's
+    play-out decisions too."""
     name, params = parse_call(text)
     if name not in POLICIES:
         raise ValueError(f"unknown musta_maija policy {text!r}; known policies: {', '.join(POLICIES)}")
@@ -159,9 +159,7 @@ def parse(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
                              f"forbid the {name} itself")
         return name, search, forbid
     if name == LEARNED:
-        learned = parse_learned("musta_maija", params, DEFAULT_MODEL)
-        load_model(learned.model)
-        return name, learned, forbid
+        return name, parse_learned("musta_maija", params, DEFAULT_MODEL), forbid
     if params:
         raise ValueError(f"musta_maija policy {name!r} takes no parameters but forbid, got {', '.join(params)}")
     return name, None, forbid
@@ -175,18 +173,6 @@ def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
 def policy_name(text: str) -> str:
     """The policy of a policy string (validated: ``parse_policy``)."""
     return parse(text)[0]
-
-
-def warn_other_rules(policies: Sequence[str], rules: Rules, players: int) -> None:
-    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
-    from cardsim.games.musta_maija.compiled_policies import load_model
-
-    for text in dict.fromkeys(policies):
-        name, param = parse_policy(text)
-        if isinstance(param, MonteCarlo):
-            name, param = parse_policy(param.base)
-        if isinstance(param, Learned):
-            warn_rules(load_model(param.model), rules.describe(), players)
 
 
 def _u(key, turn, k):
