@@ -20,7 +20,7 @@ from cardsim import cli
 from cardsim.core import models
 from cardsim.core.records import frame
 from cardsim.core.rules import format_call, normal_call
-from cardsim.games.moska import GAME, compiled, reference
+from cardsim.games.moska import GAME, compiled
 from cardsim.games.moska import learned_features as features
 from cardsim.games.moska.compiled_policies import WEIGHTS, table
 from cardsim.games.moska.policies import DEFAULT_MODEL

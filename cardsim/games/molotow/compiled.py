@@ -54,7 +54,7 @@ SEATS = 4
 RANDOM, GREEDY, SEARCH = POLICIES.index("random"), POLICIES.index("greedy"), POLICIES.index(MC)
 LEARNED_CODE = POLICIES.index(LEARNED)
 TRUMP_INSTEAD, UNDERTRUMPS, KEEP_BUUR = 1, 2, 4
-"""The bits of a ``forbid`` mask (``rules.OPTIONS`` in order, ``policies.parse_forbid``)."""
+"""The bits of a ``forbid`` mask (``rules.OPTIONS`` in order, ``policies.forbid_of``)."""
 SEED, FORBIDDEN = UNDERTRUMP.index("seed"), UNDERTRUMP.index("forbidden")
 
 STATE = np.dtype([

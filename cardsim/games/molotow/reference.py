@@ -289,7 +289,7 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
               log: list[Decision] | None = None, search: Search | None = None) -> Game:
     """Play game ``game`` of a study; append every decision to ``log`` if one is given (``search``: ``play_hand``)."""
-    search = any(check_policy(p) in (*SEARCHES, LEARNED) for p in policies)
+    searching = any(check_policy(p) in (*SEARCHES, LEARNED) for p in policies)
     key = rng.game_key(seed, game)
     out = Game({})
     sticks, potatoes = [0] * players, [0] * players
@@ -298,7 +298,7 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
     for h in range(rules.hands):
         dealer = h % players
         hand = Hand(h, deal(key, h, players), [0] * players, (dealer + 1) % players,  # MJ-5, MJ-6
-                    ruled_out=[0] * players if search else None)
+                    ruled_out=[0] * players if searching else None)
         for seat in range(players):
             hand.note(out.events, "deal", seat, hand.held[seat])
         turn = play_hand(rules, hand, policies, key, turn, out.events, log, search)

@@ -37,14 +37,11 @@ The engine calls, for the seat that decides (all calls of one decision share its
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from cardsim.core import rng
-from cardsim.core.models import Learned, parse_learned
 from cardsim.core.cards import FRENCH52, cards_of, count, lowest
-from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, ORACLE, MonteCarlo, parse_mc, unseated
+from cardsim.core.search import MC, ORACLE, PolicyStrings, unseated
 from cardsim.games.moska.rules import OPTIONS
 
 RANKS = FRENCH52.n_ranks
@@ -242,47 +239,10 @@ turned card stays under the stock); ``self_attack``: its defences make no M-14 p
 and may add nothing). Each is a no-op where the rules do not offer the action."""
 
 
-def parse_forbid(name: str, value: Any) -> int:
-    """The forbid mask of ``forbid=value`` on policy ``name`` (one ``ValueError`` line naming the policy, the
-    option and the known ones)."""
-    mask = 0
-    for option in (value.split("+") if isinstance(value, str) else [value]):
-        if option not in FORBID:
-            raise ValueError(f"moska policy {name}: unknown forbid option {option!r}; known options: "
-                             f"{', '.join(OPTIONS)} (several joined by +)")
-        mask |= FORBID[option]
-    return mask
-
-
-@lru_cache(maxsize=None)
-def forbid_of(text: str) -> int:
-    """The forbid mask of a (valid) policy string: 0 without ``forbid=``."""
-    name, params = parse_call(text)
-    return parse_forbid(name, params["forbid"]) if "forbid" in params else 0
-
-
-@lru_cache(maxsize=None)
-def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
-    """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (one ``ValueError`` line
-    if bad; ``learned``'s model is loaded, and checked, where it is played: ``learned.load_model``); ``forbid=``
-    is checked here and read by ``forbid_of``."""
-    name, params = parse_call(text)
-    if name not in POLICIES:
-        raise ValueError(f"unknown moska policy {name!r}; known policies: {', '.join(POLICIES)}")
-    if "forbid" in params:
-        parse_forbid(name, params.pop("forbid"))
-    if name in (MC, ORACLE):
-        search = parse_mc("moska", params, BASES, name, MC_EXTRA)
-        parse_policy(search.base)
-        if forbid_of(search.base):
-            raise ValueError(f"moska policy {name}: base={search.base!r} cannot forbid (its play-outs seat every "
-                             f"player); put forbid= on {name} itself")
-        return name, search
-    if name == LEARNED:
-        return name, parse_learned("moska", params, DEFAULT_MODEL)
-    if params:
-        raise ValueError(f"moska policy {name!r} takes no parameters, got {', '.join(params)}")
-    return name, None
+STRINGS = PolicyStrings("moska", POLICIES, BASES, tuple(OPTIONS), DEFAULT_MODEL, MC_EXTRA)
+parse_policy, forbid_of = STRINGS.policy, STRINGS.forbid
+"""The policy of a policy string and, for ``mc`` and ``learned``, its parameters; the ``forbid`` mask of a
+policy string (``FORBID``). One ``ValueError`` line if bad (``core.search.PolicyStrings``)."""
 
 
 def make_policy(text: str) -> RandomPolicy | GreedyPolicy:

@@ -26,7 +26,7 @@ CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "oracle": MC, "learned": 
 CODE, DETERMINIZATIONS, BASE, SEES, FORBID, WEIGHTS = range(6)
 """Columns of a seat's row of the policy table: its policy's code; for ``mc`` (and ``oracle``) its worlds per
 decision, its base policy's code and whether its worlds are the true state; the ``forbid`` bits
-(``policies.OPTION_BITS``); from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of
+(``policies.DECLARE``); from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of
 its search's ``learned`` base (``learned_features.WEIGHTS`` of them)."""
 NO_CAP = -1
 """``cap`` outside the endgame (MM-13)."""

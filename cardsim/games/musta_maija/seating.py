@@ -1,24 +1,15 @@
-"""Musta-Maija's searching seats: the reference engine with ``mc``, ``oracle`` and ``learned`` decided by the
-compiled engine (``play``, the game's ``GameSpec.play``).
-
-A layer above both engines: ``reference.py`` imports nothing compiled; it asks the ``search`` it is handed
-here, ``compiled.decide_from``, which decides on the compiled state of the reference table
-(``compiled.state_from``), so both engines decide alike.
-"""
+"""Musta-Maija's searching seats, above both engines: ``play`` (the ``GameSpec.play``) is the reference engine
+handed ``compiled.decide_from``, the compiled decision on ``compiled.state_from`` of its table, for every
+``mc``, ``oracle`` and ``learned`` decision; ``reference.py`` itself imports nothing compiled."""
 from __future__ import annotations
 
-from cardsim.core.records import Replay
+from cardsim.core.search import seated_play
 from cardsim.games.musta_maija import reference
 from cardsim.games.musta_maija.compiled import decide_from
 from cardsim.games.musta_maija.learned import warn_other_rules
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
-
-def play(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]) -> Replay:
-    """``reference.play`` with its searching seats decided by ``compiled.decide_from``, warning of a model
-    trained under other rules."""
-    warn_other_rules(seats, rules, players)
-    return reference.play(rules, players, seed, game, seats, decide_from)
+play = seated_play(reference.play, decide_from, warn_other_rules)
 
 
 def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):

@@ -97,7 +97,7 @@ import numpy as np
 
 from cardsim.core import models, rng
 from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, forbid_bits, parse_mc
 from cardsim.games.uno.cards import DECK_SIZES, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, K, KIND_COLOUR, LEGAL, WD4
 from cardsim.games.uno.rules import OPTIONS
 
@@ -157,18 +157,6 @@ class Policy:
         return int(self.challenge * _ONE)
 
 
-def parse_forbid(name: str, value: object) -> int:
-    """The bits of ``forbid=OPTION`` (options joined by ``+``; ``rules.OPTIONS``); one ``ValueError`` line naming
-    the policy, the option and the known ones."""
-    words = value.split("+") if isinstance(value, str) else [value]
-    bits = 0
-    for word in words:
-        if word not in FORBID:
-            raise ValueError(f"uno policy {name}: forbid={word!r} is not an option of uno; known: {', '.join(FORBID)}")
-        bits |= FORBID[word]
-    return bits
-
-
 def parse_policy(text: str) -> Policy:
     """``Policy`` from ``"random"``, ``"greedy(bluff=0.1, challenge=0.5)"``, ``"mc(determinizations=32,
     base=greedy)"`` or ``"learned(model=official_4p_g3)"``, each with an optional ``forbid=OPTION``; ValueError
@@ -176,7 +164,7 @@ def parse_policy(text: str) -> Policy:
     name, params = parse_call(text)
     if name not in NAMES:
         raise ValueError(f"unknown uno policy {name!r}; known policies: {', '.join(NAMES)}")
-    forbid = parse_forbid(name, params.pop("forbid")) if "forbid" in params else 0
+    forbid = forbid_bits("uno", name, params.pop("forbid"), OPTIONS) if "forbid" in params else 0
     if name in SEARCHES:
         search = parse_mc("uno", params, BASES, name)
         parse_policy(search.base)

@@ -1,13 +1,10 @@
-"""Uno's searching seats: the reference engine with ``mc``, ``oracle`` and ``learned`` decided by the compiled
-engine (``play``, the game's ``GameSpec.play``).
-
-A layer above both engines: ``reference.py`` imports nothing compiled; it asks the ``search`` it is handed
-here, ``compiled_choice``, at every choice of such a seat.
-"""
+"""Uno's searching seats, above both engines: ``play`` (the ``GameSpec.play``) hands the reference engine
+``compiled_choice``, which it asks at every choice of an ``mc``, ``oracle`` or ``learned`` seat; ``reference.py``
+itself imports nothing compiled."""
 from __future__ import annotations
 
 from cardsim.core import jit
-from cardsim.core.records import Replay
+from cardsim.core.search import seated_play
 from cardsim.games.uno import compiled as C
 from cardsim.games.uno import reference
 from cardsim.games.uno.learned import warn_other_rules
@@ -22,11 +19,7 @@ def compiled_choice(position: reference.State, choice: int) -> int:
                               C.policy_of(position.policies), work[0]))
 
 
-def play(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
-    """``reference.play`` with its searching seats decided by ``compiled_choice``, warning of a model trained
-    under other rules."""
-    warn_other_rules(policies, rules, players)
-    return reference.play(rules, players, seed, game, policies, compiled_choice)
+play = seated_play(reference.play, compiled_choice, warn_other_rules)
 
 
 def new_state(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> reference.State:
