@@ -155,15 +155,16 @@ def write(path: Path, body: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def played(policies: Iterable[str], default: str) -> list[str]:
+def played(game: str, policies: Iterable[str], default: str) -> list[str]:
     """The models the policy strings play (``learned(model=X)``, alone or as ``mc``'s base; ``default`` for
-    ``learned`` without a model), each once, in the order met."""
+    ``learned`` without a model; ``parse_learned``), each once, in the order met."""
     out: dict[str, None] = {}
     for text in policies:
         while True:
             name, params = parse_call(text)
             if name == "learned":
-                out[params.get("model", default)] = None
+                params.pop("forbid", None)  # a seat's own option, the game's to check
+                out[parse_learned(game, params, default).model] = None
             if not isinstance(params.get("base"), str):
                 break
             text = params["base"]
@@ -186,7 +187,7 @@ class Models:
 
     def warn_other_rules(self, policies: Iterable[str], rules: Any, players: int) -> None:
         """``warn_rules`` for every model the seat policies play (``played``) under ``rules`` (a ``Rules``)."""
-        for model in played((p for p in policies if isinstance(p, str)), self.default):
+        for model in played(self.game, (p for p in policies if isinstance(p, str)), self.default):
             warn_rules(self.load(model), rules.describe(), players)
 
 
@@ -194,7 +195,7 @@ def digests(game: str, policies: Iterable[str], default: str) -> dict[str, str]:
     """The digest of every model the policy strings play (``played``), by model name: what a study's manifest
     records."""
     out: dict[str, str] = {}
-    for model in played(policies, default):
+    for model in played(game, policies, default):
         path = path_of(game, model)
         try:
             out[model] = json.loads(path.read_text(encoding="utf-8"))["digest"]
