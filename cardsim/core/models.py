@@ -18,7 +18,7 @@ import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -174,11 +174,13 @@ def played(game: str, policies: Iterable[str], default: str) -> list[str]:
 @dataclass(frozen=True)
 class Models:
     """One game's models: each loaded against the game's feature set (its ``learned_features`` module:
-    ``VERSION``, ``NAMES``, ``block_names()``); ``default`` is ``learned``'s model when none is named."""
+    ``VERSION``, ``NAMES``, ``block_names()``); ``default`` is ``learned``'s model when none is named; ``check``
+    the game's policy-string parser (a ``ValueError`` line for a bad string, before any model is read)."""
 
     game: str
     features: Any
     default: str
+    check: Callable[[str], Any]
 
     def load(self, model: str) -> Model:
         """The model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
@@ -187,7 +189,10 @@ class Models:
 
     def warn_other_rules(self, policies: Iterable[str], rules: Any, players: int) -> None:
         """``warn_rules`` for every model the seat policies play (``played``) under ``rules`` (a ``Rules``)."""
-        for model in played(self.game, (p for p in policies if isinstance(p, str)), self.default):
+        texts = [p for p in policies if isinstance(p, str)]
+        for text in texts:
+            self.check(text)
+        for model in played(self.game, texts, self.default):
             warn_rules(self.load(model), rules.describe(), players)
 
 

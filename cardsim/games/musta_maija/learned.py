@@ -2,7 +2,7 @@
 engine, which plays their weights, and above ``policies.py``, which names a model but never loads one."""
 from cardsim.core.models import Models
 from cardsim.games.musta_maija import learned_features
-from cardsim.games.musta_maija.policies import DEFAULT_MODEL
+from cardsim.games.musta_maija.policies import DEFAULT_MODEL, parse_policy
 
-MODELS = Models("musta_maija", learned_features, DEFAULT_MODEL)
+MODELS = Models("musta_maija", learned_features, DEFAULT_MODEL, parse_policy)
 load_model, warn_other_rules = MODELS.load, MODELS.warn_other_rules
