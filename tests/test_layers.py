@@ -113,3 +113,107 @@ def test_profiles_walk_the_same_way():
     back += [f"{m} ({stage(m)}) imports profile.{i} ({profile_stage(i)})" for m, p in modules().items() if m
              for i in profile_imports(p) if STAGES.index(profile_stage(i)) > STAGES.index(stage(m))]
     assert profile and not back, "imports that run back against the stages:\n" + "\n".join(back)
+
+
+GAME_FOLDERS = Path(cardsim.study.__file__).parent.parent / "games"
+COMPILED = ("compiled", "compiled_policies", "learned_features")
+"""A game folder's compiled engine: its numba modules (the engine, its policies, the learned features)."""
+ENGINE_FREE = ("reference", "policies")
+"""The modules that import no compiled module, not even through another module of the folder: the reference
+engine asks an injected policy object for a searching seat's decision (``seating.py`` passes it in)."""
+
+
+def game_imports(folder: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the same game folder it imports (``__init__`` for the package itself), read with
+    ``ast``: imports inside functions and under ``TYPE_CHECKING`` included."""
+    names = {p.stem for p in folder.glob("*.py")}
+    package = f"cardsim.games.{folder.name}"
+    graph = {}
+    for path in folder.glob("*.py"):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [(a.name, None) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join([package, base] if base else [package])
+                targets = [(base, a.name) for a in node.names]
+            else:
+                continue
+            for module, name in targets:
+                if module == package:
+                    found.add(name if name in names else "__init__")
+                elif module.startswith(package + "."):
+                    found.add(module.removeprefix(package + ".").split(".")[0])
+        graph[path.stem] = found - {path.stem}
+    return graph
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of the graph (its modules, the first repeated at the end), or ``[]``."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str]:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return []
+        for other in sorted(graph.get(module, ())):
+            if found := visit(other, path + [module]):
+                return found
+        done.add(module)
+        return []
+
+    for module in sorted(graph):
+        if found := visit(module, []):
+            return found
+    return []
+
+
+def reached(graph: dict[str, set[str]], module: str) -> set[str]:
+    """The modules ``module`` imports, directly or through others."""
+    seen, todo = set(), [module]
+    while todo:
+        for other in graph.get(todo.pop(), ()):
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return seen
+
+
+def game_folder_problems(folder: Path) -> list[str]:
+    graph = game_imports(folder)
+    problems = []
+    if loop := cycle(graph):
+        problems.append(f"{folder.name}: import cycle " + " -> ".join(loop))
+    for module in ENGINE_FREE:
+        if bad := sorted(reached(graph, module) & set(COMPILED)):
+            problems.append(f"{folder.name}: {module} imports the compiled engine ({', '.join(bad)})")
+    return problems
+
+
+def test_no_game_folder_is_a_circle():
+    """Within each built-in game folder the imports run one way, and neither the reference engine nor the policy
+    names import the compiled engine (issue 26, item 3)."""
+    folders = [p.parent for p in sorted(GAME_FOLDERS.glob("*/__init__.py"))]
+    problems = [line for folder in folders for line in game_folder_problems(folder)]
+    assert len(folders) >= 4 and not problems, "\n".join(problems)
+
+
+def test_a_lazy_import_making_a_circle_is_found(tmp_path):
+    """The check can fail: a lazy import inside a function, a relative import and one under TYPE_CHECKING."""
+    folder = tmp_path / "demo"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "rules.py").write_text("")
+    (folder / "policies.py").write_text("from cardsim.games.demo import rules\n"
+                                        "def f():\n    from cardsim.games.demo.reference import x\n")
+    (folder / "reference.py").write_text("from .policies import y\nfrom typing import TYPE_CHECKING\n"
+                                         "if TYPE_CHECKING:\n    from cardsim.games.demo import compiled as C\n")
+    (folder / "compiled.py").write_text("import cardsim.games.demo.reference\n")
+    assert game_imports(folder) == {"__init__": set(), "rules": set(), "policies": {"rules", "reference"},
+                                    "reference": {"policies", "compiled"}, "compiled": {"reference"}}
+    assert game_folder_problems(folder) == ["demo: import cycle compiled -> reference -> compiled",
+                                            "demo: reference imports the compiled engine (compiled)",
+                                            "demo: policies imports the compiled engine (compiled)"]

@@ -18,7 +18,7 @@ import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -155,21 +155,55 @@ def write(path: Path, body: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def digests(game: str, policies: Iterable[str], default: str) -> dict[str, str]:
-    """The digest of every model the policy strings play (``learned(model=X)``, alone or as ``mc``'s base;
-    ``default`` for ``learned`` without a model), by model name: what a study's manifest records."""
-    out: dict[str, str] = {}
+def played(game: str, policies: Iterable[str], default: str) -> list[str]:
+    """The models the policy strings play (``learned(model=X)``, alone or as ``mc``'s base; ``default`` for
+    ``learned`` without a model; ``parse_learned``), each once, in the order met."""
+    out: dict[str, None] = {}
     for text in policies:
         while True:
             name, params = parse_call(text)
             if name == "learned":
-                model = params.get("model", default)
-                path = path_of(game, model)
-                try:
-                    out[model] = json.loads(path.read_text(encoding="utf-8"))["digest"]
-                except (OSError, ValueError, KeyError, TypeError):
-                    raise ValueError(f"{path}: not a readable {game} model file") from None
+                params.pop("forbid", None)  # a seat's own option, the game's to check
+                out[parse_learned(game, params, default).model] = None
             if not isinstance(params.get("base"), str):
                 break
             text = params["base"]
+    return list(out)
+
+
+@dataclass(frozen=True)
+class Models:
+    """One game's models: each loaded against the game's feature set (its ``learned_features`` module:
+    ``VERSION``, ``NAMES``, ``block_names()``); ``default`` is ``learned``'s model when none is named; ``check``
+    the game's policy-string parser (a ``ValueError`` line for a bad string, before any model is read)."""
+
+    game: str
+    features: Any
+    default: str
+    check: Callable[[str], Any]
+
+    def load(self, model: str) -> Model:
+        """The model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
+        f = self.features
+        return load(self.game, model, f.VERSION, f.NAMES, f.block_names())
+
+    def warn_other_rules(self, policies: Iterable[str], rules: Any, players: int) -> None:
+        """``warn_rules`` for every model the seat policies play (``played``) under ``rules`` (a ``Rules``)."""
+        texts = [p for p in policies if isinstance(p, str)]
+        for text in texts:
+            self.check(text)
+        for model in played(self.game, texts, self.default):
+            warn_rules(self.load(model), rules.describe(), players)
+
+
+def digests(game: str, policies: Iterable[str], default: str) -> dict[str, str]:
+    """The digest of every model the policy strings play (``played``), by model name: what a study's manifest
+    records."""
+    out: dict[str, str] = {}
+    for model in played(game, policies, default):
+        path = path_of(game, model)
+        try:
+            out[model] = json.loads(path.read_text(encoding="utf-8"))["digest"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ValueError(f"{path}: not a readable {game} model file") from None
     return dict(sorted(out.items()))

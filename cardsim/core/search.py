@@ -18,9 +18,11 @@ worlds that meet what the opponents' choices ``"reads"`` of their hands under th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Iterable, Sequence
 
+from cardsim.core.models import Learned, parse_learned
 from cardsim.core.rules import format_call, normal_call, parse_call
 
 MC = "mc"
@@ -119,3 +121,84 @@ def _name(call: str) -> str | None:
         return parse_call(call)[0]
     except ValueError:
         return None
+
+
+def forbid_bits(game: str, name: str, value: object, options: Sequence[str]) -> int:
+    """The bits (bit ``i``: ``options[i]``, the game's ``rules.OPTIONS``) of ``forbid=A+B`` on policy ``name``;
+    one ``ValueError`` line naming the policy, the option and the known ones."""
+    bits = 0
+    for option in value.split("+") if isinstance(value, str) else [value]:
+        if option not in options:
+            raise ValueError(f"{game} policy {name}: forbid={option!r} is no option of {game}; "
+                             f"known: {', '.join(options)}")
+        bits |= 1 << list(options).index(option)
+    return bits
+
+
+@dataclass(frozen=True, eq=False)
+class PolicyStrings:
+    """A game's policy strings whose search-free policies take no parameter but ``forbid`` (Moska, Musta-Maija,
+    Molotow): ``parse(text)`` is the policy's name, ``mc``'s (``oracle``'s) or ``learned``'s parameters and its
+    ``forbid`` bits (``forbid_bits``), cached; one ``ValueError`` line if bad. A search's ``base`` (one of
+    ``bases``) takes no ``forbid``: the search's own holds at its seat's play-out decisions too. A ``learned``
+    model is named here and loaded, and checked, where it is played (the game's ``learned.py``)."""
+
+    game: str
+    names: tuple[str, ...]
+    bases: tuple[str, ...]
+    options: tuple[str, ...]
+    default_model: str
+    extra: dict[str, Any] = field(default_factory=dict)
+    """The game's further ``mc`` parameters and their defaults (``parse_mc``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parse", lru_cache(maxsize=None)(self._parse))
+
+    def _parse(self, text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
+        game = self.game
+        name, params = parse_call(text)
+        if name not in self.names:
+            raise ValueError(f"unknown {game} policy {name!r}; known policies: {', '.join(self.names)}")
+        forbid = forbid_bits(game, name, params.pop("forbid"), self.options) if "forbid" in params else 0
+        if name in SEARCHES:
+            search = parse_mc(game, params, self.bases, name, self.extra)
+            if self.parse(search.base)[2]:
+                raise ValueError(f"{game} policy {name}: base={search.base!r} takes no forbid (its play-outs seat "
+                                 f"every player); put forbid= on {name} itself")
+            return name, search, forbid
+        if name == "learned":
+            return name, parse_learned(game, params, self.default_model), forbid
+        if params:
+            raise ValueError(f"{game} policy {name!r} takes no parameters but forbid, got {', '.join(params)}")
+        return name, None, forbid
+
+    def policy(self, text: str) -> tuple[str, MonteCarlo | Learned | None]:
+        """The policy's name and, for ``mc`` and ``learned``, its parameters (``parse``)."""
+        return self.parse(text)[:2]
+
+    def name(self, text: str) -> str:
+        """The policy's name (validated: ``parse``)."""
+        return self.parse(text)[0]
+
+    def forbid(self, text: str) -> int:
+        """The policy's ``forbid`` bits (validated: ``parse``)."""
+        return self.parse(text)[2]
+
+
+def unseated(game: str, policy: str) -> ValueError:
+    """The error of a reference engine asked to play a policy the compiled engine decides (``mc``, ``oracle``,
+    ``learned``) without being handed its searcher: the game's ``seating.play`` (its ``GameSpec.play``) hands it."""
+    return ValueError(f"{game} policy {policy} is decided by the compiled engine: play it through "
+                      f"cardsim.games.{game}.seating.play (the game's GameSpec.play), not reference.play alone")
+
+
+def seated_play(play: Callable[..., Any], search: Callable[..., Any], warn: Callable[..., None]) -> Callable[..., Any]:
+    """A game's ``GameSpec.play``: its reference engine ``play(rules, players, seed, game, policies, search)``
+    handed ``search``, the compiled engine's decision for its ``mc``, ``oracle`` and ``learned`` seats, after
+    ``warn(policies, rules, players)`` (a model trained under other rules)."""
+    def seated(rules: Any, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Any:
+        warn(policies, rules, players)
+        return play(rules, players, seed, game, policies, search)
+
+    seated.__doc__ = f"{play.__module__}.play with its searching seats decided by the compiled engine."
+    return seated

@@ -86,7 +86,9 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
     r = cardsim.rules(game, rules)
     players = cardsim.games.spec(game).check_players(r, players)
     rules_text = r.describe()
-    policies.parse_policy(teacher)  # a ValueError line for a bad policy string
+    policies.parse_policy(teacher)  # a ValueError line for a bad policy string, or for a model that does not load:
+    for model in models.played(game, [teacher], policies.DEFAULT_MODEL):
+        importlib.import_module(f"cardsim.games.{game}.learned").load_model(model)
     extra = getattr(policies, "MC_EXTRA", {})
     call, params = parse_call(teacher)
     if call not in SEARCHES:

@@ -13,7 +13,7 @@ from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.core.search import MonteCarlo
 from cardsim.games.molotow import compiled as C
-from cardsim.games.molotow import reference
+from cardsim.games.molotow import reference, seating
 from cardsim.games.molotow.policies import parse_policy
 from cardsim.games.molotow.rules import MolotowRules
 
@@ -266,12 +266,12 @@ def test_reference_positions_are_the_compiled_states(monkeypatch):
     found = []
     searched = reference.searched
 
-    def spy(rules, policy, key, turn, hand, trick, trick_no):
+    def spy(search, rules, policy, key, turn, hand, trick, trick_no):
         found.append((turn, C.state_from(key, turn, hand, trick, trick_no)))
-        return searched(rules, policy, key, turn, hand, trick, trick_no)
+        return searched(search, rules, policy, key, turn, hand, trick, trick_no)
 
     monkeypatch.setattr(reference, "searched", spy)
-    reference.play_game(rules, 4, 8, 3, seats)
+    seating.play_game(rules, 4, 8, 3, seats)
     assert len(found) == 12 * 9
     for turn, ref in found:
         state, _, _ = played_to(rules, 4, 8, 3, seats, turn)

@@ -13,8 +13,9 @@ from cardsim.games.molotow import hands_table
 from cardsim.games.molotow import compiled as C
 from cardsim.games.molotow import policies as pol
 from cardsim.games.molotow.cards import DECK, NO_TRUMP, TRUMP_POWER, UNDER
-from cardsim.games.molotow.reference import Decision, legal_moves, play_game, score_hand, tie_draw
+from cardsim.games.molotow.reference import Decision, legal_moves, score_hand, tie_draw
 from cardsim.games.molotow.rules import MolotowRules
+from cardsim.games.molotow.seating import play_game
 
 from .states import compiled_score, position_state
 from .strategies import policies, positions, random_position, rules_and_players

@@ -18,7 +18,8 @@ from cardsim.core.cards import FRENCH52 as F
 from cardsim.core.search import search_call, unfair_note
 from cardsim.games.moska import compiled, reads
 from cardsim.games.moska.compiled_policies import SEARCH_STOCK, WORLDS, READS, TRUE_STATE, UNIFORM, table
-from cardsim.games.moska.policies import MC_EXTRA, make_policy, parse_policy
+from cardsim.games.moska.policies import MC_EXTRA, parse_policy
+from cardsim.games.moska.seating import make_policy
 from cardsim.games.moska.rules import MoskaRules
 
 from .states import Game, hidden_cards_dealt_again

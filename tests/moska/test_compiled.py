@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import cardsim
 from cardsim.core.records import frame
-from cardsim.games.moska import GAME, compiled, reference
+from cardsim.games.moska import GAME, compiled
 from cardsim.games.moska.rules import MoskaRules
 
 from .states import INVARIANTS, Game, assert_same_decision, hidden_cards_dealt_again
@@ -30,7 +30,7 @@ from .strategies import setups
 
 
 def reference_frame(rules, players, seed, games, seats) -> pd.DataFrame:
-    return frame([reference.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
+    return frame([GAME.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
 
 
 def compiled_frame(rules, players, seed, games, seats) -> pd.DataFrame:

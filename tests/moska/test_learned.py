@@ -20,10 +20,11 @@ from cardsim import cli
 from cardsim.core import models
 from cardsim.core.records import frame
 from cardsim.core.rules import format_call, normal_call
-from cardsim.games.moska import GAME, compiled, reference
+from cardsim.games.moska import GAME, compiled
 from cardsim.games.moska import learned_features as features
 from cardsim.games.moska.compiled_policies import WEIGHTS, table
-from cardsim.games.moska.policies import DEFAULT_MODEL, LearnedPolicy, make_policy
+from cardsim.games.moska.policies import DEFAULT_MODEL
+from cardsim.games.moska.seating import LearnedPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
 from cardsim.learn import fit as fitting
 from cardsim.learn.train import train
@@ -63,7 +64,7 @@ def models_dir(tmp_path_factory):
 
 def records(engine, rules, players, seed, games, seats) -> pd.DataFrame:
     if engine == "reference":
-        return frame([reference.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
+        return frame([GAME.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
     return frame(compiled.simulate(rules, players, seed, np.asarray(games), seats), GAME.columns)
 
 

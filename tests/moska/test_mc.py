@@ -21,7 +21,8 @@ from cardsim.core.cards import FRENCH52 as F
 from cardsim.core.records import frame
 from cardsim.games.moska import GAME, compiled, reference
 from cardsim.games.moska.compiled_policies import table
-from cardsim.games.moska.policies import SEARCH_STOCK, GreedyPolicy, MonteCarloPolicy, RandomPolicy, make_policy
+from cardsim.games.moska.policies import SEARCH_STOCK, GreedyPolicy, RandomPolicy
+from cardsim.games.moska.seating import MonteCarloPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
 
 from .states import INVARIANTS, Game, assert_same_decision, hidden_cards_dealt_again
@@ -30,7 +31,7 @@ from .strategies import mc_setups, setups
 
 def records(engine, rules, players, seed, games, seats) -> pd.DataFrame:
     if engine == "reference":
-        return frame([reference.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
+        return frame([GAME.play(rules, players, seed, int(g), seats).record for g in games], GAME.columns)
     return frame(compiled.simulate(rules, players, seed, np.asarray(games), seats), GAME.columns)
 
 

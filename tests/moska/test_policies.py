@@ -111,5 +111,5 @@ def test_policy_strings():
     assert isinstance(make_policy("random"), RandomPolicy) and isinstance(make_policy("greedy()"), GreedyPolicy)
     with pytest.raises(ValueError, match="unknown moska policy 'smart'; known policies: random, greedy"):
         make_policy("smart")
-    with pytest.raises(ValueError, match="moska policy 'greedy' takes no parameters, got bluff"):
+    with pytest.raises(ValueError, match="moska policy 'greedy' takes no parameters but forbid, got bluff"):
         make_policy("greedy(bluff=0.1)")

@@ -12,6 +12,7 @@ from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
 from cardsim.games.musta_maija import reference as ref
+from cardsim.games.musta_maija import seating
 from cardsim.games import spec
 from cardsim.games.musta_maija.cards import card_list, mask
 
@@ -58,7 +59,7 @@ def test_the_state_equals_the_reference_table_after_every_decision_and_every_dec
     s = state[0]
     every = mask(card_list(players))
     t = None
-    for i, t in enumerate(ref.play_states(rules, players, seed, 0, seats)):
+    for i, t in enumerate(seating.play_states(rules, players, seed, 0, seats)):
         if i:
             assert C.to_act(s) >= 0
             C.choose(s, p, codes, m[0], WORK)

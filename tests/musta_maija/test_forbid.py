@@ -110,8 +110,8 @@ def test_the_forbid_bits_reach_the_policy_table():
     ("greedy(forbid=swap)", "musta_maija policy greedy: forbid='swap' is no option of musta_maija; known: declare"),
     ("mc(forbid='declare+stack')", "musta_maija policy mc: forbid='stack' is no option of musta_maija; known: declare"),
     ("learned(forbid=3)", "musta_maija policy learned: forbid=3 is no option of musta_maija; known: declare"),
-    ("mc(base='greedy(forbid=declare)')", "musta_maija policy mc: base=\"greedy(forbid='declare')\" takes no forbid; "
-     "forbid the mc itself"),
+    ("mc(base='greedy(forbid=declare)')", "musta_maija policy mc: base=\"greedy(forbid='declare')\" takes no forbid "
+     "(its play-outs seat every player); put forbid= on mc itself"),
     ("random(forbid=declare, x=1)", "musta_maija policy 'random' takes no parameters but forbid, got x"),
 ])
 def test_an_unknown_option_is_one_line_naming_the_policy_and_the_known_options(text, message):

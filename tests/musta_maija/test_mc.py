@@ -14,6 +14,7 @@ from cardsim.games import spec
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
 from cardsim.games.musta_maija import reference as ref
+from cardsim.games.musta_maija import seating
 from cardsim.games.musta_maija.cards import card_list, mask, parse, suit, suit_cards
 from cardsim.games.musta_maija.policies import parse_policy
 
@@ -265,7 +266,7 @@ def test_state_from_a_reference_table_is_the_compiled_state_at_every_decision():
         codes = cpol.table(seats)
         state, m, p = new_game(rules, players, 3, 0)
         decisions = 0
-        for t in ref.play_states(rules, players, 3, 0, seats):
+        for t in seating.play_states(rules, players, 3, 0, seats):
             if decisions:
                 C.choose(state[0], p, codes, m[0], WORK)
                 C.apply(state[0], p, m[0])

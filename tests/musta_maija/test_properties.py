@@ -16,6 +16,7 @@ import cardsim
 from cardsim.core.records import frame
 from cardsim.games import spec
 from cardsim.games.musta_maija import reference as ref
+from cardsim.games.musta_maija import seating
 from cardsim.games.musta_maija.cards import BLACK_MARIA, card_list, mask, rank, suit
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
@@ -79,7 +80,7 @@ def test_cards_are_conserved_and_only_legal_moves_are_made(setup):
     seats = GAME.seat_policies(policy, players)
     every = mask(card_list(players))
     t = None
-    for t in ref.play_states(rules, players, seed, 0, seats):
+    for t in seating.play_states(rules, players, seed, 0, seats):
         parts = [*t.hands, mask(t.stock), t.table, t.discard]
         assert sum(parts) == every and np.bitwise_or.reduce(np.array(parts, dtype=object)) == every
         assert len(t.stock) == len(set(t.stock))
@@ -93,7 +94,7 @@ def test_an_attacker_refills_by_the_refill_knob(setup):
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
     before = None
-    for t in ref.play_states(rules, players, seed, 0, seats):
+    for t in seating.play_states(rules, players, seed, 0, seats):
         attacks = [e for e in t.events if e[0] == "attack"]
         if before is not None and len(attacks) > before[0]:
             _, seat, hand, played, _ = attacks[-1]

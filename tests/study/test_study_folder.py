@@ -134,8 +134,8 @@ def test_a_bad_policy_parameter_names_file_and_key_before_anything_is_written(tm
     study.write_text('name = "tiny"\ngame = "moska"\nseed = 1\ngames = 4\nplayers = [2]\n'
                      'policies = ["random", "greedy(depth=3)"]\n\n[variants.moska]\npreset = "moska"\n')
     assert main(["run", str(study), "--out", str(tmp_path / "R"), "--quiet"]) == 2
-    assert _one_line(capsys) == (f"cardsim: error: {study}: policies[1]: moska policy 'greedy' takes no parameters, "
-                                 "got depth")
+    assert _one_line(capsys) == (f"cardsim: error: {study}: policies[1]: moska policy 'greedy' takes no parameters "
+                                 "but forbid, got depth")
     _nothing_written(tmp_path, {"tiny.toml"})
 
 

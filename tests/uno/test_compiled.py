@@ -12,6 +12,7 @@ import cardsim
 from cardsim.games.uno import GAME
 from cardsim.games.uno import compiled as C
 from cardsim.games.uno import reference as ref
+from cardsim.games.uno import seating
 from cardsim.games.uno.cards import K, SHUFFLE, WD4, names, parse
 from cardsim.games.uno.reference import Fixed
 from cardsim.games.uno.rules import UnoRules
@@ -24,7 +25,7 @@ def start(rules, players, seed, game, policy):
     """Game ``game`` dealt on both engines: (reference state, compiled state, params, policy table, work). The
     compiled table reads the choices (as with an ``mc`` seat; it changes no record) so that the reads compare."""
     seats = GAME.seat_policies(policy, players)
-    r = ref.new_state(rules, players, seed, game, seats)
+    r = seating.new_state(rules, players, seed, game, seats)
     ref.deal(r, 0)
     state = np.zeros(1, C.STATE)
     params, table, work = C.params_of(rules), C.policy_of(seats), C.new_work(rules)[0]

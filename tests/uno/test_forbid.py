@@ -38,7 +38,7 @@ def test_an_unknown_option_is_one_line_naming_the_policy_the_option_and_the_know
         cardsim.simulate("uno", players=3, games=1, policy=text)
     message = str(err.value)
     assert "\n" not in message and message.startswith(f"uno policy {policy}: forbid=")
-    assert re.search(r"is not an option of uno; known: stack, challenge, bluff$", message)
+    assert re.search(r"is no option of uno; known: stack, challenge, bluff$", message)
 
 
 def test_U14_a_seat_forbidden_to_challenge_never_does():

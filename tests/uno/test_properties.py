@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim.games.uno import GAME
 from cardsim.games.uno import reference as ref
+from cardsim.games.uno import seating
 from cardsim.games.uno.cards import DECK_SIZES, DRAW_TWO, WD4, symbol_of
 from cardsim.games.uno.policies import parse_policy
 from cardsim.games.uno.rules import UnoRules
@@ -74,7 +75,7 @@ def test_cards_conserved_only_legal_plays_one_winner_per_hand(table, seed, game)
 
     with mock.patch.object(ref, "decide", checked_decide), mock.patch.object(ref, "play_card", checked_play_card), \
             mock.patch.object(ref, "play_hand", checked_play_hand):
-        record = ref.play(rules, players, seed, game, seats(policy, players)).record
+        record = seating.play(rules, players, seed, game, seats(policy, players)).record
     assert record["truncated"] == (record["winner"] == -1)
     assert record["successful_challenges"] <= record["challenges"]
 

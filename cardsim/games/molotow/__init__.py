@@ -13,7 +13,7 @@ from cardsim.api import engine_name
 from cardsim.api import rules as make_rules
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, Column, frame
-from cardsim.games.molotow import compiled, reference
+from cardsim.games.molotow import compiled, reference, seating
 from cardsim.games.molotow.policies import POLICIES
 from cardsim.games.molotow.rules import OPTIONS, MolotowRules
 
@@ -52,7 +52,7 @@ GAME = GameSpec(
     max_players=4,
     policies=POLICIES,
     columns=COLUMNS,
-    play=reference.play,
+    play=seating.play,
     compiled=compiled.simulate,
     options=OPTIONS,
 )
@@ -72,5 +72,5 @@ def hands_table(rules: MolotowRules | str | None = None, players: int | None = N
     idx = np.arange(first_game, first_game + games, dtype=np.int64)
     if engine_name(engine) == "compiled":
         return frame(compiled.simulate_hands(r, players, seed, idx, seats), HAND_COLUMNS)
-    rows = [row for i in idx for row in reference.play_game(r, players, seed, int(i), seats).hands]
+    rows = [row for i in idx for row in seating.play_game(r, players, seed, int(i), seats).hands]
     return frame(rows, HAND_COLUMNS) if rows else frame({c.name: np.empty(0) for c in HAND_COLUMNS}, HAND_COLUMNS)

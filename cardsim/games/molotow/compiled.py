@@ -43,11 +43,10 @@ from cardsim.core import jit
 from cardsim.core.jit import ONE, ZERO, U, njit
 from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
                                          SUIT_OF)
-from cardsim.core import models
 from cardsim.core.models import Learned
 from cardsim.games.molotow import learned_features as feat
-from cardsim.games.molotow.policies import (CHEAP_RANK, LEARNED, MC, POLICIES, TRUMP_STRENGTH, parse_full,
-                                            warn_other_rules)
+from cardsim.games.molotow.learned import load_model, warn_other_rules
+from cardsim.games.molotow.policies import CHEAP_RANK, LEARNED, MC, POLICIES, TRUMP_STRENGTH, parse_full
 from cardsim.games.molotow.reference import Hand, best_card
 from cardsim.games.molotow.rules import UNDERTRUMP, MolotowRules
 
@@ -55,7 +54,7 @@ SEATS = 4
 RANDOM, GREEDY, SEARCH = POLICIES.index("random"), POLICIES.index("greedy"), POLICIES.index(MC)
 LEARNED_CODE = POLICIES.index(LEARNED)
 TRUMP_INSTEAD, UNDERTRUMPS, KEEP_BUUR = 1, 2, 4
-"""The bits of a ``forbid`` mask (``rules.OPTIONS`` in order, ``policies.parse_forbid``)."""
+"""The bits of a ``forbid`` mask (``rules.OPTIONS`` in order, ``policies.forbid_of``)."""
 SEED, FORBIDDEN = UNDERTRUMP.index("seed"), UNDERTRUMP.index("forbidden")
 
 STATE = np.dtype([
@@ -175,11 +174,6 @@ def policy_table(policies: tuple[str, ...]) -> np.ndarray:
         if isinstance(param, Learned):
             table[seat, WEIGHTS:] = load_model(param.model).fixed_point(feat.SCALE)
     return table
-
-
-def load_model(model: str) -> models.Model:
-    """A Molotow model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
-    return models.load("molotow", model, feat.VERSION, feat.NAMES, feat.block_names())
 
 
 def new_state() -> np.ndarray:

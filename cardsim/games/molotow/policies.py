@@ -73,19 +73,14 @@ hand's size and what each seat's plays showed it does not hold.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Sequence
-
 import numpy as np
 
 from cardsim.core import rng
 from cardsim.core.cards import cards_of, count
-from cardsim.core.models import Learned, parse_learned, warn_rules
-from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, PolicyStrings
 from cardsim.games.molotow.cards import (DECK, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, TRUMP_POINTS, TRUMP_POWER, beats,
                                          is_trump, points, rank, suit)
-from cardsim.games.molotow.rules import OPTIONS, MolotowRules
+from cardsim.games.molotow.rules import OPTIONS
 
 BASES = ("random", "greedy")
 """The policies that decide without search and have a scalar twin here (the reference engine's)."""
@@ -95,72 +90,11 @@ PLAY_OUTS = (*BASES, LEARNED)
 POLICIES = (*PLAY_OUTS, MC, ORACLE)
 DEFAULT_MODEL = "molotow_4p_g3"
 """The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
-FORBID = "forbid"
-OPTION_NAMES = tuple(OPTIONS)
-"""The options of ``forbid=``, in the order of their bits (``rules.OPTIONS``)."""
-
-
-def parse_forbid(name: str, value: object) -> int:
-    """The bitmask (bit i: ``OPTION_NAMES[i]``) of ``forbid=A+B``; a ``ValueError`` line for an unknown option."""
-    parts = value.split("+") if isinstance(value, str) else [value]
-    mask = 0
-    for part in parts:
-        if part not in OPTIONS:
-            raise ValueError(f"molotow policy {name}: forbid={value!r}: unknown option {part!r}; known options: "
-                             f"{', '.join(OPTIONS)}")
-        mask |= 1 << OPTION_NAMES.index(part)
-    return mask
-
-
-@lru_cache(maxsize=None)
-def parse_full(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
-    """The policy of a policy string, its parameters (``mc``'s, ``learned``'s model) and its ``forbid`` mask;
-    one ``ValueError`` line for an unknown policy or a bad parameter (a model that does not load included)."""
-    name, params = parse_call(text)
-    if name not in POLICIES:
-        raise ValueError(f"unknown molotow policy {name!r}; known policies: {', '.join(POLICIES)}")
-    forbid = parse_forbid(name, params.pop(FORBID)) if FORBID in params else 0
-    if name in SEARCHES:
-        search = parse_mc("molotow", params, PLAY_OUTS, name)
-        if parse_full(search.base)[2]:
-            raise ValueError(f"molotow policy {name}: base={search.base!r} takes no forbid (give it to {name})")
-        return name, search, forbid
-    if name == LEARNED:
-        from cardsim.games.molotow.compiled import load_model  # compiled.py imports this module
-
-        learned = parse_learned("molotow", params, DEFAULT_MODEL)
-        load_model(learned.model)
-        return name, learned, forbid
-    if params:
-        raise ValueError(f"molotow policy {name!r} takes no parameters but forbid, got {', '.join(params)}")
-    return name, None, forbid
-
-
-def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
-    """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (``parse_full``)."""
-    return parse_full(text)[:2]
-
-
-def check_policy(text: str) -> str:
-    """The policy's name (validated: ``parse_policy``)."""
-    return parse_full(text)[0]
-
-
-def forbid_of(text: str) -> int:
-    """The ``forbid`` mask of a policy string (``parse_forbid``)."""
-    return parse_full(text)[2]
-
-
-def warn_other_rules(policies: Sequence[str], rules: MolotowRules, players: int) -> None:
-    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
-    from cardsim.games.molotow.compiled import load_model
-
-    for text in dict.fromkeys(policies):
-        param = parse_policy(text)[1]
-        if isinstance(param, MonteCarlo):
-            param = parse_policy(param.base)[1]
-        if isinstance(param, Learned):
-            warn_rules(load_model(param.model), rules.describe(), players)
+STRINGS = PolicyStrings("molotow", POLICIES, PLAY_OUTS, tuple(OPTIONS), DEFAULT_MODEL)
+parse_full, parse_policy, check_policy, forbid_of = STRINGS.parse, STRINGS.policy, STRINGS.name, STRINGS.forbid
+"""A policy string's name, its parameters (``mc``'s, ``learned``'s model) and its ``forbid`` mask (bit ``i``:
+``rules.OPTIONS[i]``), one ``ValueError`` line if bad (``parse_full``: ``core.search.PolicyStrings``); the
+first two (``parse_policy``); the name (``check_policy``); the mask (``forbid_of``)."""
 
 
 # ----------------------------------------------------------------------------- scalar twin

@@ -42,7 +42,7 @@ from typing import Callable, Iterable
 from cardsim.core import rng
 from cardsim.core.cards import cards_of
 from cardsim.core.records import Replay, Setup
-from cardsim.core.search import SEARCHES
+from cardsim.core.search import SEARCHES, unseated
 from cardsim.games.molotow.cards import N_CARDS, NO_TRUMP, beats, buur, is_trump, points, rank, suit, suit_mask
 from cardsim.games.molotow.events import BOOK
 from cardsim.games.molotow.policies import LEARNED, check_policy, choose, forbid_of
@@ -237,10 +237,16 @@ class Hand:
         events.append((decision, seat, action, cards, tuple(self.held), self.number, trick, self.trump, scored))
 
 
+Search = Callable[[MolotowRules, str, int, int, Hand, list[int], int], int]
+"""A searching seat's card (``searched``): the rules, its policy string, the game key, the decision, the hand,
+the trick and the trick's number -> the card."""
+
+
 def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: int, turn: int,
-              events: list[tuple], log: list[Decision] | None) -> int:
+              events: list[tuple], log: list[Decision] | None, search: Search | None = None) -> int:
     """Play the tricks of a dealt hand from decision ``turn`` on, seat s by ``policies[s]`` (validated
-    policy strings); the turn reached (stops at ``max_turns``, leaving the trick's cards on the table)."""
+    policy strings; ``search`` decides ``mc``'s, ``oracle``'s and ``learned``'s cards, ``searched``); the turn
+    reached (stops at ``max_turns``, leaving the trick's cards on the table)."""
     players = len(hand.held)
     for trick_no in range(N_CARDS // players):
         trick: list[int] = []
@@ -255,7 +261,7 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
             legal = legal_moves(held, trick, hand.trump, rules.undertrump)
             name = check_policy(policies[seat])
             if name in SEARCHES or name == LEARNED:
-                card = searched(rules, policies[seat], key, turn, hand, trick, trick_no)
+                card = searched(search, rules, policies[seat], key, turn, hand, trick, trick_no)
             else:
                 allowed = allowed_moves(held, trick, hand.trump, rules.undertrump, forbid_of(policies[seat]))
                 card = choose(name, held, allowed, trick, hand.trump, key, turn)
@@ -281,9 +287,9 @@ def play_hand(rules: MolotowRules, hand: Hand, policies: tuple[str, ...], key: i
 
 
 def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
-              log: list[Decision] | None = None) -> Game:
-    """Play game ``game`` of a study; append every decision to ``log`` if one is given."""
-    search = any(check_policy(p) in (*SEARCHES, LEARNED) for p in policies)
+              log: list[Decision] | None = None, search: Search | None = None) -> Game:
+    """Play game ``game`` of a study; append every decision to ``log`` if one is given (``search``: ``play_hand``)."""
+    searching = any(check_policy(p) in (*SEARCHES, LEARNED) for p in policies)
     key = rng.game_key(seed, game)
     out = Game({})
     sticks, potatoes = [0] * players, [0] * players
@@ -292,10 +298,10 @@ def play_game(rules: MolotowRules, players: int, seed: int, game: int, policies:
     for h in range(rules.hands):
         dealer = h % players
         hand = Hand(h, deal(key, h, players), [0] * players, (dealer + 1) % players,  # MJ-5, MJ-6
-                    ruled_out=[0] * players if search else None)
+                    ruled_out=[0] * players if searching else None)
         for seat in range(players):
             hand.note(out.events, "deal", seat, hand.held[seat])
-        turn = play_hand(rules, hand, policies, key, turn, out.events, log)
+        turn = play_hand(rules, hand, policies, key, turn, out.events, log, search)
         if any(hand.held):
             break
         pts = hand_points(hand.taken, hand.trump, hand.leader, rules.last_trick_bonus)
@@ -356,16 +362,19 @@ def _record(game: int, turns: int, truncated: bool, sticks: list[int], potatoes:
     return rec
 
 
-def play(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
-    """The reference engine's entry point (``GameSpec.play``): the record and the trace."""
-    g = play_game(rules, players, seed, game, policies)
+def play(rules: MolotowRules, players: int, seed: int, game: int, policies: tuple[str, ...],
+         search: Search | None = None) -> Replay:
+    """The reference engine's game: the record and the trace (``search``: ``play_hand``; ``seating.play``, the
+    ``GameSpec.play``, hands it)."""
+    g = play_game(rules, players, seed, game, policies, search=search)
     return Replay("molotow", g.record, g.events, Setup("molotow", rules, players, seed, game, policies), BOOK)
 
 
-def searched(rules: MolotowRules, policy: str, key: int, turn: int, hand: Hand, trick: list[int],
-             trick_no: int) -> int:
-    """``mc``'s or ``learned``'s card (policies.py) for the seat to play: the compiled search or scorer on this
-    position (``compiled.decide_from``), so that both engines decide alike."""
-    from cardsim.games.molotow.compiled import decide_from  # compiled.py imports this module
-
-    return decide_from(rules, policy, key, turn, hand, trick, trick_no)
+def searched(search: Search | None, rules: MolotowRules, policy: str, key: int, turn: int, hand: Hand,
+             trick: list[int], trick_no: int) -> int:
+    """``mc``'s, ``oracle``'s or ``learned``'s card (policies.py) for the seat to play: ``search``'s, which
+    ``seating.play`` passes in (the compiled search or scorer on this position, ``compiled.decide_from``), so that
+    both engines decide alike."""
+    if search is None:
+        raise unseated("molotow", check_policy(policy))
+    return search(rules, policy, key, turn, hand, trick, trick_no)

@@ -1,7 +1,7 @@
 """Moska (docs/rules/moska.md): the ``GameSpec`` the library sees."""
 from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, SHEDDING, Column
-from cardsim.games.moska import compiled, reference
+from cardsim.games.moska import compiled, seating
 from cardsim.games.moska.policies import POLICIES
 from cardsim.games.moska import rules
 from cardsim.games.moska.rules import MoskaRules
@@ -22,7 +22,7 @@ GAME = GameSpec(
     max_players=8,
     policies=tuple(POLICIES),
     columns=COLUMNS,
-    play=reference.play,
+    play=seating.play,
     compiled=compiled.simulate,
     options=rules.OPTIONS,
 )

@@ -34,7 +34,7 @@ policies as a policy table (``compiled_policies.table``: one int64 row per seat,
 record), so they could be compiled for a GPU with numba's CUDA target (one thread per game,
 ``STATE`` records in device memory).
 
-``mc`` (``search``, specified in ``policies.MonteCarloPolicy``) plays its candidates out on
+``mc`` (``search``, specified in ``seating.MonteCarloPolicy``) plays its candidates out on
 copies of the state in worlds that deal the cards its seat cannot see again; for that the
 state holds what a seat's view needs: ``known[p]``, the cards publicly known to be in seat
 ``p``'s hand (picked up from the table, taken back after an over-play, the turned card taken
@@ -54,8 +54,9 @@ from cardsim.core.search import MonteCarlo
 from cardsim.games.moska import compiled_policies as pol
 from cardsim.games.moska import learned_features as feat
 from cardsim.games.moska import reference
-from cardsim.games.moska.compiled_policies import pair_ranks, rank_cards, rank_set
-from cardsim.games.moska.policies import FORBID_CONTINUATION, FORBID_SELF_ATTACK, FORBID_SWAP, warn_other_rules
+from cardsim.games.moska.cards import pair_ranks, rank_cards, rank_set
+from cardsim.games.moska.learned import warn_other_rules
+from cardsim.games.moska.policies import FORBID_CONTINUATION, FORBID_SELF_ATTACK, FORBID_SWAP
 from cardsim.games.moska.reference import NO_CAP, TRUMP_TWO_RANK
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
@@ -815,7 +816,7 @@ def play_out(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.voi
         apply(s, p, m)
 
 
-# --- mc: determinized Monte Carlo (docs/design.md; policies.MonteCarloPolicy specifies it) --
+# --- mc: determinized Monte Carlo (docs/design.md; seating.MonteCarloPolicy specifies it) --
 
 @njit(cache=True)
 def same_defence(s: np.void, x: np.void, y: np.void) -> bool:
@@ -852,7 +853,7 @@ def defence_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
 def candidates(s: np.void, p: np.void, w: np.void, search_stock: int) -> int:
     """``mc``'s candidates for the seat to act into ``w.candidates``: greedy's decision first, then, once the
     stock holds at most ``search_stock`` cards (its ``mc(search_stock=...)``), those of its decision kind
-    (``policies.MonteCarloPolicy``), duplicates dropped. How many."""
+    (``seating.MonteCarloPolicy``), duplicates dropped. How many."""
     if stock_left(s) > search_stock:
         respond(s, p, pol.GREEDY, w.candidates[0])
         return 1
@@ -862,7 +863,7 @@ def candidates(s: np.void, p: np.void, w: np.void, search_stock: int) -> int:
 @njit(cache=True)
 def decision_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
     """The candidates of the seat to act's decision kind into ``out`` (``MOVE`` records): greedy's decision
-    first, then those of ``policies.MonteCarloPolicy``'s list, duplicates dropped. How many."""
+    first, then those of ``seating.MonteCarloPolicy``'s list, duplicates dropped. How many."""
     respond(s, p, pol.GREEDY, out[0])
     if s.phase == OPEN:
         return pol.opening_candidates(out, 1, s.hands[s.seat], s.trump, room(s, p))
@@ -1020,7 +1021,7 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
     m.killer[:] = w.candidates[best].killer
 
 
-# --- learned: a linear scorer over the candidates (policies.LearnedPolicy specifies it) --------
+# --- learned: a linear scorer over the candidates (seating.LearnedPolicy specifies it) --------
 
 @njit(cache=True)
 def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.uint64, np.uint64]:
@@ -1218,7 +1219,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
 
 def decide_from(game: reference.State, kind: str, seat: int, search_: MonteCarlo) -> np.void:
     """The ``MOVE`` of ``seat``'s ``mc`` decision (``search_``: its parameters) in a reference game, made on
-    ``state_from``: the reference engine's ``mc`` (policies.MonteCarloPolicy)."""
+    ``state_from``: the reference engine's ``mc`` (seating.MonteCarloPolicy)."""
     row = np.zeros(pol.WEIGHTS + feat.WEIGHTS, dtype=np.int64)
     pol.search_row(row, search_)
     return decide_with(game, kind, seat, row)

@@ -19,9 +19,11 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core import models
-from cardsim.core.cards import FRENCH52
 from cardsim.core.search import MonteCarlo
 from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, njit, popcount
+from cardsim.games.moska import learned_features as features
+from cardsim.games.moska.cards import RANK_MASK, RANKS, SUIT_MASK, pair_ranks, rank_set
+from cardsim.games.moska.learned import load_model
 from cardsim.games.moska.policies import LOW_CARDS, LOW_RANKS, forbid_of, parse_policy
 
 RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
@@ -37,37 +39,10 @@ UNIFORM, READS, TRUE_STATE = 0, 1, 2
 """``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
 or not dealt at all (``oracle``: the world is the true state)."""
 ALL_KILLS, PLAIN_KILLS, GREEDY_KILLS = 10, 11, 12
-"""Defence styles of ``mc``'s candidates (``policies.MonteCarloPolicy``): kill every card with its cheapest
+"""Defence styles of ``mc``'s candidates (``seating.MonteCarloPolicy``): kill every card with its cheapest
 killer (greedy without keeping high trumps); kill only with non-trumps; greedy's kills without
 self-attacks. The first two self-attack like greedy (M-14)."""
-RANKS = FRENCH52.n_ranks
-RANK_BITS = np.uint64((1 << RANKS) - 1)
-RANK_MASK = np.array([FRENCH52.rank_mask(r) for r in range(RANKS)], dtype=np.uint64)
-SUIT_MASK = np.array([FRENCH52.suit_mask(s) for s in range(4)], dtype=np.uint64)
 LOW = np.uint64(LOW_CARDS)
-_R1, _R2, _R3 = np.uint64(RANKS), np.uint64(2 * RANKS), np.uint64(3 * RANKS)
-
-
-# --- masks by rank ------------------------------------------------------------------------
-
-@njit(cache=True)
-def rank_set(mask: np.uint64) -> np.uint64:
-    """Bit ``r`` set when some card of rank ``r`` is in the mask."""
-    return (mask | mask >> _R1 | mask >> _R2 | mask >> _R3) & RANK_BITS
-
-
-@njit(cache=True)
-def rank_cards(ranks: np.uint64) -> np.uint64:
-    """Every card (all four suits) of the ranks in a rank set."""
-    return ranks | ranks << _R1 | ranks << _R2 | ranks << _R3
-
-
-@njit(cache=True)
-def pair_ranks(mask: np.uint64) -> np.uint64:
-    """Rank set of the ranks with at least two cards in the mask."""
-    s0, s1 = mask & RANK_BITS, mask >> _R1 & RANK_BITS
-    s2, s3 = mask >> _R2 & RANK_BITS, mask >> _R3 & RANK_BITS
-    return (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
 
 
 @njit(cache=True)
@@ -256,7 +231,7 @@ def give_back_move(code: int, head: np.uint64, cards: np.uint64, e: int, trump: 
     return greedy_give_back(cards, e, trump)
 
 
-# --- mc's candidates (the lists of ``policies.MonteCarloPolicy``) ---------------------------
+# --- mc's candidates (the lists of ``seating.MonteCarloPolicy``) ---------------------------
 
 @njit(cache=True)
 def cheapest(mask: np.uint64, n: int, trump: int) -> np.uint64:
@@ -332,8 +307,6 @@ def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trum
 def search_row(row: np.ndarray, search: MonteCarlo) -> None:
     """Write an ``mc``/``oracle`` seat's parameters into its policy table row (``WEIGHTS`` on: its ``learned``
     base's, if it has one)."""
-    from cardsim.games.moska import learned_features as features  # it imports this module's masks
-
     name, base = parse_policy(search.base)
     row[CODE], row[DETERMINIZATIONS], row[BASE] = MC, search.determinizations, CODES[name]
     if isinstance(base, models.Learned):
@@ -344,9 +317,8 @@ def search_row(row: np.ndarray, search: MonteCarlo) -> None:
 
 def table(policies: tuple[str, ...]) -> np.ndarray:
     """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, ``SEARCH_STOCK``,
-    ``WORLDS``, ``FORBID``, the weights) of policy strings (validated by ``policies.parse_policy``)."""
-    from cardsim.games.moska import learned_features as features  # it imports this module's masks
-
+    ``WORLDS``, ``FORBID``, the weights) of policy strings (validated by ``policies.parse_policy``, their
+    models by ``learned.load_model``)."""
     rows = np.zeros((len(policies), WEIGHTS + features.WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(policies):
         name, param = parse_policy(text)
@@ -358,13 +330,6 @@ def table(policies: tuple[str, ...]) -> np.ndarray:
                 rows[seat, WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
         rows[seat, FORBID] = forbid_of(text)
     return rows
-
-
-def load_model(model: str) -> models.Model:
-    """A Moska model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
-    from cardsim.games.moska import learned_features as features
-
-    return models.load("moska", model, features.VERSION, features.NAMES, features.block_names())
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ import numpy as np
 
 from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, ZERO, bit, lowest, njit, popcount
-from cardsim.games.moska.compiled_policies import SUIT_MASK, pair_ranks, rank_set
+from cardsim.games.moska.cards import SUIT_MASK, pair_ranks, rank_set
 from cardsim.games.moska.policies import LOW_RANKS
 
 VERSION = 1

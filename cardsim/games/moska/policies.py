@@ -1,5 +1,5 @@
-"""Moska self-play policies (scalar twins): ``random`` and ``greedy``; ``mc`` and ``learned``, decided by the
-compiled engine.
+"""Moska self-play policies (scalar twins): ``random`` and ``greedy``; the names and parameters of all of them.
+``mc``, ``oracle`` and ``learned`` are decided by the compiled engine: their seats are ``seating.py``'s.
 
 Each policy is specified in words in its class docstring, precisely enough for the
 compiled twin in ``compiled_policies.py`` to choose the same moves. This file does not
@@ -37,14 +37,11 @@ The engine calls, for the seat that decides (all calls of one decision share its
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from cardsim.core import rng
-from cardsim.core.models import Learned, parse_learned, warn_rules
 from cardsim.core.cards import FRENCH52, cards_of, count, lowest
-from cardsim.core.rules import Rules, parse_call
-from cardsim.core.search import MC, ORACLE, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, PolicyStrings, unseated
 from cardsim.games.moska.rules import OPTIONS
 
 RANKS = FRENCH52.n_ranks
@@ -216,121 +213,14 @@ class GreedyPolicy:
         return sum(1 << c for c in back)
 
 
-class MonteCarloPolicy:
-    """``mc(determinizations=D, base=B, search_stock=N, beliefs=uniform|reads)``: determinized Monte Carlo
-    (docs/design.md), run by the compiled engine; ``oracle(...)``: the same search on the true state.
-
-    At each decision of seat ``p`` at decision ``turn``: the candidates below (greedy's decision
-    first, duplicates dropped; one candidate is taken without a play-out); ``D`` worlds, world ``j``
-    keyed ``w = rng.world_key(key, turn, j)``, each dealing the cards ``p`` cannot see at random (the
-    permutation of stream ``DEAL`` of ``w`` over those cards in code order fills the other seats' hands,
-    seat by seat, to their sizes, then the stock front first); for each world and candidate a play-out
-    to the end of the game with ``B`` in every seat, ``w`` as its game key; score 1 when ``p`` does not
-    lose (a truncated play-out counts as not losing); the highest total wins, ties to the first.
-
-    ``p`` sees (``compiled.hidden_cards``): its hand, the discard, the table, every other seat's
-    publicly known cards (picked up from the table, taken back after an over-play, the turned card
-    taken by the trump-two swap, the stock's last card drawn), the cards added in the addition step
-    under way (they lie on the table until the over-play is settled), every hand's size, the stock's
-    size and the face-up card under it; and M-6: while the turned card still lies under the stock
-    with the swap on, the trump 2 is in the stock (its holder would have swapped at once; unless ``p`` sees
-    it placed: a seat forbidden to swap keeps it), so a world puts it at a random place of the stock (``below(draw(w, EXTRA, 0, 0), places)``).
-
-    ``beliefs=reads``: each other seat's hand is filled first with the hidden cards its choices since its
-    last draw do not rule out, read as greedy's whatever the base (``reads.py``; ``compiled.determinize``),
-    then, where too few are left, with any. ``oracle``: no world is dealt; each is the true state under the
-    world's key (it sees every hand and the stock: not a fair player); with ``greedy`` or ``learned``
-    play-outs, which draw nothing, its worlds are all alike and one is played.
-
-    Candidates (``compiled_policies``, ``compiled.candidates``). While the stock holds more than
-    ``search_stock`` cards (``SEARCH_STOCK`` = 8 by default; ``None`` or ``all``: never) the candidate is
-    greedy's alone: measured against greedy (benchmarks/bench_beliefs.py), searching earlier with 32 worlds
-    loses more often, not less (and the decision costs no play-out). From then on, decision kind by kind:
-    - open: greedy's; each single card; each rank's group ``part(hand, r, room)`` (ranks with >= 2
-      cards, room >= 2); all non-trump groups together from the lowest rank, within the room;
-    - defence: greedy's; kill every card with its cheapest killer (non-trump killers first, then the
-      lowest trump: greedy without keeping J..A trumps); kill only with non-trumps; these two
-      self-attack like greedy (M-14), and with M-14 also greedy's kills without self-attacks. (Kill
-      nothing, picking everything up, was a candidate too: it made mc lose more often.);
-    - add: greedy's; none; the cheapest (greedy's ``order``) low non-trumps (2..T), non-trumps, or
-      cards, at most ``room``; each single card;
-    - give_back: greedy's (the highest ``order`` back) and its mirror (the lowest ``order`` back).
-
-    The reference engine asks a defence card by card: the whole decision is searched at its first
-    call (on ``compiled.state_from`` of the game) and the later calls of the same turn are answered
-    from it, so both engines decide alike.
-    """
-
-    def __init__(self, search: MonteCarlo) -> None:
-        self.search = search
-        self._turn: tuple[int, int] | None = None
-        self._move: Any = None
-
-    def _decide(self, v: View, kind: str) -> Any:
-        """The compiled ``MOVE`` of this decision of kind ``open``, ``defend``, ``add`` or ``give_back``
-        (searched once per turn)."""
-        if self._turn != (v.key, v.turn):
-            from cardsim.games.moska.compiled import decide_from  # compiled.py imports this module
-
-            self._move, self._turn = decide_from(v.game, kind, v.seat, self.search), (v.key, v.turn)
-        return self._move
-
-    def open(self, v: View) -> int:
-        return int(self._decide(v, "open")["cards"])
-
-    def kill(self, v: View, attack: int, killers: int) -> int:
-        return int(self._decide(v, "defend")["killer"][attack])
-
-    def self_attack(self, v: View, card: int, killers: int) -> int:
-        move = self._decide(v, "defend")
-        return int(move["killer"][card]) if int(move["cards"]) >> card & 1 else -1
-
-    def add(self, v: View, cands: int, room: int) -> int:
-        return int(self._decide(v, "add")["cards"])
-
-    def give_back(self, v: View, cards: int, e: int) -> int:
-        return int(self._decide(v, "give_back")["cards"])
-
-
-class LearnedPolicy:
-    """``learned(model=NAME)``: a linear scorer over candidate decisions, run by the compiled engine.
-
-    At each decision the candidates are ``mc``'s for its decision kind, at every stage of the game
-    (``compiled.decision_candidates``: greedy's first, duplicates dropped). Each is described by the
-    integer features of ``learned_features.py``, computed from the deciding seat's view only (its hand, the
-    table, the discard, trump, the stock's size); its score is the model's fixed-point weights of the
-    block of the decision's kind and stage dotted with them; the highest score wins, ties to the first
-    candidate (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed model
-    (``cardsim/models/moska/``) or a model file's path; without it, ``DEFAULT_MODEL``.
-
-    The reference engine asks the compiled scorer, once per decision as for ``mc``.
-    """
-
-    def __init__(self, text: str) -> None:
-        from cardsim.games.moska.compiled_policies import table  # compiled_policies imports this module
-
-        self.row = table((text,))[0]
-        self._turn: tuple[int, int] | None = None
-        self._move: Any = None
-
-    def _decide(self, v: View, kind: str) -> Any:
-        if self._turn != (v.key, v.turn):
-            from cardsim.games.moska.compiled import decide_with
-
-            self._move, self._turn = decide_with(v.game, kind, v.seat, self.row), (v.key, v.turn)
-        return self._move
-
-    open, kill, self_attack = MonteCarloPolicy.open, MonteCarloPolicy.kill, MonteCarloPolicy.self_attack
-    add, give_back = MonteCarloPolicy.add, MonteCarloPolicy.give_back
-
-
 LEARNED = "learned"
 DEFAULT_MODEL = "moska_4p_g3"
 """The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
 BASES = ("random", "greedy", LEARNED)
 """The policies that decide without search: ``mc``'s play-out policies."""
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy, MC: MonteCarloPolicy, ORACLE: MonteCarloPolicy,
-            LEARNED: LearnedPolicy}
+SCALAR = {"random": RandomPolicy, "greedy": GreedyPolicy}
+"""The policies decided here (the scalar twins), by name."""
+POLICIES = (*SCALAR, MC, ORACLE, LEARNED)
 SEARCH_STOCK = 8
 """``mc(search_stock=N)`` by default: search once the stock holds at most ``N`` cards (``None``/``all``: the whole
 game); before, the candidate is greedy's alone (benchmarks/bench_beliefs.py measures both)."""
@@ -349,67 +239,17 @@ turned card stays under the stock); ``self_attack``: its defences make no M-14 p
 and may add nothing). Each is a no-op where the rules do not offer the action."""
 
 
-def parse_forbid(name: str, value: Any) -> int:
-    """The forbid mask of ``forbid=value`` on policy ``name`` (one ``ValueError`` line naming the policy, the
-    option and the known ones)."""
-    mask = 0
-    for option in (value.split("+") if isinstance(value, str) else [value]):
-        if option not in FORBID:
-            raise ValueError(f"moska policy {name}: unknown forbid option {option!r}; known options: "
-                             f"{', '.join(OPTIONS)} (several joined by +)")
-        mask |= FORBID[option]
-    return mask
+STRINGS = PolicyStrings("moska", POLICIES, BASES, tuple(OPTIONS), DEFAULT_MODEL, MC_EXTRA)
+parse_policy, forbid_of = STRINGS.policy, STRINGS.forbid
+"""The policy of a policy string and, for ``mc`` and ``learned``, its parameters; the ``forbid`` mask of a
+policy string (``FORBID``). One ``ValueError`` line if bad (``core.search.PolicyStrings``)."""
 
 
-@lru_cache(maxsize=None)
-def forbid_of(text: str) -> int:
-    """The forbid mask of a (valid) policy string: 0 without ``forbid=``."""
-    name, params = parse_call(text)
-    return parse_forbid(name, params["forbid"]) if "forbid" in params else 0
-
-
-@lru_cache(maxsize=None)
-def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
-    """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (one ``ValueError`` line
-    if bad, a model that does not load included); ``forbid=`` is checked here and read by ``forbid_of``."""
-    from cardsim.games.moska.compiled_policies import load_model
-
-    name, params = parse_call(text)
-    if name not in POLICIES:
-        raise ValueError(f"unknown moska policy {name!r}; known policies: {', '.join(POLICIES)}")
-    if "forbid" in params:
-        parse_forbid(name, params.pop("forbid"))
-    if name in (MC, ORACLE):
-        search = parse_mc("moska", params, BASES, name, MC_EXTRA)
-        parse_policy(search.base)
-        if forbid_of(search.base):
-            raise ValueError(f"moska policy {name}: base={search.base!r} cannot forbid (its play-outs seat every "
-                             f"player); put forbid= on {name} itself")
-        return name, search
-    if name == LEARNED:
-        learned = parse_learned("moska", params, DEFAULT_MODEL)
-        load_model(learned.model)
-        return name, learned
-    if params:
-        raise ValueError(f"moska policy {name!r} takes no parameters, got {', '.join(params)}")
-    return name, None
-
-
-def make_policy(text: str) -> RandomPolicy | GreedyPolicy | MonteCarloPolicy | LearnedPolicy:
-    """A policy object from its string."""
-    name, param = parse_policy(text)
-    if name == LEARNED:
-        return LearnedPolicy(text)
-    return MonteCarloPolicy(param) if param is not None else POLICIES[name]()
-
-
-def warn_other_rules(policies: Sequence[str], rules: Rules, players: int) -> None:
-    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
-    from cardsim.games.moska.compiled_policies import load_model
-
-    for text in dict.fromkeys(policies):
-        name, param = parse_policy(text)
-        if isinstance(param, MonteCarlo):
-            name, param = parse_policy(param.base)
-        if isinstance(param, Learned):
-            warn_rules(load_model(param.model), rules.describe(), players)
+def make_policy(text: str) -> RandomPolicy | GreedyPolicy:
+    """The scalar policy object of a ``random`` or ``greedy`` policy string; the reference engine's default
+    ``seat``. A searching policy is a ``ValueError`` line: only ``seating.make_policy`` (the compiled engine's
+    search) seats it."""
+    name, _ = parse_policy(text)
+    if name not in SCALAR:
+        raise unseated("moska", name)
+    return SCALAR[name]()

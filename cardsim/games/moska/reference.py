@@ -125,7 +125,7 @@ M-14). What each policy does at each decision, and its draws ``k``, is specified
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52, cards_of, count
@@ -133,7 +133,7 @@ from cardsim.core.records import Replay, Setup
 from cardsim.games.moska import reads
 from cardsim.games.moska.events import BOOK
 from cardsim.games.moska.policies import (FORBID_CONTINUATION, FORBID_SELF_ATTACK, FORBID_SWAP, View, forbid_of,
-                                          make_policy, warn_other_rules)
+                                          make_policy)
 from cardsim.games.moska.rules import DECK_SIZE, MoskaRules
 
 NO_CAP = DECK_SIZE
@@ -203,7 +203,7 @@ class State:
     table: Table = field(default_factory=Table)
     out: list[bool] = field(default_factory=list)
     known: list[int] = field(default_factory=list)
-    """The cards each seat is publicly known to hold (``mc``'s view, see ``policies.MonteCarloPolicy``):
+    """The cards each seat is publicly known to hold (``mc``'s view, see ``seating.MonteCarloPolicy``):
     picked up from the table, taken back after an over-play, the turned card taken by the trump-two
     swap, the stock's last card drawn; a card leaves with the hand."""
     barred: list[int] = field(default_factory=list)
@@ -668,11 +668,13 @@ def record(s: State, game: int) -> dict:
 
 
 def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequence[str],
-         on_move: Callable[[State], None] | None = None) -> Replay:
-    """Play game ``game`` of a study with ``seed``: its record and its moves in words."""
+         on_move: Callable[[State], None] | None = None, *, seat: Callable[[str], Any] = make_policy) -> Replay:
+    """Play game ``game`` of a study with ``seed``: its record and its moves in words. ``seat`` makes each seat's
+    policy object from its string: by default ``random`` and ``greedy`` only; ``seating.play`` passes
+    ``seating.make_policy``, which also seats ``mc``, ``oracle`` and ``learned`` (the compiled engine decides them)."""
     s = deal(rules, players, rng.game_key(seed, game))
     s.on_move = on_move
-    seated = [make_policy(p) for p in policies]
+    seated = [seat(p) for p in policies]
     s.forbid = [forbid_of(p) for p in policies]
     s.reads = any(getattr(getattr(p, "search", None), "beliefs", "") == "reads" and not p.search.sees_all
                   for p in seated)
@@ -680,7 +682,6 @@ def play(rules: MoskaRules, players: int, seed: int, game: int, policies: Sequen
         s.note("deal", p, s.hands[p])
     s.note("turn", -1, (s.turned,))
     swap_after_deal(s)
-    warn_other_rules(policies, rules, players)
     run(s, seated)
     for p in range(players):
         s.note("final", p, s.hands[p])

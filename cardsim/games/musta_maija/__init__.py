@@ -3,7 +3,7 @@ from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, SHEDDING, Column
 from cardsim.games.musta_maija.compiled import simulate
 from cardsim.games.musta_maija.policies import POLICIES
-from cardsim.games.musta_maija.reference import play
+from cardsim.games.musta_maija.seating import play
 from cardsim.games.musta_maija.rules import OPTIONS, MustaMaijaRules
 
 COLUMNS = COMMON + SHEDDING + (

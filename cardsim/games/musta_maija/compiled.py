@@ -59,7 +59,8 @@ from cardsim.games.musta_maija.cards import (
     DIAMONDS, KING, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, card_list, card_words, code_at, count, suit_mask,
     suit_of_code, suit_of_hand,
 )
-from cardsim.games.musta_maija.policies import DECLARE, warn_other_rules
+from cardsim.games.musta_maija.learned import warn_other_rules
+from cardsim.games.musta_maija.policies import DECLARE
 from cardsim.games.musta_maija.reference import ALL_IF_POSSIBLE, PACKET, PLAYED, Table, defender
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 

@@ -17,6 +17,8 @@ from cardsim.games.musta_maija.cards import (
     KING, LOW_RANKS, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit, suit_mask,
     suit_of_hand, to_ranks,
 )
+from cardsim.games.musta_maija import learned_features as features
+from cardsim.games.musta_maija.learned import load_model
 from cardsim.games.musta_maija.policies import parse
 
 RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
@@ -24,7 +26,7 @@ CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "oracle": MC, "learned": 
 CODE, DETERMINIZATIONS, BASE, SEES, FORBID, WEIGHTS = range(6)
 """Columns of a seat's row of the policy table: its policy's code; for ``mc`` (and ``oracle``) its worlds per
 decision, its base policy's code and whether its worlds are the true state; the ``forbid`` bits
-(``policies.OPTION_BITS``); from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of
+(``policies.DECLARE``); from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of
 its search's ``learned`` base (``learned_features.WEIGHTS`` of them)."""
 NO_CAP = -1
 """``cap`` outside the endgame (MM-13)."""
@@ -33,9 +35,8 @@ LOW = np.uint64(sum(int(LOW_RANKS) << (s * RANKS) for s in range(SUITS)))
 
 
 def table(seats: tuple[str, ...]) -> np.ndarray:
-    """The policy table of policy strings (validated by ``policies.parse``): one int64 row per seat."""
-    from cardsim.games.musta_maija import learned_features as features
-
+    """The policy table of policy strings (validated by ``policies.parse``, their models by ``learned.load_model``):
+    one int64 row per seat."""
     rows = np.zeros((len(seats), WEIGHTS + features.WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(seats):
         name, param, forbid = parse(text)
@@ -48,14 +49,6 @@ def table(seats: tuple[str, ...]) -> np.ndarray:
         if isinstance(param, models.Learned):
             row[WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
     return rows
-
-
-def load_model(model: str) -> models.Model:
-    """A Musta-Maija model by name or path, checked against this engine's features (a ``ValueError`` line if
-    not)."""
-    from cardsim.games.musta_maija import learned_features as features
-
-    return models.load("musta_maija", model, features.VERSION, features.NAMES, features.block_names())
 
 
 @njit(cache=True)

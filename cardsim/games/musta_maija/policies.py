@@ -103,13 +103,9 @@ base unrestricted). Not declaring is always legal, so the restriction always has
 from __future__ import annotations
 
 from collections import deque
-from functools import lru_cache
-from typing import Any, Sequence
 
 from cardsim.core import rng
-from cardsim.core.models import Learned, parse_learned, warn_rules
-from cardsim.core.rules import Rules, parse_call
-from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, PolicyStrings
 from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, RANKS, SPADES, SUITS, cards, mask, rank, suit, suit_cards
 from cardsim.games.musta_maija.rules import OPTIONS
 
@@ -118,75 +114,17 @@ BASES = ("random", "greedy", LEARNED)
 """The policies that decide without search: ``mc``'s play-out policies."""
 POLICIES = (*BASES, MC, ORACLE)
 DECIDED_COMPILED = (MC, ORACLE, LEARNED)
-"""The policies the compiled engine decides for the reference engine too (``compiled.decide_from``)."""
+"""The policies the compiled engine decides for the reference engine too (``seating.py`` passes it
+``compiled.decide_from``)."""
 DEFAULT_MODEL = "musta_maija_4p_g1"
 """The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
 HIGHEST_TRUMP = "highest_trump"
-FORBID = "forbid"
 DECLARE = 1
-"""``forbid=declare`` as a bit of the policy table's ``FORBID`` column (``rules.OPTIONS``)."""
-OPTION_BITS = {"declare": DECLARE}
-
-
-def forbid_bits(name: str, value: Any) -> int:
-    """The ``FORBID`` bits of ``forbid=OPTION[+OPTION...]`` (``rules.OPTIONS``); one ``ValueError`` line naming the
-    policy, the option and the known ones for an unknown option."""
-    parts = value.split("+") if isinstance(value, str) else [value]
-    bits = 0
-    for option in parts:
-        if option not in OPTION_BITS:
-            raise ValueError(f"musta_maija policy {name}: forbid={option!r} is no option of musta_maija; "
-                             f"known: {', '.join(OPTIONS)}")
-        bits |= OPTION_BITS[option]
-    return bits
-
-
-@lru_cache(maxsize=None)
-def parse(text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
-    """The policy of a policy string, for ``mc`` and ``learned`` its parameters, and its ``forbid`` bits (one
-    ``ValueError`` line if bad, a model that does not load included). ``mc``'s base takes no ``forbid``: the
-    search's own ``forbid`` holds at its seat's play-out decisions too."""
-    from cardsim.games.musta_maija.compiled_policies import load_model  # it imports this module
-
-    name, params = parse_call(text)
-    if name not in POLICIES:
-        raise ValueError(f"unknown musta_maija policy {text!r}; known policies: {', '.join(POLICIES)}")
-    forbid = forbid_bits(name, params.pop(FORBID)) if FORBID in params else 0
-    if name in SEARCHES:
-        search = parse_mc("musta_maija", params, BASES, name)
-        if parse(search.base)[2]:
-            raise ValueError(f"musta_maija policy {name}: base={search.base!r} takes no forbid; "
-                             f"forbid the {name} itself")
-        return name, search, forbid
-    if name == LEARNED:
-        learned = parse_learned("musta_maija", params, DEFAULT_MODEL)
-        load_model(learned.model)
-        return name, learned, forbid
-    if params:
-        raise ValueError(f"musta_maija policy {name!r} takes no parameters but forbid, got {', '.join(params)}")
-    return name, None, forbid
-
-
-def parse_policy(text: str) -> tuple[str, MonteCarlo | Learned | None]:
-    """The policy of a policy string and, for ``mc`` and ``learned``, its parameters (``parse``)."""
-    return parse(text)[:2]
-
-
-def policy_name(text: str) -> str:
-    """The policy of a policy string (validated: ``parse_policy``)."""
-    return parse(text)[0]
-
-
-def warn_other_rules(policies: Sequence[str], rules: Rules, players: int) -> None:
-    """``models.warn_rules`` for every model the seat policies play (``learned``, ``mc``'s learned base)."""
-    from cardsim.games.musta_maija.compiled_policies import load_model
-
-    for text in dict.fromkeys(policies):
-        name, param = parse_policy(text)
-        if isinstance(param, MonteCarlo):
-            name, param = parse_policy(param.base)
-        if isinstance(param, Learned):
-            warn_rules(load_model(param.model), rules.describe(), players)
+"""``forbid=declare`` as a bit of the policy table's ``FORBID`` column (bit ``i``: ``rules.OPTIONS[i]``)."""
+STRINGS = PolicyStrings("musta_maija", POLICIES, BASES, tuple(OPTIONS), DEFAULT_MODEL)
+parse, parse_policy, policy_name = STRINGS.parse, STRINGS.policy, STRINGS.name
+"""A policy string's name, for ``mc`` and ``learned`` its parameters, and its ``forbid`` bits (``parse``; one
+``ValueError`` line if bad: ``core.search.PolicyStrings``); the first two (``parse_policy``); the name."""
 
 
 def _u(key, turn, k):

@@ -45,10 +45,12 @@ The decision protocol (compiled.py implements exactly this):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52
 from cardsim.core.records import Replay, Setup
+from cardsim.core.search import unseated
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
     BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, names, rank, suit,
@@ -98,6 +100,11 @@ class Table:
              decision: int | None = None, on: int = -1) -> None:
         """Record an event of the replay; ``on`` is the attack card a ``beat`` event beats."""
         self.log.append((decision, seat, action, cards, target, tuple(self.hands), len(self.stock), self.trump, on))
+
+
+Search = Callable[[Table, str], tuple[int, int, int]]
+"""The decision of a searching seat (``searched``): the table and the seat's policy string -> (suit declared or
+-1, cards, beaten)."""
 
 
 # --- the deal ---------------------------------------------------------------------
@@ -341,9 +348,9 @@ def offer_marriage(t: Table, seat: int, policy: str) -> None:
         declare(t, seat, s)
 
 
-def attack_decision(t: Table, policy: str) -> None:
+def attack_decision(t: Table, policy: str, search: Search | None = None) -> None:
     if policies.policy_name(policy) in policies.DECIDED_COMPILED:
-        suit_declared, attack_cards, _ = searched(t, policy)
+        suit_declared, attack_cards, _ = searched(t, policy, search)
         if suit_declared >= 0:
             declare(t, t.attacker, suit_declared)
         attack(t, attack_cards)
@@ -353,10 +360,10 @@ def attack_decision(t: Table, policy: str) -> None:
     attack(t, policies.attack(policy, hand, t.trump, attack_cap(t), t.key, t.turns))
 
 
-def defence_decision(t: Table, policy: str) -> None:
+def defence_decision(t: Table, policy: str, search: Search | None = None) -> None:
     seat = defender(t)
     if policies.policy_name(policy) in policies.DECIDED_COMPILED:
-        suit_declared, beaters, beaten = searched(t, policy)
+        suit_declared, beaters, beaten = searched(t, policy, search)
         if suit_declared >= 0:
             declare(t, seat, suit_declared)
         defend(t, policies.beat_with(beaten, beaters, t.trump, t.rules.black_maria) if beaten else [])
@@ -366,32 +373,34 @@ def defence_decision(t: Table, policy: str) -> None:
                                duty_to_beat(t), t.key, t.turns))
 
 
-def searched(t: Table, policy: str) -> tuple[int, int, int]:
-    """An ``mc`` or ``learned`` decision (policies.py) of the seat to act: the compiled engine's on this table's position
-    (``compiled.decide_from``), so that both engines decide alike. (suit declared or -1, cards, beaten)."""
-    from cardsim.games.musta_maija.compiled import decide_from  # compiled.py imports this module
+def searched(t: Table, policy: str, search: Search | None) -> tuple[int, int, int]:
+    """An ``mc``, ``oracle`` or ``learned`` decision (policies.py) of the seat to act: ``search(t, policy)``, which
+    ``seating.play`` passes in (the compiled engine's decision on this table's position, ``compiled.decide_from``),
+    so that both engines decide alike. (suit declared or -1, cards, beaten)."""
+    if search is None:
+        raise unseated("musta_maija", policies.policy_name(policy))
+    return search(t, policy)
 
-    return decide_from(t, policy)
 
-
-def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]):
+def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...],
+                search: Search | None = None):
     """Yield the table after the deal and after every decision (the same object, updated)."""
     t = deal(rules, players, rng.game_key(seed, game))
     yield t
-    yield from play_on(t, seats)
+    yield from play_on(t, seats, search)
 
 
-def play_on(t: Table, seats: tuple[str, ...]):
+def play_on(t: Table, seats: tuple[str, ...], search: Search | None = None):
     """Play a game on from the start of a round; yield the table after every decision."""
     rules = t.rules
     while not finished(t):
         if t.turns >= rules.max_turns:
             break
-        attack_decision(t, seats[t.attacker])
+        attack_decision(t, seats[t.attacker], search)
         yield t
         if t.turns >= rules.max_turns:
             break
-        defence_decision(t, seats[defender(t)])
+        defence_decision(t, seats[defender(t)], search)
         yield t
     t.truncated = not finished(t)  # MM-16
 
@@ -414,10 +423,13 @@ def record(t: Table, game: int) -> dict:
     }
 
 
-def play(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...]) -> Replay:
-    """The reference engine's ``GameSpec.play``: one game, its record and its moves."""
+def play(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tuple[str, ...],
+         search: Search | None = None) -> Replay:
+    """One game, its record and its moves. ``search`` decides the seats of ``policies.DECIDED_COMPILED``
+    (``searched``); without it only ``random`` and ``greedy`` are seated. ``seating.play`` (the ``GameSpec.play``)
+    hands it."""
     t = None
-    for t in play_states(rules, players, seed, game, seats):
+    for t in play_states(rules, players, seed, game, seats, search):
         pass
     if t.truncated:
         t.note("truncated", -1)

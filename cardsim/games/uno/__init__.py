@@ -10,7 +10,7 @@ from cardsim.core.game import GameSpec
 from cardsim.core.records import COMMON, Column
 from cardsim.games.uno.compiled import simulate
 from cardsim.games.uno.policies import NAMES
-from cardsim.games.uno.reference import play
+from cardsim.games.uno.seating import play
 from cardsim.games.uno import rules
 from cardsim.games.uno.rules import UnoRules
 

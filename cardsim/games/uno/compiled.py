@@ -52,8 +52,9 @@ from cardsim.games.uno import learned_features as feat
 from cardsim.games.uno import reference
 from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, LEGAL, POINTS, REVERSE, SHUFFLE,
                                      SKIP, WD4, WILD, copies, deck_cards)
+from cardsim.games.uno.learned import load_model, warn_other_rules
 from cardsim.games.uno.policies import (BASES, BLUFF_BIT, CHALLENGE_BIT, DEFAULTS, GREEDY_PASSES_OVER, LEGAL_BITS,
-                                        NAMES, STACK_BIT, Policy, load_model, parse_policy, warn_other_rules)
+                                        NAMES, STACK_BIT, Policy, parse_policy)
 from cardsim.games.uno.policies import LEARNED as LEARNED_NAME
 from cardsim.games.uno.reference import (ANSWER_SLOT, BLUFF_SLOT, CARD, CARD_SLOT, CHALLENGE, COLOUR, COLOUR_SLOT,
                                          DRAW, OVER, SHUFFLE_HANDS_TAG, STACK, START_COLOUR, START_COLOUR_SLOT,

@@ -92,18 +92,14 @@ choices and at its own seat's play-out choices; ``learned``); a forbidden stack 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cardsim.core import models, rng
 from cardsim.core.rules import parse_call
-from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, parse_mc
+from cardsim.core.search import MC, ORACLE, SEARCHES, MonteCarlo, forbid_bits, parse_mc
 from cardsim.games.uno.cards import DECK_SIZES, DRAW_TWO, GREEDY_BASE, GREEDY_BY_COLOUR, K, KIND_COLOUR, LEGAL, WD4
 from cardsim.games.uno.rules import OPTIONS
-
-if TYPE_CHECKING:
-    from cardsim.games.uno.reference import State
 
 LEARNED = "learned"
 BASES = ("random", "greedy", LEARNED)
@@ -145,8 +141,8 @@ class Policy:
 
     @property
     def compiled(self) -> bool:
-        """A policy only the compiled engine runs (``mc``, ``oracle``, ``learned``): the reference engine asks
-        it at every choice (``compiled_choice``)."""
+        """A policy only the compiled engine runs (``mc``, ``oracle``, ``learned``): the reference engine asks the
+        search it is handed at every choice (``reference.searched``; ``seating.play`` hands it)."""
         return self.mc or self.name == LEARNED
 
     def forbids(self, bit: int) -> bool:
@@ -161,34 +157,20 @@ class Policy:
         return int(self.challenge * _ONE)
 
 
-def parse_forbid(name: str, value: object) -> int:
-    """The bits of ``forbid=OPTION`` (options joined by ``+``; ``rules.OPTIONS``); one ``ValueError`` line naming
-    the policy, the option and the known ones."""
-    words = value.split("+") if isinstance(value, str) else [value]
-    bits = 0
-    for word in words:
-        if word not in FORBID:
-            raise ValueError(f"uno policy {name}: forbid={word!r} is not an option of uno; known: {', '.join(FORBID)}")
-        bits |= FORBID[word]
-    return bits
-
-
 def parse_policy(text: str) -> Policy:
     """``Policy`` from ``"random"``, ``"greedy(bluff=0.1, challenge=0.5)"``, ``"mc(determinizations=32,
     base=greedy)"`` or ``"learned(model=official_4p_g3)"``, each with an optional ``forbid=OPTION``; ValueError
-    otherwise (a ``learned`` model that does not load included)."""
+    otherwise (``learned``'s model is loaded, and checked, where it is played: ``learned.load_model``)."""
     name, params = parse_call(text)
     if name not in NAMES:
         raise ValueError(f"unknown uno policy {name!r}; known policies: {', '.join(NAMES)}")
-    forbid = parse_forbid(name, params.pop("forbid")) if "forbid" in params else 0
+    forbid = forbid_bits("uno", name, params.pop("forbid"), OPTIONS) if "forbid" in params else 0
     if name in SEARCHES:
         search = parse_mc("uno", params, BASES, name)
         parse_policy(search.base)
         return Policy(name, search=search, forbid=forbid)
     if name == LEARNED:
-        model = models.parse_learned("uno", params, DEFAULT_MODEL).model
-        load_model(model)
-        return Policy(name, forbid=forbid, model=model)
+        return Policy(name, forbid=forbid, model=models.parse_learned("uno", params, DEFAULT_MODEL).model)
     unknown = sorted(set(params) - set(DEFAULTS[name]))
     if unknown:
         raise ValueError(f"uno policy {name} has no parameter {unknown[0]!r}; known: bluff, challenge, forbid")
@@ -197,23 +179,6 @@ def parse_policy(text: str) -> Policy:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
             raise ValueError(f"uno policy {name}: {key}={value!r} must be a probability from 0 to 1")
     return Policy(name, float(values["bluff"]), float(values["challenge"]), forbid=forbid)
-
-
-def load_model(model: str) -> models.Model:
-    """An Uno model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
-    from cardsim.games.uno import learned_features as features
-
-    return models.load("uno", model, features.VERSION, features.NAMES, features.block_names())
-
-
-def warn_other_rules(policies: tuple[str, ...], rules, players: int) -> None:
-    """``models.warn_rules`` for every model the seats play (``learned``, ``mc``'s learned base)."""
-    for text in dict.fromkeys(policies):
-        p = parse_policy(text) if isinstance(text, str) else text
-        if p.mc:
-            p = parse_policy(p.search.base)
-        if p.name == LEARNED:
-            models.warn_rules(load_model(p.model), rules.describe(), players)
 
 
 def chance(u: int, cut: int) -> bool:
@@ -313,15 +278,3 @@ def greedy_target(player: int, sizes: list[int]) -> int:
     players = len(sizes)
     others = [(player + i) % players for i in range(1, players)]
     return min(others, key=lambda p: sizes[p])
-
-
-
-def compiled_choice(position: State, choice: int) -> int:
-    """The reference engine's ``mc`` and ``learned``: its position, waiting at ``choice`` of the current decision,
-    as a compiled state (``compiled.state_from``), decided by the compiled policy (``compiled.decide``)."""
-    from cardsim.core import jit
-    from cardsim.games.uno import compiled as C  # compiled.py imports this module
-
-    state, work = C.state_from(position, choice), C.new_work(position.rules)
-    return int(jit.first_call(C.decide, "uno mc/learned", state[0], C.params_of(position.rules),
-                              C.policy_of(position.policies), work[0]))

@@ -84,9 +84,11 @@ Record. ``winner`` is the winner of the game (the hand, or the match with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from cardsim.core import rng
 from cardsim.core.records import Replay, Setup
+from cardsim.core.search import unseated
 from cardsim.games.uno import policies as pol
 from cardsim.games.uno.events import BOOK
 from cardsim.games.uno.cards import (COLOURS, CUSTOM, DRAW_TWO, K, LEGAL, POINTS, REVERSE, SHUFFLE, SKIP, WD4,
@@ -148,6 +150,8 @@ class State:
     shown: list[list[list[int]]] = field(default_factory=list)
     barred: list[list[list[int]]] = field(default_factory=list)
     events: list[tuple] = field(default_factory=list)
+    search: Callable[[State, int], int] | None = field(default=None, compare=False, repr=False)
+    """What decides a choice of a seat the compiled engine decides (``searched``); ``seating.play`` hands it."""
 
     def seat(self, steps: int) -> int:
         """The player ``steps`` places from the current one in the direction of play."""
@@ -295,14 +299,14 @@ class Chooser:
 
     def colour(self, player: int) -> int:
         if self.policy.compiled:
-            return pol.compiled_choice(self.s, COLOUR)
+            return searched(self.s, COLOUR)
         if self.policy.greedy:
             return pol.greedy_colour(self.s.hands[player])
         return pol.random_colour(self.s.u(COLOUR_SLOT))
 
     def target(self, player: int) -> int:
         if self.policy.compiled:
-            return pol.compiled_choice(self.s, TARGET)
+            return searched(self.s, TARGET)
         if self.policy.greedy:
             return pol.greedy_target(player, [sum(h) for h in self.s.hands])
         return pol.random_target(player, self.s.players, self.s.u(TARGET_SLOT))
@@ -438,7 +442,7 @@ def decide(s: State) -> None:
     s.hand_turns += 1
     if s.colour < 0:  # U-5: a wild starter, seat 1 names the colour and plays
         if policy.compiled:
-            s.colour = pol.compiled_choice(s, START_COLOUR)
+            s.colour = searched(s, START_COLOUR)
         else:
             s.colour = pol.greedy_colour(hand) if policy.greedy else pol.random_colour(s.u(START_COLOUR_SLOT))
         s.note("colour", p, decided=True)
@@ -454,7 +458,7 @@ def answer_draw_two(s: State, policy: Policy) -> None:
     """U-11 stacking: stack a Draw Two or draw the total and lose the turn."""
     hand = s.hands[s.current]
     if policy.compiled:
-        kind = pol.compiled_choice(s, STACK)
+        kind = searched(s, STACK)
     elif policy.forbids(pol.STACK_BIT):  # forbid=stack: the total is taken
         kind = -1
     else:
@@ -472,7 +476,7 @@ def answer_wild_draw_four(s: State, policy: Policy) -> bool:
     """U-14: challenge or not; True when the player then takes their turn normally."""
     p = s.current
     if policy.compiled:
-        challenge = pol.compiled_choice(s, CHALLENGE)
+        challenge = searched(s, CHALLENGE)
     else:  # forbid=challenge: never
         challenge = not policy.forbids(pol.CHALLENGE_BIT) and pol.chance(s.u(ANSWER_SLOT), policy.challenge_cut)
     s.challenge_open = False
@@ -496,7 +500,7 @@ def answer_wild_draw_four(s: State, policy: Policy) -> bool:
 def choose_card(s: State, policy: Policy) -> int:
     """Step 4: a bluffed Wild Draw Four (U-13) or the policy's legal card, ``DRAW`` for none."""
     if policy.compiled:
-        return pol.compiled_choice(s, CARD)
+        return searched(s, CARD)
     p = s.current
     hand = s.hands[p]
     if hand[WD4] and not wd4_is_legal(s, p) and not policy.forbids(pol.BLUFF_BIT) \
@@ -594,13 +598,25 @@ def play_hand(s: State, hand_no: int) -> bool:
     return True
 
 
-def new_state(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> State:
-    return State(rules, players, tuple(parse_policy(p) for p in policies), rng.game_key(seed, game))
+def new_state(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...],
+              search: Callable[[State, int], int] | None = None) -> State:
+    return State(rules, players, tuple(parse_policy(p) for p in policies), rng.game_key(seed, game), search=search)
 
 
-def play(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...]) -> Replay:
-    """Play game ``game``: one hand, or hands until someone reaches ``target_score`` (U-20)."""
-    s = new_state(rules, players, seed, game, policies)
+def searched(s: State, choice: int) -> int:
+    """The choice (``START_COLOUR`` .. ``COLOUR``) of the current seat's ``mc``, ``oracle`` or ``learned``:
+    ``s.search``'s, which ``seating.play`` hands in (the compiled policy on this position, waiting at ``choice``),
+    so that both engines decide alike."""
+    if s.search is None:
+        raise unseated("uno", s.policies[s.current].name)
+    return s.search(s, choice)
+
+
+def play(rules: UnoRules, players: int, seed: int, game: int, policies: tuple[str, ...],
+         search: Callable[[State, int], int] | None = None) -> Replay:
+    """Play game ``game``: one hand, or hands until someone reaches ``target_score`` (U-20). ``search`` decides
+    the seats the compiled engine decides (``searched``); ``seating.play`` (the ``GameSpec.play``) hands it."""
+    s = new_state(rules, players, seed, game, policies, search)
     scores = [0] * players
     winner, points, truncated, hand_no = -1, 0, False, 0
     while True:
