@@ -1,9 +1,10 @@
-"""The shared core: the keyed RNG (Python ints = numpy arrays), card bitmasks, rules objects."""
+"""The shared core: the keyed RNG (Python ints = numpy arrays), card bitmasks, rules objects, the learned
+features' shared scorer."""
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardsim.core import rng
+from cardsim.core import learned, rng
 from cardsim.core.cards import FRENCH52, JASS36, cards_of, mask_of, np_count, np_highest, np_lowest
 from cardsim.core.records import finish_strings
 
@@ -161,3 +162,23 @@ def test_mc_parameters_defaults_and_one_line_errors():
     assert mc("mc(base=greedy())") == MonteCarlo(32, "greedy")
     with pytest.raises(ValueError, match=r"base='greedy\(1\)' must be one of random, greedy"):
         mc("mc(base=greedy(1))")
+
+
+@given(st.lists(st.integers(-2**20, 2**20), min_size=6, max_size=6), st.integers(0, 1),
+       st.lists(st.integers(-50, 50), min_size=3, max_size=3))
+def test_a_candidate_score_is_its_block_of_weights_dotted_with_its_features(weights, block, features):
+    w, f = np.array(weights, np.int64), np.array(features, np.int64)
+    assert learned.score(w, block, f) == int(w[3 * block:3 * block + 3] @ f)
+
+
+@given(st.integers(0, 2**52 - 1), st.integers(0, 2**52 - 1), st.integers(0, 2**32))
+def test_unbeaten_cards_are_those_no_other_card_beats(cards, others, seed):
+    beaters = np.random.default_rng(seed).integers(0, 2**52, 52, dtype=np.uint64)
+    expected = sum(1 << c for c in cards_of(cards) if not int(beaters[c]) & others)
+    assert int(learned.unbeaten(np.uint64(cards), beaters, np.uint64(others))) == expected
+
+
+def test_the_stock_stages_of_the_shedding_games():
+    late = learned.LATE_STOCK
+    assert [learned.stock_stage(k, 3) for k in (20, late + 1, late, 1, 0)] == [0, 0, 1, 1, 2]
+    assert learned.stock_stage(0, 2) == 3 and learned.stock_stage(5, 2) == 1
