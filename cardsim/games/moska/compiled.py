@@ -46,9 +46,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import jit, shedding
 from cardsim.core.cards import FRENCH52
-from cardsim.core.records import finish_strings
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, njit, popcount
 from cardsim.core.search import MonteCarlo
 from cardsim.games.moska import compiled_policies as pol
@@ -1166,19 +1165,12 @@ def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
              policies: tuple[str, ...]) -> dict[str, np.ndarray]:
     """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
     games = np.asarray(games, dtype=np.int64)
-    out = np.zeros((len(games), len(RECORD_FIELDS)), dtype=np.int64)
     table = pol.table(policies)
     warn_other_rules(policies, rules, players)
     searching = bool((table[:, pol.CODE] >= pol.MC).any())  # mc's or learned's code is in run_games alone
-    jit.first_call(run_games if searching else run_plain, "moska (mc, learned)" if searching else "moska",
-                   make_params(rules, players)[0], table, np.uint64(seed), games, out, new_work()[0])
-    cols = {f: out[:, j] for j, f in enumerate(RECORD_FIELDS)}
-    finish = cols.pop("finish")
-    cols["truncated"] = cols["truncated"].astype(bool)
-    cols["game"] = games
-    cols["first_out"] = finish % 16 - 1
-    cols["finish_order"] = finish_strings(finish, players)
-    return cols
+    out = shedding.play("moska", run_games, run_plain, searching, make_params(rules, players)[0], table, seed, games,
+                        RECORD_FIELDS, new_work()[0])
+    return shedding.record(out, RECORD_FIELDS, games, players)
 
 
 # --- the reference engine's positions -------------------------------------------------------

@@ -50,9 +50,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import jit, shedding
 from cardsim.core.jit import ONE, U, ZERO, njit
-from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija import learned_features as feat
 from cardsim.games.musta_maija.cards import (
@@ -750,19 +749,12 @@ def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
              seats: tuple[str, ...]) -> dict[str, np.ndarray]:
     """``GameSpec.compiled``: one array per record column, game for game the reference engine's."""
     games = np.asarray(games, dtype=np.int64)
-    out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
     table = pol.table(seats)
     warn_other_rules(seats, rules, players)
     searching = bool((table[:, pol.CODE] >= pol.MC).any())  # mc's or learned's code is in run_games alone
-    jit.first_call(run_games if searching else run_plain, "musta_maija (mc, learned)" if searching else "musta_maija",
-                   make_params(rules, players)[0], table, np.uint64(seed), games, out, new_work()[0])
-    cols = {name: out[:, j] for j, name in enumerate(RECORD)}
-    finish = cols.pop("finish")
-    cols["game"] = games
-    cols["truncated"] = cols["truncated"].astype(bool)
-    cols["first_out"] = finish % 16 - 1
-    cols["finish_order"] = finish_strings(finish, players)
-    return cols
+    out = shedding.play("musta_maija", run_games, run_plain, searching, make_params(rules, players)[0], table, seed,
+                        games, RECORD, new_work()[0])
+    return shedding.record(out, RECORD, games, players)
 
 
 # --- the reference engine's positions -------------------------------------------------------------
