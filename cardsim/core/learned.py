@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core.jit import ONE, ZERO, bit, lowest, njit
+from cardsim.core.jit import njit
 
 SCALE = 1 << 16
 """Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
@@ -32,27 +32,14 @@ def stock_stage(stock_left: int, in_play: int) -> int:
     return 3 if in_play <= 2 else 2
 
 
-@njit(cache=True)
-def score(weights: np.ndarray, block: int, features: np.ndarray) -> int:
-    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64, blocks of
-    ``len(features)``) dotted with its features."""
+@njit(cache=True, inline="always")
+def score(weights: np.ndarray, block: int, features: np.ndarray, n: int) -> int:
+    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64, blocks of ``n``, the game's
+    ``N``) dotted with its ``n`` features. Inlined, so that ``n`` is the caller's constant (a loop of known
+    length, as fast as the game's own)."""
     total = 0
-    n = len(features)
     base = block * n
     for i in range(n):
         total += weights[base + i] * features[i]
     return total
 
-
-@njit(cache=True, inline="always")
-def unbeaten(cards: np.uint64, beaters: np.ndarray, others: np.uint64) -> np.uint64:
-    """The cards of ``cards`` that no card of ``others`` beats: ``beaters[c]`` is the mask of the cards
-    that beat card ``c`` (a game's table under the trump of the moment)."""
-    safe = ZERO
-    rest = cards
-    while rest != ZERO:
-        c = lowest(rest)
-        rest &= rest - ONE
-        if beaters[c] & others == ZERO:
-            safe |= bit(c)
-    return safe

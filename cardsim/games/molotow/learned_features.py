@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core.jit import ONE, U, ZERO, njit, popcount
-from cardsim.core.learned import SCALE, unbeaten
+from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
+from cardsim.core.learned import SCALE
 from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
                                          SUIT_OF, TRUMP_POWER, mask_points)
 
@@ -58,8 +58,6 @@ BIG = 100
 """MJ-16: a hand of 100 points or more costs its taker 3 potatoes."""
 _ALL = np.uint64((1 << N_CARDS) - 1)
 _SUIT_BITS = np.uint64((1 << N_RANKS) - 1)
-_LEAD_BEATERS = np.ascontiguousarray(BEATS.T)
-"""``_LEAD_BEATERS[t, c]``: the cards that beat ``c`` led under trump state ``t`` (``BEATS`` by trump state)."""
 
 
 def block_names() -> list[str]:
@@ -106,7 +104,13 @@ def context(s, seat: int, t: int, bonus: int) -> tuple:
             high, low = max(high, p), min(low, p)
     hand = s.held[seat]
     unseen = _ALL & ~hand & ~s.played
-    boss = unbeaten(hand, _LEAD_BEATERS[t], unseen)
+    boss = ZERO
+    rest = hand
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        if BEATS[c, t] & unseen == ZERO:
+            boss |= ONE << U(c)
     return gain, mine, high, low, mask_points(hand, t), popcount(hand & SUIT_MASK[t]), boss
 
 

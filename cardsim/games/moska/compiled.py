@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit, shedding
+from cardsim.core import jit, learned, shedding
 from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, njit, popcount
 from cardsim.core.search import MonteCarlo
@@ -1073,7 +1073,7 @@ def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, others:
 @njit(cache=True)
 def block_of(s: np.void, p: np.void) -> int:
     """The weight block of the seat to act's decision: its kind and the stage of the game."""
-    return s.phase * feat.STAGES + feat.stage(stock_left(s), p.players - s.n_out)
+    return s.phase * feat.STAGES + learned.stock_stage(stock_left(s), p.players - s.n_out)
 
 
 @njit(cache=True)
@@ -1088,7 +1088,7 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.
         top = 0
         for i in range(n):
             candidate_features(s, p, w.play[i], i == 0, others, safe, w.features)
-            value = feat.score(weights, block, w.features)
+            value = learned.score(weights, block, w.features, feat.N)
             if i == 0 or value > top:
                 best, top = i, value
     m.cards = w.play[best].cards

@@ -20,10 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core.cards import FRENCH52
-from cardsim.core.jit import ONE, ZERO, lowest, njit, popcount
-from cardsim.core.learned import SCALE, score, unbeaten
+from cardsim.core.jit import ONE, ZERO, bit, lowest, njit, popcount
+from cardsim.core.learned import SCALE
 from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
-from cardsim.core.learned import stock_stage as stage
 from cardsim.games.moska.compiled_policies import SUIT_MASK, pair_ranks, rank_set
 from cardsim.games.moska.policies import LOW_RANKS
 
@@ -66,7 +65,14 @@ def block_names() -> list[str]:
 def unkillable(cards: np.uint64, others: np.uint64, trump: int, kill: np.ndarray) -> np.uint64:
     """The cards of ``cards`` with no killer (M-10) among ``others``: what ``describe`` reads as ``safe``
     (computed once per decision over every card a candidate can spend or leave)."""
-    return unbeaten(cards, kill[trump], others)
+    safe = ZERO
+    rest = cards
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        if kill[trump, c] & others == ZERO:
+            safe |= bit(c)
+    return safe
 
 
 @njit(cache=True)

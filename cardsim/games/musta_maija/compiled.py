@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit, shedding
+from cardsim.core import jit, learned, shedding
 from cardsim.core.jit import ONE, U, ZERO, njit
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija import learned_features as feat
@@ -655,7 +655,7 @@ def candidate_features(s: np.void, p: np.void, c: np.void, greedy: bool, w: np.v
 @njit(cache=True)
 def block_of(s: np.void, p: np.void) -> int:
     """The weight block of the seat to act's decision: its kind and the stage of the game."""
-    return s.phase * feat.STAGES + feat.stage(stock_size(s), players_in(s))
+    return s.phase * feat.STAGES + learned.stock_stage(stock_size(s), players_in(s))
 
 
 @njit(cache=True)
@@ -674,7 +674,7 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np
                 u_lo, u_hi = prepare_features(s, p, trump, w)
                 prepared = trump
             describe_candidate(s, w.play[i], i == 0, trump, w, u_lo, u_hi, w.features)
-            value = feat.score(weights, block, w.features)
+            value = learned.score(weights, block, w.features, feat.N)
             if i == 0 or value > top:
                 best, top = i, value
     copy_move(m, w.play[best])

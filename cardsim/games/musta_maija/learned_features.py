@@ -18,9 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
-from cardsim.core.learned import SCALE, score
+from cardsim.core.learned import SCALE
 from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
-from cardsim.core.learned import stock_stage as stage
 from cardsim.games.musta_maija.cards import JACK, M13, MARIA, RANKS, SUITS, count, suit_mask
 
 VERSION = 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core.jit import njit
-from cardsim.core.learned import SCALE, score
+from cardsim.core.learned import SCALE
 from cardsim.games.uno.cards import CUSTOM, DRAW_TWO, POINTS, REVERSE, SHUFFLE, SKIP, WD4, WILD
 from cardsim.games.uno.reference import CARD, CHALLENGE, COLOUR, DRAW, STACK, START_COLOUR, TAKE, TARGET
 
