@@ -1,11 +1,12 @@
-"""The shared core: the keyed RNG (Python ints = numpy arrays), card bitmasks, rules objects."""
+"""The shared core: the keyed RNG (Python ints = numpy arrays), card bitmasks, rules objects, column tables,
+the learned features' shared scorer."""
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardsim.core import rng
+from cardsim.core import learned, rng
 from cardsim.core.cards import FRENCH52, JASS36, cards_of, mask_of, np_count, np_highest, np_lowest
-from cardsim.core.records import finish_strings
+from cardsim.core.records import Column, columns, finish_strings
 
 u64 = st.integers(0, 2**64 - 1)
 
@@ -161,3 +162,29 @@ def test_mc_parameters_defaults_and_one_line_errors():
     assert mc("mc(base=greedy())") == MonteCarlo(32, "greedy")
     with pytest.raises(ValueError, match=r"base='greedy\(1\)' must be one of random, greedy"):
         mc("mc(base=greedy(1))")
+
+
+def test_a_column_table_reads_as_the_columns_written_out():
+    """``columns``: name, dtype, doc per line; an indented line goes on with the doc; ``{s}`` a column per seat."""
+    table = columns("""
+        winner     int64  the seat that won; -1 when
+                          truncated
+        points_{s}  Int64  points of seat {s} (X-1)
+        done       bool   whether it ended
+    """, range(2))
+    assert table == (Column("winner", "int64", "the seat that won; -1 when truncated"),
+                     Column("points_0", "Int64", "points of seat 0 (X-1)"),
+                     Column("points_1", "Int64", "points of seat 1 (X-1)"), Column("done", "bool", "whether it ended"))
+
+
+@given(st.lists(st.integers(-2**20, 2**20), min_size=6, max_size=6), st.integers(0, 1),
+       st.lists(st.integers(-50, 50), min_size=3, max_size=3))
+def test_a_candidate_score_is_its_block_of_weights_dotted_with_its_features(weights, block, features):
+    w, f = np.array(weights, np.int64), np.array(features, np.int64)
+    assert learned.score(w, block, f, 3) == int(w[3 * block:3 * block + 3] @ f)
+
+
+def test_the_stock_stages_of_the_shedding_games():
+    late = learned.LATE_STOCK
+    assert [learned.stock_stage(k, 3) for k in (20, late + 1, late, 1, 0)] == [0, 0, 1, 1, 2]
+    assert learned.stock_stage(0, 2) == 3 and learned.stock_stage(5, 2) == 1

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import textwrap
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
@@ -42,17 +43,31 @@ class Column:
     doc: str
 
 
-COMMON = (
-    Column("game", "int64", "game index within the study; game i deals the same cards under every variant"),
-    Column("turns", "int64", "decisions made by the players (the unit of `max_turns`)"),
-    Column("truncated", "bool", "the game hit `max_turns` and was stopped without a result"),
-)
+def columns(table: str, seats: Iterable[int] = ()) -> tuple[Column, ...]:
+    """The columns of a table written as text, one column a line: its name, its dtype, then its doc, white
+    space between; a line that starts with white space goes on with the doc above. A name with ``{s}``
+    stands for one column per seat of ``seats``, with ``{s}`` in the name and the doc that seat."""
+    rows: list[list[str]] = []
+    for line in textwrap.dedent(table).strip("\n").splitlines():
+        if line[:1].isspace():
+            rows[-1][2] += " " + line.strip()
+        else:
+            rows.append(line.split(None, 2))
+    return tuple(Column(name.replace("{s}", str(s)), dtype, doc.replace("{s}", str(s)))
+                 for name, dtype, doc in rows for s in (seats if "{s}" in name else ("",)))
 
-SHEDDING = (
-    Column("loser", "int64", "seat left holding cards (-1 if none: truncated, or everyone out at once)"),
-    Column("rounds", "int64", "attack rounds played (an opening and everything until the table clears)"),
-    Column("first_out", "int64", "seat that went out first (TARAKI's winner), -1 if nobody did"),
-)
+
+COMMON = columns("""
+    game       int64  game index within the study; game i deals the same cards under every variant
+    turns      int64  decisions made by the players (the unit of `max_turns`)
+    truncated  bool   the game hit `max_turns` and was stopped without a result
+""")
+
+SHEDDING = columns("""
+    loser      int64  seat left holding cards (-1 if none: truncated, or everyone out at once)
+    rounds     int64  attack rounds played (an opening and everything until the table clears)
+    first_out  int64  seat that went out first (TARAKI's winner), -1 if nobody did
+""")
 
 
 def frame(rows: Iterable[Mapping[str, Any]] | Mapping[str, np.ndarray], columns: tuple[Column, ...]) -> pd.DataFrame:
@@ -73,18 +88,17 @@ def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:
     return np.array(text, dtype=object)[which.reshape(-1)]
 
 
-EVENTS = (
-    Column("decision", "Int64", "number of the decision the event belongs to, from 0, as the record's `turns` "
-                                "counts them (one decision can be several events: a marriage and an attack, a "
-                                "play and the colour named); empty for what the rules do by themselves: the deal, "
-                                "forced draws, refills, reshuffles, a trick taken, scores"),
-    Column("seat", "int64", "the seat that acts, or that receives or gives up the cards; -1 for the table"),
-    Column("action", "str", "what happens, one word per kind of event (each game's page lists them)"),
-    Column("cards", "str", "the cards that move, by name, space-separated, in the order they move; '' if none"),
-    Column("target", "int64", "the other seat the action aims at (the defender attacked, a swap partner), "
-                              "-1 if none"),
-    Column("hand_sizes", "str", "cards each seat holds after the event, seat 0 first, space-separated"),
-)
+EVENTS = columns("""
+    decision    Int64  number of the decision the event belongs to, from 0, as the record's `turns` counts them
+                       (one decision can be several events: a marriage and an attack, a play and the colour
+                       named); empty for what the rules do by themselves: the deal, forced draws, refills,
+                       reshuffles, a trick taken, scores
+    seat        int64  the seat that acts, or that receives or gives up the cards; -1 for the table
+    action      str    what happens, one word per kind of event (each game's page lists them)
+    cards       str    the cards that move, by name, space-separated, in the order they move; '' if none
+    target      int64  the other seat the action aims at (the defender attacked, a swap partner), -1 if none
+    hand_sizes  str    cards each seat holds after the event, seat 0 first, space-separated
+""")
 """The event columns every game shares; a game's ``EventBook.columns`` starts with them."""
 
 

@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import cardsim
-from cardsim.core.records import frame
+from cardsim.core.records import finish_strings, frame
 from cardsim.games.moska import GAME, compiled
 from cardsim.games.moska.rules import MoskaRules
 
@@ -207,7 +207,7 @@ def test_playing_out_from_any_decision_gives_the_record_of_the_game_played_strai
     for f in ("turns", "truncated", "loser", "rounds", "swaps", "overplays", "pickups", "self_attacks"):
         assert rec[f] == straight[f][0], f
     assert rec["trump_suit"] == straight["trump_suit"][0]
-    assert compiled.finish_strings(np.array([rec["finish"]]), players)[0] == straight["finish_order"][0]
+    assert finish_strings(np.array([rec["finish"]]), players)[0] == straight["finish_order"][0]
 
 
 @given(setups())

@@ -11,6 +11,7 @@ import pytest
 from cardsim.core import jit, rng
 from cardsim.core.cards import FRENCH52 as F
 from cardsim.core.cards import cards_of, count
+from cardsim.core.records import finish_strings
 from cardsim.games.moska import compiled as C
 from cardsim.games.moska import compiled_policies as pol
 from cardsim.games.moska import reference
@@ -397,7 +398,7 @@ def test_M15_a_defender_who_killed_with_the_last_card_is_given_additions_while_t
     assert s["turns"] == 3 and s["pickups"] == 1 and same(s["hands"][2], "♥6 ♥9") and same(s["known"][2], "♥6 ♥9")
     assert s["attacker"] == 0 and s["phase"] == C.OPEN
     s, p = _empty_handed_defender("")  # stock empty: the defender is out, the round ends at once
-    assert C.to_act(s) == -1 and s["loser"] == 0 and C.finish_strings(np.array([s["finish"]]), 3)[0] == "1,2"
+    assert C.to_act(s) == -1 and s["loser"] == 0 and finish_strings(np.array([s["finish"]]), 3)[0] == "1,2"
 
 
 def test_M15_the_defenders_unkilled_cards_count_as_held_in_the_end_check():
@@ -451,7 +452,7 @@ def test_M18_players_without_cards_and_stock_are_out_in_order():
     s = position("♥5", "", "♠5", "")[0]
     C.refill(s, p, 3)
     C.refill(s, p, 1)
-    assert s["out"] == 0b1010 and C.finish_strings(np.array([s["finish"]]), 4)[0] == "3,1"
+    assert s["out"] == 0b1010 and finish_strings(np.array([s["finish"]]), 4)[0] == "3,1"
 
 
 def test_M19_two_players_attacker_plays_last_card_defender_loses_at_once():

@@ -12,38 +12,37 @@ import pandas as pd
 from cardsim.api import engine_name
 from cardsim.api import rules as make_rules
 from cardsim.core.game import GameSpec
-from cardsim.core.records import COMMON, Column, frame
+from cardsim.core.records import COMMON, columns, frame
 from cardsim.games.molotow import compiled, reference, seating
 from cardsim.games.molotow.policies import POLICIES
 from cardsim.games.molotow.rules import OPTIONS, MolotowRules
 
 SEATS = range(reference.SEATS)
 
-COLUMNS = COMMON + (
-    Column("winner", "int64", "seat with the highest score (sticks minus potatoes, MJ-19); -1 for a shared win "
-                              "or a truncated game"),
-    Column("winners", "int64", "bitmask of the seats sharing the highest score (bit s = seat s); 0 if truncated"),
-    *(Column(f"score_{s}", "int64", f"seat {s}'s sticks minus potatoes (0 for seat 3 at a 3-player table)")
-      for s in SEATS),
-    *(Column(f"sticks_{s}", "int64", f"sticks won by seat {s} (MJ-13…MJ-18)") for s in SEATS),
-    *(Column(f"potatoes_{s}", "int64", f"potatoes taken by seat {s} (MJ-13…MJ-18)") for s in SEATS),
-    Column("hands_trumpless", "int64", "hands in which no trump was set (MJ-4; never with 4 players)"),
-    Column("hands_100", "int64", "hands in which a player took 100 to 156 points (MJ-16)"),
-    Column("hands_157", "int64", "hands in which a player took all the points (MJ-17)"),
-    Column("hands_tie3", "int64", "hands settled by the three-way-tie draw (MJ-15)"),
-)
+COLUMNS = COMMON + columns("""
+    winner           int64  seat with the highest score (sticks minus potatoes, MJ-19); -1 for a shared win or a
+                            truncated game
+    winners          int64  bitmask of the seats sharing the highest score (bit s = seat s); 0 if truncated
+    score_{s}        int64  seat {s}'s sticks minus potatoes (0 for seat 3 at a 3-player table)
+    sticks_{s}       int64  sticks won by seat {s} (MJ-13…MJ-18)
+    potatoes_{s}     int64  potatoes taken by seat {s} (MJ-13…MJ-18)
+    hands_trumpless  int64  hands in which no trump was set (MJ-4; never with 4 players)
+    hands_100        int64  hands in which a player took 100 to 156 points (MJ-16)
+    hands_157        int64  hands in which a player took all the points (MJ-17)
+    hands_tie3       int64  hands settled by the three-way-tie draw (MJ-15)
+""", SEATS)
 
-HAND_COLUMNS = (
-    Column("game", "int64", "game index"),
-    Column("hand", "int64", "hand number in the game, from 0"),
-    Column("dealer", "int64", "the hand's dealer (seat h % players, MJ-5)"),
-    Column("trump", "int64", "trump suit (0..3 = ♠♥♦♣ of JASS36), -1 if none was set (MJ-8)"),
-    Column("trump_trick", "int64", "trick (from 0) in which trump was set, -1 if none"),
-    Column("trump_setter", "int64", "seat that set trump, -1 if none"),
-    *(Column(f"points_{s}", "int64", f"card points taken by seat {s} (MJ-4)") for s in SEATS),
-    *(Column(f"sticks_{s}", "int64", f"sticks of seat {s} for the hand") for s in SEATS),
-    *(Column(f"potatoes_{s}", "int64", f"potatoes of seat {s} for the hand") for s in SEATS),
-)
+HAND_COLUMNS = columns("""
+    game          int64  game index
+    hand          int64  hand number in the game, from 0
+    dealer        int64  the hand's dealer (seat h % players, MJ-5)
+    trump         int64  trump suit (0..3 = ♠♥♦♣ of JASS36), -1 if none was set (MJ-8)
+    trump_trick   int64  trick (from 0) in which trump was set, -1 if none
+    trump_setter  int64  seat that set trump, -1 if none
+    points_{s}    int64  card points taken by seat {s} (MJ-4)
+    sticks_{s}    int64  sticks of seat {s} for the hand
+    potatoes_{s}  int64  potatoes of seat {s} for the hand
+""", SEATS)
 
 GAME = GameSpec(
     name="molotow",

@@ -14,12 +14,15 @@ Layout of the numpy tables (built once, at import)::
     BEATS[card, t]          uint64 mask of the cards that beat ``card`` (MJ-12) when it
                             is the trick's current best card
     SUIT_MASK[s], BUUR[t]   masks; both are 0 for NO_TRUMP
+
+``mask_points`` (compiled) reads a set of cards' points from ``PATTERN_POINTS``.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from cardsim.core.cards import JASS36
+from cardsim.core.jit import U, njit
 
 DECK = JASS36
 N_CARDS = 36
@@ -100,4 +103,14 @@ SUIT_OF = np.arange(N_CARDS, dtype=np.int64) // N_RANKS
 BEATS = _make_beats()
 SUIT_MASK = np.array([suit_mask(s) for s in range(NO_TRUMP + 1)], dtype=np.uint64)
 BUUR = np.array([buur(t) for t in range(NO_TRUMP + 1)], dtype=np.uint64)
+_SUIT_BITS = np.uint64((1 << N_RANKS) - 1)
 
+
+@njit(cache=True, inline="always")
+def mask_points(mask: np.uint64, trump: int) -> int:
+    """MJ-2…MJ-4: points of the cards of ``mask`` under the trump state ``trump``, one table lookup per suit."""
+    total = 0
+    for x in range(N_SUITS):
+        kind = 2 if trump == NO_TRUMP else (1 if x == trump else 0)
+        total += PATTERN_POINTS[kind, np.int64((mask >> U(N_RANKS * x)) & _SUIT_BITS)]
+    return total

@@ -41,8 +41,8 @@ import numpy as np
 
 from cardsim.core import jit
 from cardsim.core.jit import ONE, ZERO, U, njit
-from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
-                                         SUIT_OF)
+from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, POINTS, SUIT_MASK, SUIT_OF,
+                                         mask_points)
 from cardsim.core.models import Learned
 from cardsim.games.molotow import learned_features as feat
 from cardsim.games.molotow.learned import load_model, warn_other_rules
@@ -197,16 +197,6 @@ def suit(card: int) -> int:
 def beats(card: int, best: int, trump: int) -> bool:
     """MJ-12: does ``card`` take the trick from its best card ``best``? (a table lookup)"""
     return BEATS[best, trump] & jit.bit(card) != ZERO
-
-
-@njit(cache=True)
-def mask_points(mask: np.uint64, trump: int) -> int:
-    """MJ-2…MJ-4: points of the cards of ``mask`` under the trump state ``trump``."""
-    total = 0
-    for x in range(4):
-        kind = 2 if trump == NO_TRUMP else (1 if x == trump else 0)
-        total += PATTERN_POINTS[kind, np.int64((mask >> U(N_RANKS * x)) & _SUIT_BITS)]
-    return total
 
 
 # ----------------------------------------------------------------------------- deal

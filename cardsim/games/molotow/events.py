@@ -12,17 +12,17 @@ stops the game; ``final`` each seat's cards at the end.
 from __future__ import annotations
 
 from cardsim.core.boards import Board
-from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
+from cardsim.core.records import EVENT_PHRASES, EVENTS, EventBook, card_names, columns, sizes
 from cardsim.games.molotow.cards import DECK, NO_TRUMP
 
-COLUMNS = EVENTS + (
-    Column("hand", "int64", "the hand of the game, from 0 (MJ-19); its dealer is seat hand % players"),
-    Column("trick", "Int64", "the trick of the hand, from 0 (empty outside tricks: the deal, the scores)"),
-    Column("trump", "str", "the hand's trump suit after the event, ♠ ♥ ♦ ♣ ('' while none is set, MJ-8)"),
-    Column("points", "Int64", "a `score` event: the seat's card points for the hand (MJ-4), else empty"),
-    Column("sticks", "Int64", "a `score` event: the sticks the seat gets for the hand, else empty"),
-    Column("potatoes", "Int64", "a `score` event: the potatoes the seat gets for the hand, else empty"),
-)
+COLUMNS = EVENTS + columns("""
+    hand      int64  the hand of the game, from 0 (MJ-19); its dealer is seat hand % players
+    trick     Int64  the trick of the hand, from 0 (empty outside tricks: the deal, the scores)
+    trump     str    the hand's trump suit after the event, ♠ ♥ ♦ ♣ ('' while none is set, MJ-8)
+    points    Int64  a `score` event: the seat's card points for the hand (MJ-4), else empty
+    sticks    Int64  a `score` event: the sticks the seat gets for the hand, else empty
+    potatoes  Int64  a `score` event: the potatoes the seat gets for the hand, else empty
+""")
 
 PHRASES = EVENT_PHRASES | {  # and table, final
     "deal": "hand {hand}: seat {seat} is dealt {cards}",

@@ -21,8 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
+from cardsim.core.learned import SCALE
 from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, NO_TRUMP, PATTERN_POINTS, POINTS, SUIT_MASK,
-                                         SUIT_OF, TRUMP_POWER)
+                                         SUIT_OF, TRUMP_POWER, mask_points)
 
 VERSION = 1
 """The feature set's version (a model file records it)."""
@@ -53,8 +54,6 @@ LATE_TRICKS = 3
 BLOCKS = len(KINDS) * STAGES
 WEIGHTS = BLOCKS * N
 """Weights of a model: ``BLOCKS`` blocks of ``N``."""
-SCALE = 1 << 16
-"""Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
 BIG = 100
 """MJ-16: a hand of 100 points or more costs its taker 3 potatoes."""
 _ALL = np.uint64((1 << N_CARDS) - 1)
@@ -73,16 +72,6 @@ def block(players: int, trick_len: int, trick_no: int, trump: int) -> int:
     if trump == NO_TRUMP:
         return kind * STAGES
     return kind * STAGES + (2 if N_CARDS // players - trick_no <= LATE_TRICKS else 1)
-
-
-@njit(cache=True, inline="always")
-def mask_points(mask: np.uint64, trump: int) -> int:
-    """Points of a set of cards under a trump state (MJ-2…MJ-4): one table lookup per suit."""
-    total = 0
-    for x in range(4):
-        kind = 2 if trump == NO_TRUMP else (1 if x == trump else 0)
-        total += PATTERN_POINTS[kind, np.int64((mask >> U(N_RANKS * x)) & _SUIT_BITS)]
-    return total
 
 
 @njit(cache=True, inline="always")

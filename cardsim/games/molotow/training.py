@@ -14,6 +14,7 @@ from cardsim.core import jit
 from cardsim.games.molotow import compiled as C
 from cardsim.games.molotow import learned_features as feat
 from cardsim.games.molotow.rules import MolotowRules
+from cardsim.learn import positions
 
 SAMPLE = 1 << 20
 """The draw ``jit.draw(key, SEARCH, turn, SAMPLE)`` that picks a decision (above every world index)."""
@@ -55,13 +56,11 @@ def label(rules: MolotowRules, players: int, seed: int, games: np.ndarray, polic
     """The positions of ``games`` (see ``label_games``): ``block``, ``count`` (candidates per position),
     ``x`` (features, one row per candidate), ``y`` (teacher totals); ``teacher``: an ``mc`` policy string."""
     games = np.asarray(games, dtype=np.int64)
-    cap = len(games) * rules.hands * N_DECISIONS // every + N_DECISIONS
-    block, count = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
-    x, y = np.zeros((cap * C.MAX_CANDIDATES, feat.N), np.int64), np.zeros(cap * C.MAX_CANDIDATES, np.int64)
-    n, r = jit.first_call(label_games, "molotow training", C.make_params(rules, players), C.policy_table(policies),
-                          C.policy_table((teacher,) * players), np.uint64(seed), games, every, block, count, x, y,
-                          C.new_state(), C.new_work())
-    return {"block": block[:n], "count": count[:n], "x": x[:r], "y": y[:r]}
+    room = len(games) * rules.hands * N_DECISIONS // every + N_DECISIONS
+    return positions.label(label_games, "molotow", room, C.MAX_CANDIDATES, feat.N,
+                           (C.make_params(rules, players), C.policy_table(policies),
+                            C.policy_table((teacher,) * players), np.uint64(seed)), games, every,
+                           (C.new_state(), C.new_work()))
 
 
 N_DECISIONS = 36

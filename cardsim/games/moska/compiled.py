@@ -46,9 +46,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import jit, learned, shedding
 from cardsim.core.cards import FRENCH52
-from cardsim.core.records import finish_strings
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, njit, popcount
 from cardsim.core.search import MonteCarlo
 from cardsim.games.moska import compiled_policies as pol
@@ -1075,7 +1074,7 @@ def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, others:
 @njit(cache=True)
 def block_of(s: np.void, p: np.void) -> int:
     """The weight block of the seat to act's decision: its kind and the stage of the game."""
-    return s.phase * feat.STAGES + feat.stage(stock_left(s), p.players - s.n_out)
+    return s.phase * feat.STAGES + learned.stock_stage(stock_left(s), p.players - s.n_out)
 
 
 @njit(cache=True)
@@ -1090,7 +1089,7 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.
         top = 0
         for i in range(n):
             candidate_features(s, p, w.play[i], i == 0, others, safe, w.features)
-            value = feat.score(weights, block, w.features)
+            value = learned.score(weights, block, w.features, feat.N)
             if i == 0 or value > top:
                 best, top = i, value
     m.cards = w.play[best].cards
@@ -1167,19 +1166,12 @@ def simulate(rules: MoskaRules, players: int, seed: int, games: np.void,
              policies: tuple[str, ...]) -> dict[str, np.ndarray]:
     """The records of ``games`` (an int64 array of game indices), one array per column of ``GAME.columns``."""
     games = np.asarray(games, dtype=np.int64)
-    out = np.zeros((len(games), len(RECORD_FIELDS)), dtype=np.int64)
     table = pol.table(policies)
     warn_other_rules(policies, rules, players)
     searching = bool((table[:, pol.CODE] >= pol.MC).any())  # mc's or learned's code is in run_games alone
-    jit.first_call(run_games if searching else run_plain, "moska (mc, learned)" if searching else "moska",
-                   make_params(rules, players)[0], table, np.uint64(seed), games, out, new_work()[0])
-    cols = {f: out[:, j] for j, f in enumerate(RECORD_FIELDS)}
-    finish = cols.pop("finish")
-    cols["truncated"] = cols["truncated"].astype(bool)
-    cols["game"] = games
-    cols["first_out"] = finish % 16 - 1
-    cols["finish_order"] = finish_strings(finish, players)
-    return cols
+    out = shedding.play("moska", run_games, run_plain, searching, make_params(rules, players)[0], table, seed, games,
+                        RECORD_FIELDS, new_work()[0])
+    return shedding.record(out, RECORD_FIELDS, games, players)
 
 
 # --- the reference engine's positions -------------------------------------------------------

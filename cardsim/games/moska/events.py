@@ -19,16 +19,15 @@ from __future__ import annotations
 
 from cardsim.core.cards import FRENCH52
 from cardsim.core.boards import Board
-from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
+from cardsim.core.records import EVENT_PHRASES, EVENTS, EventBook, card_names, columns, sizes
 
-COLUMNS = EVENTS + (
-    Column("stock", "int64", "cards in the stock after the event (the turned card, or the trump 2, is its last)"),
-    Column("trump", "str", "the trump suit (M-5)"),
-    Column("round", "int64", "rounds begun so far (the record's `rounds`)"),
-    Column("unkilled", "str", "the unkilled attack cards on the table after the event"),
-    Column("on", "str", "a `kill` or `self_attack`: the attack card killed; a `swap`: the turned card taken; "
-                        "else ''"),
-)
+COLUMNS = EVENTS + columns("""
+    stock     int64  cards in the stock after the event (the turned card, or the trump 2, is its last)
+    trump     str    the trump suit (M-5)
+    round     int64  rounds begun so far (the record's `rounds`)
+    unkilled  str    the unkilled attack cards on the table after the event
+    on        str    a `kill` or `self_attack`: the attack card killed; a `swap`: the turned card taken; else ''
+""")
 
 PHRASES = EVENT_PHRASES | {  # and deal, table, final
     "turn": "{cards} is turned: {trump} is trump; it lies under the stock and is drawn last (M-5)",

@@ -10,10 +10,10 @@ fixed-point weights of the block of the decision's kind and stage, times the fea
 integer arithmetic, the same on every machine and in both engines.
 
 The weights form ``BLOCKS`` blocks of ``len(NAMES)``: block ``kind * STAGES + stage`` for the decision
-kind (the engine's phases: open, defend, add, give_back) and the stage of the game (``stage``: the stock
-holds more than ``LATE_STOCK`` cards, some, none, none with two seats left). Changing a feature changes
-``VERSION``: a model file names the version and the features it was fitted on, and loads only where they
-match.
+kind (the engine's phases: open, defend, add, give_back) and the stage of the game (``stage``, the
+shedding games' ``core.learned.stock_stage``: the stock holds more than ``LATE_STOCK`` cards, some, none,
+none with two seats left). Changing a feature changes ``VERSION``: a model file names the version and the
+features it was fitted on, and loads only where they match.
 """
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ import numpy as np
 
 from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, ZERO, bit, lowest, njit, popcount
+from cardsim.core.learned import SCALE
+from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
 from cardsim.games.moska.cards import SUIT_MASK, pair_ranks, rank_set
 from cardsim.games.moska.policies import LOW_RANKS
 
@@ -42,16 +44,10 @@ none; ``over_defender``: in an opening or an addition, the spent cards beyond th
 N = len(NAMES)
 KINDS = ("open", "defend", "add", "give_back")
 """Decision kinds in the order of the engine's phases (``compiled.OPEN`` …)."""
-STAGE_NAMES = ("stock", "late", "empty", "duel")
 STAGES = len(STAGE_NAMES)
-LATE_STOCK = 8
-"""The stock is ``late`` from this many cards down (``mc``'s ``SEARCH_STOCK``), ``empty`` at none; a
-``duel`` when it is empty and two seats are left in play."""
 BLOCKS = len(KINDS) * STAGES
 WEIGHTS = BLOCKS * N
 """Weights of a model: ``BLOCKS`` blocks of ``N``."""
-SCALE = 1 << 16
-"""Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
 RANKS = FRENCH52.n_ranks
 HIGH = LOW_RANKS + 1
 HIGH_CARDS = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(HIGH, RANKS)))
@@ -63,17 +59,6 @@ RANK_BIT = np.array([sum(FRENCH52.rank_mask(r) for r in range(RANKS) if r >> b &
 def block_names() -> list[str]:
     """``kind/stage`` for every block, in order."""
     return [f"{k}/{s}" for k in KINDS for s in STAGE_NAMES]
-
-
-@njit(cache=True)
-def stage(stock_left: int, in_play: int) -> int:
-    """0 while the stock holds more than ``LATE_STOCK`` cards, 1 while it holds some, 2 when empty, 3 when
-    empty with ``in_play`` two seats."""
-    if stock_left > LATE_STOCK:
-        return 0
-    if stock_left > 0:
-        return 1
-    return 3 if in_play <= 2 else 2
 
 
 @njit(cache=True)
@@ -134,13 +119,3 @@ def describe(out: np.ndarray, greedy: bool, spent: np.uint64, left: np.uint64, p
     out[15] = popcount(picked)
     out[16] = popcount(picked & trumps)
     out[21] = max(0, out[1] - defender_hand)
-
-
-@njit(cache=True)
-def score(weights: np.ndarray, block: int, features: np.ndarray) -> int:
-    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64) dotted with its features."""
-    total = 0
-    base = block * N
-    for i in range(N):
-        total += weights[base + i] * features[i]
-    return total

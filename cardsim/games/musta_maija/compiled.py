@@ -50,9 +50,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit
+from cardsim.core import jit, learned, shedding
 from cardsim.core.jit import ONE, U, ZERO, njit
-from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija import learned_features as feat
 from cardsim.games.musta_maija.cards import (
@@ -657,7 +656,7 @@ def candidate_features(s: np.void, p: np.void, c: np.void, greedy: bool, w: np.v
 @njit(cache=True)
 def block_of(s: np.void, p: np.void) -> int:
     """The weight block of the seat to act's decision: its kind and the stage of the game."""
-    return s.phase * feat.STAGES + feat.stage(stock_size(s), players_in(s))
+    return s.phase * feat.STAGES + learned.stock_stage(stock_size(s), players_in(s))
 
 
 @njit(cache=True)
@@ -676,7 +675,7 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np
                 u_lo, u_hi = prepare_features(s, p, trump, w)
                 prepared = trump
             describe_candidate(s, w.play[i], i == 0, trump, w, u_lo, u_hi, w.features)
-            value = feat.score(weights, block, w.features)
+            value = learned.score(weights, block, w.features, feat.N)
             if i == 0 or value > top:
                 best, top = i, value
     copy_move(m, w.play[best])
@@ -751,19 +750,12 @@ def simulate(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray,
              seats: tuple[str, ...]) -> dict[str, np.ndarray]:
     """``GameSpec.compiled``: one array per record column, game for game the reference engine's."""
     games = np.asarray(games, dtype=np.int64)
-    out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
     table = pol.table(seats)
     warn_other_rules(seats, rules, players)
     searching = bool((table[:, pol.CODE] >= pol.MC).any())  # mc's or learned's code is in run_games alone
-    jit.first_call(run_games if searching else run_plain, "musta_maija (mc, learned)" if searching else "musta_maija",
-                   make_params(rules, players)[0], table, np.uint64(seed), games, out, new_work()[0])
-    cols = {name: out[:, j] for j, name in enumerate(RECORD)}
-    finish = cols.pop("finish")
-    cols["game"] = games
-    cols["truncated"] = cols["truncated"].astype(bool)
-    cols["first_out"] = finish % 16 - 1
-    cols["finish_order"] = finish_strings(finish, players)
-    return cols
+    out = shedding.play("musta_maija", run_games, run_plain, searching, make_params(rules, players)[0], table, seed,
+                        games, RECORD, new_work()[0])
+    return shedding.record(out, RECORD, games, players)
 
 
 # --- the reference engine's positions -------------------------------------------------------------

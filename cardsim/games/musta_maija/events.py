@@ -15,15 +15,15 @@ from __future__ import annotations
 
 from cardsim.core.cards import FRENCH52
 from cardsim.core.boards import Board
-from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
+from cardsim.core.records import EVENT_PHRASES, EVENTS, EventBook, card_names, columns, sizes
 from cardsim.games.musta_maija.cards import cards as sorted_cards
 from cardsim.games.musta_maija.cards import name
 
-COLUMNS = EVENTS + (
-    Column("stock", "int64", "cards in the stock after the event (a turned trump is its last card, MM-7)"),
-    Column("trump", "str", "the trump suit after the event, ♣ ♦ ♥ ('' while none is declared, MM-5)"),
-    Column("on", "str", "a `beat` event: the attack card beaten, else ''"),
-)
+COLUMNS = EVENTS + columns("""
+    stock  int64  cards in the stock after the event (a turned trump is its last card, MM-7)
+    trump  str    the trump suit after the event, ♣ ♦ ♥ ('' while none is declared, MM-5)
+    on     str    a `beat` event: the attack card beaten, else ''
+""")
 
 PHRASES = EVENT_PHRASES | {  # and deal, table, final
     "reshuffle": "the stock's top card {cards} is a spade: the stock is shuffled again (MM-7)",

@@ -9,7 +9,8 @@ or a defence's beaters); ``picked``, the attack cards a defence leaves unbeaten 
 decision's kind and stage, times the features) is exact integer arithmetic, alike in both engines.
 
 The weights form ``BLOCKS`` blocks of ``N``: block ``kind * STAGES + stage`` for the decision kind (attack,
-defence: ``compiled.ATTACK``, ``DEFENCE``) and the stage of the game (``stage``). Changing a feature changes
+defence: ``compiled.ATTACK``, ``DEFENCE``) and the stage of the game (``stage``, the shedding games'
+``core.learned.stock_stage``: MM-13's endgame draws near from ``LATE_STOCK`` cards). Changing a feature changes
 ``VERSION``: a model file names the version and features it was fitted on, and loads only where they match.
 """
 from __future__ import annotations
@@ -17,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
+from cardsim.core.learned import SCALE
+from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
 from cardsim.games.musta_maija.cards import JACK, M13, MARIA, RANKS, SUITS, count, suit_mask
 
 VERSION = 1
@@ -37,16 +40,10 @@ after the candidate's declaration (none yet: no card is a trump)."""
 N = len(NAMES)
 KINDS = ("attack", "defence")
 """Decision kinds in the order of the engine's phases (``compiled.ATTACK``, ``DEFENCE``)."""
-STAGE_NAMES = ("stock", "late", "empty", "duel")
 STAGES = len(STAGE_NAMES)
-LATE_STOCK = 8
-"""The stock is ``late`` from this many cards down, ``empty`` at none (MM-13: the endgame); a ``duel``
-when it is empty and two seats are left in play."""
 BLOCKS = len(KINDS) * STAGES
 WEIGHTS = BLOCKS * N
 """Weights of a model: ``BLOCKS`` blocks of ``N``."""
-SCALE = 1 << 16
-"""Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
 HIGH = JACK + 1
 """Ranks from here (Q, K, A) are high."""
 
@@ -54,17 +51,6 @@ HIGH = JACK + 1
 def block_names() -> list[str]:
     """``kind/stage`` for every block, in order."""
     return [f"{k}/{s}" for k in KINDS for s in STAGE_NAMES]
-
-
-@njit(cache=True)
-def stage(stock_left: int, in_play: int) -> int:
-    """0 while the stock holds more than ``LATE_STOCK`` cards, 1 while it holds some, 2 when empty, 3 when
-    empty with ``in_play`` two seats."""
-    if stock_left > LATE_STOCK:
-        return 0
-    if stock_left > 0:
-        return 1
-    return 3 if in_play <= 2 else 2
 
 
 @njit(cache=True)
@@ -165,14 +151,3 @@ def describe(out: np.ndarray, greedy: bool, declares: bool, s_lo: np.uint64, s_h
                 rest &= rest - ONE
                 out[19] += beats[b + 52 * copy]
     out[20] = count(l_lo & u_lo, l_hi & u_hi)
-
-
-@njit(cache=True)
-def score(weights: np.ndarray, block: int, features: np.ndarray) -> int:
-    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64) dotted with its features."""
-    total = 0
-    base = block * N
-    for i in range(N):
-        total += weights[base + i] * features[i]
-    return total
-

@@ -15,6 +15,7 @@ from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija import learned_features as feat
 from cardsim.games.musta_maija.rules import MustaMaijaRules
+from cardsim.learn import positions
 
 SAMPLE = 1 << 20
 """The draw ``jit.draw(key, SEARCH, turn, SAMPLE)`` that picks a decision (above every world index)."""
@@ -57,12 +58,8 @@ def label(rules: MustaMaijaRules, players: int, seed: int, games: np.ndarray, po
     """The positions of ``games`` (see ``label_games``): ``block``, ``count`` (candidates per position),
     ``x`` (features, one row per candidate), ``y`` (teacher totals); ``teacher``: an ``mc`` policy string."""
     games = np.asarray(games, dtype=np.int64)
-    table = pol.table(policies)
     row = pol.table((teacher,))[0]
-    cap = len(games) * PER_GAME // every + PER_GAME
-    block, count = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
-    x, y = np.zeros((cap * C.MAX_CANDIDATES, feat.N), np.int64), np.zeros(cap * C.MAX_CANDIDATES, np.int64)
-    n, r = jit.first_call(label_games, "musta_maija training", C.make_params(rules, players)[0], table, row,
-                          int(row[pol.DETERMINIZATIONS]), np.uint64(seed), games, every, block, count, x, y,
-                          C.new_work()[0])
-    return {"block": block[:n], "count": count[:n], "x": x[:r], "y": y[:r]}
+    room = len(games) * PER_GAME // every + PER_GAME
+    return positions.label(label_games, "musta_maija", room, C.MAX_CANDIDATES, feat.N,
+                           (C.make_params(rules, players)[0], pol.table(policies), row, int(row[pol.DETERMINIZATIONS]),
+                            np.uint64(seed)), games, every, (C.new_work()[0],))

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit, rng
+from cardsim.core import jit, learned, rng
 from cardsim.core.jit import DEAL, EXTRA, ONE, POLICY, RESHUFFLE, U, ZERO, below, fold, njit
 from cardsim.games.uno import learned_features as feat
 from cardsim.games.uno import reference
@@ -1006,7 +1006,7 @@ def learned_choice(s, policy, w) -> int:
     best, best_score = 0, 0
     for i in range(m):
         feat.describe(s, w.loptions[i], i == 0, w.unseen, w.features)
-        x = feat.score(weights, block, w.features)
+        x = learned.score(weights, block, w.features, feat.N)
         if i == 0 or x > best_score:
             best, best_score = i, x
     return w.loptions[best]

@@ -18,18 +18,18 @@ seat's hand at the end of the game.
 from __future__ import annotations
 
 from cardsim.core.boards import Board
-from cardsim.core.records import EVENT_PHRASES, EVENTS, Column, EventBook, card_names, sizes
+from cardsim.core.records import EVENT_PHRASES, EVENTS, EventBook, card_names, columns, sizes
 from cardsim.games.uno.cards import COLOURS, name
 
-COLUMNS = EVENTS + (
-    Column("hand", "int64", "the hand of the game, from 0 (several only with target_score, U-20)"),
-    Column("stock", "int64", "cards in the draw pile after the event"),
-    Column("top", "str", "the top card of the discard pile ('' before the starting card is turned)"),
-    Column("colour", "str", "the current colour, R Y G B ('' while a wild starting card waits for a colour)"),
-    Column("direction", "int64", "1 = seat 0, 1, 2, ...; -1 after a Reverse (U-10)"),
-    Column("pending", "int64", "a stacked Draw Two total waiting for the next player (U-11)"),
-    Column("points", "Int64", "points scored (a `score` event, U-19), else empty"),
-)
+COLUMNS = EVENTS + columns("""
+    hand       int64  the hand of the game, from 0 (several only with target_score, U-20)
+    stock      int64  cards in the draw pile after the event
+    top        str    the top card of the discard pile ('' before the starting card is turned)
+    colour     str    the current colour, R Y G B ('' while a wild starting card waits for a colour)
+    direction  int64  1 = seat 0, 1, 2, ...; -1 after a Reverse (U-10)
+    pending    int64  a stacked Draw Two total waiting for the next player (U-11)
+    points     Int64  points scored (a `score` event, U-19), else empty
+""")
 
 PHRASES = EVENT_PHRASES | {  # and deal, final
     "starter": "the dealer turns the starting card {cards}",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core.jit import njit
+from cardsim.core.learned import SCALE
 from cardsim.games.uno.cards import CUSTOM, DRAW_TWO, POINTS, REVERSE, SHUFFLE, SKIP, WD4, WILD
 from cardsim.games.uno.reference import CARD, CHALLENGE, COLOUR, DRAW, STACK, START_COLOUR, TAKE, TARGET
 
@@ -51,8 +52,6 @@ DANGER = 2
 BLOCKS = len(KINDS) * STAGES
 WEIGHTS = BLOCKS * N
 """Weights of a model: ``BLOCKS`` blocks of ``N``."""
-SCALE = 1 << 16
-"""Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
 _KIND_OF_PHASE = np.array([1, 2, 3, 0, 4, 1], dtype=np.int64)
 """``KINDS`` index of each choice phase (``START_COLOUR``, ``STACK``, ``CHALLENGE``, ``CARD``, ``TARGET``,
 ``COLOUR``)."""
@@ -164,13 +163,3 @@ def describe(s, option: int, greedy: bool, unseen: np.ndarray, out: np.ndarray) 
             out[18], out[19], out[20] = 1, unseen[s.wd4_colour], s.size[s.wd4_player]
     elif phase == TARGET:
         out[21], out[22] = s.size[option], option == next_seat(s)
-
-
-@njit(cache=True)
-def score(weights: np.ndarray, block: int, features: np.ndarray) -> int:
-    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64) dotted with its features."""
-    total = 0
-    base = block * N
-    for i in range(N):
-        total += weights[base + i] * features[i]
-    return total

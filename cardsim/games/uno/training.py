@@ -16,6 +16,7 @@ from cardsim.games.uno import learned_features as feat
 from cardsim.games.uno.cards import K
 from cardsim.games.uno.reference import OVER
 from cardsim.games.uno.rules import UnoRules
+from cardsim.learn import positions
 
 SAMPLE = 1 << 20
 """The draw ``jit.draw(key, SEARCH, turn, SAMPLE + phase)`` that picks a choice (above every world index)."""
@@ -58,10 +59,7 @@ def label(rules: UnoRules, players: int, seed: int, games: np.ndarray, policies:
     """The positions of ``games`` (see ``label_games``): ``block``, ``count`` (candidates per position),
     ``x`` (features, one row per candidate), ``y`` (teacher totals); ``teacher``: an ``mc`` policy string."""
     games = np.asarray(games, dtype=np.int64)
-    table, row = C.policy_of(policies), C.policy_of((teacher,))[0]
-    cap = len(games) * PER_GAME // every + PER_GAME
-    block, count = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
-    x, y = np.zeros((cap * 8, feat.N), np.int64), np.zeros(cap * 8, np.int64)
-    n, r = jit.first_call(label_games, "uno training", C.params_of(rules), table, row, players, np.uint64(seed),
-                          games, every, block, count, x, y, C.new_work(rules)[0])
-    return {"block": block[:n], "count": count[:n], "x": x[:r], "y": y[:r]}
+    room = len(games) * PER_GAME // every + PER_GAME
+    return positions.label(label_games, "uno", room, 8, feat.N,
+                           (C.params_of(rules), C.policy_of(policies), C.policy_of((teacher,))[0], players,
+                            np.uint64(seed)), games, every, (C.new_work(rules)[0],))
