@@ -18,8 +18,8 @@ over ``--rounds``; the load (``uptime``) before and after. The ratio row divides
 by RLCard's Uno env (the issue's target is 10x). Never an assertion — read the numbers.
 
 With ``--ismcts``, instead: the CPU time per decision of OpenSpiel's ISMCTS seat
-(``cardsim.envs.ismcts``) at each budget of ``--budgets`` beside ``greedy`` and ``mc`` (the compiled
-default), seat 0 among ``greedy`` seats, over ``--games`` games per game and policy: what a ladder
+(``cardsim.envs.ismcts``) at each budget of ``--budgets`` beside ``random``, ``greedy``, ``mc`` (the
+compiled default) and ``learned`` (the best generation), seat 0 among ``greedy`` seats, over ``--games`` games per game and policy: what a ladder
 with ISMCTS would cost.
 
     /work/main/.venv/bin/python benchmarks/bench_envs.py              # 3 rounds of 2 s per row
@@ -107,14 +107,14 @@ def rows(classic: bool) -> dict[str, object]:
 
 def per_decision(games: int, budgets: list[int]) -> None:
     """CPU seconds per decision of one seat (seat 0) among ``greedy`` seats, per game, timed at that seat's
-    decisions only: ``mc`` and ``greedy`` by the step API's ``policy_decision``, ISMCTS inside the seat."""
+    decisions only: the built-in policies by the step API's ``policy_decision``, ISMCTS inside the seat."""
     import cardsim
     from cardsim.envs.ismcts import openspiel_ismcts
 
     print(f"CPU seconds per decision of seat 0 among greedy seats (4 players, {games} games each)")
     print(f"{'game':<12} {'policy':<14} {'decisions':>9} {'CPU s/decision':>15}")
     for game in GAMES:
-        for name in ("greedy", "mc"):
+        for name in ("random", "greedy", "mc", "learned"):
             calls, cpu = 0, 0.0
             for index in range(games):
                 g = cardsim.new_game(game, None, players=4, seed=5, game_index=index,

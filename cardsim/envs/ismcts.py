@@ -66,9 +66,10 @@ class ISMCTS:
     """An ISMCTS seat with ``SIMULATIONS`` simulations per token (subclassed per budget)."""
 
     simulations = 100
-    timeout = 120.0
+    timeout = 600.0
     """Seconds per decision (``cardsim.play.user``): the first search of a process loads the OpenSpiel
-    game and compiles its play-outs, and a large budget searches several tokens."""
+    game and compiles its play-outs (over 120 s for Molotow on a cold cache at a load of 6 on 2 cores),
+    and a large budget searches several tokens."""
 
     def __init__(self) -> None:
         self.seat, self.game_index = 0, 0

@@ -91,6 +91,16 @@ def _file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _module_file(where: str, source: str | None) -> str | None:
+    """A module's file as a path from the folder its top package is imported from (``cardsim/envs/ismcts.py``):
+    a manifest names it the same in every checkout, so a study verifies where it was not run."""
+    if not source:
+        return None
+    path = Path(source)
+    depth = where.count(".") + (path.name == "__init__.py")
+    return path.relative_to(path.parents[depth]).as_posix()
+
+
 def _check_target(spec: str, target: Any) -> None:
     """A ``ValueError`` unless ``target`` follows the protocol (a class: its instances will)."""
     if inspect.isclass(target):
@@ -140,7 +150,7 @@ def load(spec: str) -> UserPolicy:
         except Exception as err:  # noqa: BLE001 - any failure of user code is one line
             raise ValueError(f"policy {spec!r}: cannot import module {where} ({type(err).__name__}: {err})") from None
         source = getattr(module, "__file__", None)
-        file, digest, module_label = source, _file_hash(Path(source)) if source else None, where
+        file, digest, module_label = _module_file(where, source), _file_hash(Path(source)) if source else None, where
     target = module
     for part in name.split("."):
         if not hasattr(target, part):

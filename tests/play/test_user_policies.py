@@ -115,6 +115,14 @@ def test_a_study_with_a_file_policy_runs_verifies_and_names_it(tmp_path, capsys)
     assert f"user policy {HERE}:Counter" in page and named["sha256"] in page
 
 
+def test_a_module_policy_is_named_by_its_path_from_where_it_is_imported():
+    """Not by this checkout's absolute path: a study seating it verifies in another checkout."""
+    from cardsim.play.user import load
+    named = load("tests.play.policies:Counter").provenance()
+    assert named["module"] == "tests.play.policies" and named["file"] == "tests/play/policies.py"
+    assert named["sha256"] == __import__("hashlib").sha256(Path(HERE).read_bytes()).hexdigest()
+
+
 def test_a_policy_may_declare_its_own_time_limit_and_its_name_may_still_override_it():
     from cardsim.play.user import from_object, load
     assert load(f"{HERE}:Patient").timeout == 0.4 and load(f"{HERE}:Patient").spec == f"{HERE}:Patient"
