@@ -6,8 +6,10 @@ something.
 
 `differential` marks the tests that play a compiled engine against its reference engine
 (most of the suite's time): the modules of ``DIFFERENTIAL_MODULES`` and every test whose
-name says it compares the engines (``DIFFERENTIAL_NAMES``). ``-m "not slow and not
-differential"`` is the quick subset: the rules, policies, studies and tools without them.
+name says it compares the engines (``DIFFERENTIAL_NAMES``). `long` marks the modules of
+``LONG_MODULES``, which take minutes in all: re-running every committed study, OpenSpiel's
+searches, killing workers, the browser and the notebooks. ``-m "not slow and not differential
+and not long"`` is the quick subset: the rules, policies, studies and tools without them.
 """
 import os
 import re
@@ -41,9 +43,16 @@ DIFFERENTIAL_NAMES = re.compile(r"reference.*(equal|same|the_compiled)|(equal|sa
 """The name of a test that compares the engines: ``test_compiled_equals_reference...``, ``..._on_both_engines``."""
 
 
+LONG_MODULES = {"test_committed_results.py", "envs/test_openspiel.py", "study/test_study_kill.py",
+                "test_notebooks.py", "test_site.py", "study/test_study_html.py"}
+"""Modules whose tests take minutes in all (each module's own docstring says what it drives)."""
+
+
 def pytest_collection_modifyitems(config, items):
     here = os.path.dirname(__file__)
     for item in items:
         module = os.path.relpath(str(item.path), here).replace(os.sep, "/")
         if module in DIFFERENTIAL_MODULES or DIFFERENTIAL_NAMES.search(item.originalname or item.name):
             item.add_marker("differential")
+        if module in LONG_MODULES:
+            item.add_marker("long")
