@@ -1,14 +1,15 @@
-"""The deal's share of a game, and what a linear-time keyed shuffle would save (issue 29, item 4).
+"""The deal's share of a game, and what the linear-time deal saved (issue 29, item 4).
 
-Measured only: the engines keep today's deal, the argsort of one keyed draw per position
-(``jit.permutation_into``, an insertion sort; ``jit.bucket_permutation_into`` for Uno's long
-deck). A keyed Fisher–Yates shuffle drawn from the same keyed RNG (``fisher_yates_into``
-below, local to this benchmark: position ``i = n-1 .. 1`` swaps with ``below(fold_count(base,
-i), i + 1)``) is O(n) instead of ~n²/4, but deals other cards, so adopting it changes every
-record, every committed study and the RNG protocol version: a decision for the session that
-re-runs the studies. Printed, one process, alternating rounds (median and range of
-``--rounds``): ns per permutation of each kind for 52 and 108 cards, ns per ``greedy`` Moska
-game at 4 players (``compiled.run_plain``), and the share of that game the permutation is.
+Every engine deals with ``jit.permutation_into``: the stable argsort of one keyed draw per
+position, by a bucket pass (~n steps). Until December 2026 Moska and Musta-Maija sorted the same
+draws by insertion (~n²/4 steps; ``insertion_into`` below, kept here as the baseline): the
+permutation is the same, so no record and no committed study changed. A keyed Fisher–Yates
+shuffle from the same keyed RNG (``fisher_yates_into`` below: position ``i = n-1 .. 1`` swaps with
+``below(fold_count(base, i), i + 1)``) is O(n) too but deals other cards (a protocol change),
+so it is measured only. Printed, one process, alternating rounds (median and range of
+``--rounds``): CPU ns per permutation of each kind for 52 and 108 cards, ns per ``greedy``
+Moska game at 4 players (``compiled.run_plain``, today's deal), and what the game saves against
+the insertion sort (the game minus the bucket pass plus the insertion sort: one deal a game).
 
     python benchmarks/bench_deal.py --rounds 5
 """
@@ -38,21 +39,34 @@ def fisher_yates_into(key: np.uint64, stream: int, counter: int, n: int, out: np
 
 
 @njit(cache=True)
-def argsort_deals(seed: np.uint64, deals: int, n: int, u: np.ndarray, out: np.ndarray) -> int:
-    """``deals`` permutations of today's deal (insertion sort); a checksum so that nothing is optimised away."""
+def insertion_into(key: np.uint64, stream: int, counter: int, n: int, u: np.ndarray, out: np.ndarray) -> None:
+    """The deal Moska and Musta-Maija used before: the same argsort, by insertion (~n²/4 steps)."""
+    base = fold(fold(key, stream), counter)
+    for i in range(n):
+        u[i] = fold_count(base, i)
+        j = i
+        while j > 0 and u[out[j - 1]] > u[i]:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = i
+
+
+@njit(cache=True)
+def insertion_deals(seed: np.uint64, deals: int, n: int, u: np.ndarray, out: np.ndarray) -> int:
+    """``deals`` permutations by insertion; a checksum so that nothing is optimised away."""
     check = 0
     for g in range(deals):
-        jit.permutation_into(jit.game_key(seed, g), jit.DEAL, 0, n, u, out)
+        insertion_into(jit.game_key(seed, g), jit.DEAL, 0, n, u, out)
         check += out[0]
     return check
 
 
 @njit(cache=True)
 def bucket_deals(seed: np.uint64, deals: int, n: int, u: np.ndarray, out: np.ndarray, count: np.ndarray) -> int:
-    """``deals`` permutations by today's bucket sort (Uno's long deck)."""
+    """``deals`` permutations by today's deal, ``jit.permutation_into``."""
     check = 0
     for g in range(deals):
-        jit.bucket_permutation_into(jit.game_key(seed, g), jit.DEAL, 0, n, u, out, count)
+        jit.permutation_into(jit.game_key(seed, g), jit.DEAL, 0, n, u, out, count)
         check += out[0]
     return check
 
@@ -88,10 +102,10 @@ def main() -> None:
     record = np.zeros((args.games, len(compiled.RECORD_FIELDS)), dtype=np.int64)
     work = compiled.new_work()[0]
     kinds = {
-        "argsort 52 (today)": lambda: argsort_deals(seed, args.deals, 52, u, out),
-        "bucket 52": lambda: bucket_deals(seed, args.deals, 52, u, out, count),
+        "insertion 52 (before)": lambda: insertion_deals(seed, args.deals, 52, u, out),
+        "bucket 52 (today)": lambda: bucket_deals(seed, args.deals, 52, u, out, count),
         "fisher-yates 52": lambda: fisher_yates_deals(seed, args.deals, 52, out),
-        "bucket 108 (Uno today)": lambda: bucket_deals(seed, args.deals, 108, u, out, count),
+        "bucket 108 (today)": lambda: bucket_deals(seed, args.deals, 108, u, out, count),
         "fisher-yates 108": lambda: fisher_yates_deals(seed, args.deals, 108, out),
     }
     for fn in kinds.values():  # compile (or load) outside the timing
@@ -108,9 +122,13 @@ def main() -> None:
     for name, ns in times.items():
         print(f"{name:32} {np.median(ns):10.1f} {min(ns):8.1f} .. {max(ns):7.1f}")
     game = np.median(times["greedy moska game, 4 players"])
-    today, fy = np.median(times["argsort 52 (today)"]), np.median(times["fisher-yates 52"])
-    print(f"the 52-card permutation is {today / game:.1%} of a greedy 4-player Moska game; a keyed Fisher–Yates "
-          f"would make the game {(today - fy) / game:.1%} faster (item 4's bar: >= 15%)")
+    before, today = np.median(times["insertion 52 (before)"]), np.median(times["bucket 52 (today)"])
+    fy = np.median(times["fisher-yates 52"])
+    then = game - today + before
+    print(f"the 52-card permutation is {today / game:.1%} of a greedy 4-player Moska game today "
+          f"({before / then:.1%} with the insertion sort); the bucket pass saves {1 - game / then:.1%} of the game's "
+          f"time ({then / game:.2f}x the games per CPU-s; item 4's bar: >= 15%); a keyed Fisher–Yates would save "
+          f"another {(today - fy) / game:.1%}")
 
 
 if __name__ == "__main__":

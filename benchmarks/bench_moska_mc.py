@@ -45,7 +45,7 @@ def count_decisions(p: np.void, policies: np.ndarray, seed: np.uint64, games: np
     s, m = state[0], move[0]
     decisions = searched = 0
     for i in range(len(games)):
-        C.deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        C.deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm, w.count)
         s.reads = pol.reads_of(policies)
         while s.phase != C.OVER:
             if s.seat == seat:

@@ -33,7 +33,7 @@ def positions(rules, players: int, games: int, seed: int) -> list[np.ndarray]:
     state, m = np.zeros(1, C.STATE), np.zeros(1, C.MOVE)
     out = []
     for g in range(games):
-        C.deal(state[0], p, np.uint64(rng.game_key(seed, g)), work["u"], work["order"], work["tmp"])
+        C.deal(state[0], p, np.uint64(rng.game_key(seed, g)), work["u"], work["order"], work["tmp"], work["count"])
         while C.to_act(state[0]) >= 0:
             out.append(state.copy())
             C.choose(state[0], p, codes, m[0], work)

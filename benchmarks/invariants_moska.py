@@ -209,7 +209,7 @@ def checked_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.n
     state, move = np.zeros(1, C.STATE), np.zeros(1, C.MOVE)
     s, m = state[0], move[0]
     for i in range(len(games)):
-        C.deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        C.deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm, w.count)
         s.reads = reads_of(policies)  # as run_games: the reads of mc(beliefs=reads)
         check_state(s, p, counts)
         while C.to_act(s) >= 0:

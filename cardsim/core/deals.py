@@ -18,8 +18,8 @@ def permutations(seed: int, games: np.ndarray, n: int, counter: int = 0) -> np.n
 @njit(cache=True)
 def _permutations(seed: np.uint64, games: np.ndarray, n: int, counter: int) -> np.ndarray:
     out = np.empty((len(games), n), np.int64)
-    u, perm = np.empty(n, np.uint64), np.empty(n, np.int64)
+    u, perm, count = np.empty(n, np.uint64), np.empty(n, np.int64), np.empty(jit.BUCKETS + 1, np.int64)
     for i in range(len(games)):
-        jit.permutation_into(jit.game_key(seed, games[i]), jit.DEAL, counter, n, u, perm)
+        jit.permutation_into(jit.game_key(seed, games[i]), jit.DEAL, counter, n, u, perm, count)
         out[i] = perm
     return out

@@ -121,22 +121,6 @@ def below(u: np.uint64, n: int) -> int:
     return np.int64(u % U(n))
 
 
-@njit(cache=True)
-def permutation_into(key: np.uint64, stream: int, counter: int, n: int, u: np.ndarray, out: np.ndarray) -> None:
-    """``rng.permutation(key, stream, n, counter)`` written into ``out[:n]`` (``u``: ``n`` uint64 of scratch).
-
-    The argsort of ``n`` keyed draws, ties by index: an insertion sort, stable, no allocation.
-    """
-    base = fold(fold(key, stream), counter)
-    for i in range(n):
-        u[i] = fold_count(base, i)
-        j = i
-        while j > 0 and u[out[j - 1]] > u[i]:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = i
-
-
 BUCKETS = 128
 """Buckets of ``argsort_draws`` (its ``count`` scratch holds ``BUCKETS + 1`` int64)."""
 _BUCKET_SHIFT = np.uint64(57)
@@ -169,9 +153,11 @@ def argsort_draws(u: np.ndarray, n: int, out: np.ndarray, count: np.ndarray) -> 
 
 
 @njit(cache=True)
-def bucket_permutation_into(key: np.uint64, stream: int, counter: int, n: int, u: np.ndarray, out: np.ndarray,
-                            count: np.ndarray) -> None:
-    """``permutation_into`` for long decks: the same permutation, sorted by ``argsort_draws``."""
+def permutation_into(key: np.uint64, stream: int, counter: int, n: int, u: np.ndarray, out: np.ndarray,
+                     count: np.ndarray) -> None:
+    """``rng.permutation(key, stream, n, counter)`` written into ``out[:n]`` (``u``: ``n`` uint64 and
+    ``count``: ``BUCKETS + 1`` int64 of scratch): the stable argsort of ``n`` keyed draws by
+    ``argsort_draws``, in ~n steps and without allocating."""
     base = fold(fold(key, stream), counter)
     for i in range(n):  # a loop of its own: the draws are computed side by side
         u[i] = fold_count(base, i)

@@ -45,7 +45,7 @@ KILL = [[int(x) for x in row] for row in reference.KILL]
 @njit(cache=True)
 def _deal(state, params, key, work):
     w = work[0]
-    c.deal(state[0], params[0], key, w.u, w.perm)
+    c.deal(state[0], params[0], key, w.u, w.perm, w.count)
     return c.to_act(state[0])
 
 

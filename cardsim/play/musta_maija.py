@@ -38,7 +38,7 @@ SUIT_NAMES = "♣♦♥♠"
 @njit(cache=True)
 def _deal(state, params, key, work):
     w = work[0]
-    c.deal(state[0], params[0], key, w.u, w.order, w.tmp)
+    c.deal(state[0], params[0], key, w.u, w.order, w.tmp, w.count)
     return c.to_act(state[0])
 
 

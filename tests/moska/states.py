@@ -21,7 +21,7 @@ class Game:
         self.move = np.zeros(1, compiled.MOVE)
         compiled.seat_forbids(self.state[0], self.policies)  # as run_games does, before the deal (M-6)
         compiled.deal(self.state[0], self.p, np.uint64(jit.game_key(np.uint64(seed), game)), np.zeros(52, np.uint64),
-                      np.zeros(52, np.int64))
+                      np.zeros(52, np.int64), np.zeros(jit.BUCKETS + 1, np.int64))
         self.state[0]["reads"] = reads_of(self.policies)  # as run_games does
 
     @property

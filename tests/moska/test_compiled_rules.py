@@ -20,6 +20,11 @@ from cardsim.games.moska.rules import MoskaRules
 SUITS = "♣♦♥♠"
 
 
+def deal_scratch():
+    """The draws, permutation and bucket counts `C.deal` writes into."""
+    return np.zeros(52, np.uint64), np.zeros(52, np.int64), np.zeros(jit.BUCKETS + 1, np.int64)
+
+
 def params(players=4, **knobs):
     return C.make_params(MoskaRules().replace(**knobs), players)[0]
 
@@ -93,7 +98,7 @@ def test_M2_M4_deal_one_card_at_a_time_clockwise_from_seat_one(players):
     state = np.zeros(1, C.STATE)
     s = state[0]
     key = rng.game_key(0, 77)
-    C.deal(s, p, np.uint64(key), np.zeros(52, np.uint64), np.zeros(52, np.int64))
+    C.deal(s, p, np.uint64(key), *deal_scratch())
     want = reference.deal(MoskaRules(), players, key)
     reference.swap_after_deal(want)  # M-6: the trump 2 dealt is swapped at once
     perm = rng.permutation(key, rng.Stream.DEAL, 52)
@@ -121,7 +126,7 @@ def test_M5_turned_card_is_trump_and_drawn_last():
     assert same(s["hands"][0], "♥2 ♥3 ♠9") and C.stock_left(s) == 0
     assert same(s["known"][0], "♠9")  # the turned card lay face up: everyone knows who holds it
     state = np.zeros(1, C.STATE)
-    C.deal(state[0], p, np.uint64(rng.game_key(0, 5)), np.zeros(52, np.uint64), np.zeros(52, np.int64))
+    C.deal(state[0], p, np.uint64(rng.game_key(0, 5)), *deal_scratch())
     assert state[0]["trump"] == state[0]["turned"] // 13
     assert state[0]["stock"][state[0]["stock_size"] - 1] == state[0]["turned"]
 
@@ -150,7 +155,7 @@ def test_M6_the_seat_dealt_the_trump_two_swaps_before_round_one():
     holder = (1 + list(perm).index(two)) % 4
     state = np.zeros(1, C.STATE)
     s = state[0]
-    C.deal(s, params(4), np.uint64(rng.game_key(0, game)), np.zeros(52, np.uint64), np.zeros(52, np.int64))
+    C.deal(s, params(4), np.uint64(rng.game_key(0, game)), *deal_scratch())
     assert s["swaps"] == 1 and int(s["hands"][holder]) >> turned & 1 and not int(s["hands"][holder]) >> two & 1
     assert s["stock"][s["stock_size"] - 1] == two and s["rounds"] == 1 and s["turns"] == 0
 
@@ -480,6 +485,6 @@ def test_M21_truncated_at_max_turns_decisions():
 
 def test_the_deal_is_the_permutation_of_core_rng():
     key = rng.game_key(3, 14)
-    u, perm = np.zeros(52, np.uint64), np.zeros(52, np.int64)
-    jit.permutation_into(np.uint64(key), jit.DEAL, 0, 52, u, perm)
+    u, perm, count = np.zeros(52, np.uint64), np.zeros(52, np.int64), np.zeros(jit.BUCKETS + 1, np.int64)
+    jit.permutation_into(np.uint64(key), jit.DEAL, 0, 52, u, perm, count)
     assert perm.tolist() == list(rng.permutation(key, rng.Stream.DEAL, 52))

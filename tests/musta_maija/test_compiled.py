@@ -7,7 +7,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import cardsim
-from cardsim.core import rng
+from cardsim.core import jit, rng
 from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
@@ -31,7 +31,7 @@ def new_game(rules, players: int, seed: int, game: int):
     """A dealt compiled game: (state, move, params)."""
     state, m = np.zeros(1, C.STATE), np.zeros(1, C.MOVE)
     p = C.make_params(rules, players)[0]
-    scratch = np.zeros(C.MAX_CARDS, np.uint64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(C.MAX_CARDS, np.int64)
+    scratch = np.zeros(C.MAX_CARDS, np.uint64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(jit.BUCKETS + 1, np.int64)
     C.deal(state[0], p, np.uint64(rng.game_key(seed, game)), *scratch)
     return state, m, p
 

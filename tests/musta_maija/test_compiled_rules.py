@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import cardsim
-from cardsim.core import rng
+from cardsim.core import jit, rng
 from cardsim.core.records import finish_strings
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
@@ -23,7 +23,7 @@ HOUSE = cardsim.rules("musta_maija", "house")
 
 def compiled_deal(rules, players: int, key: int) -> np.void:
     state = np.zeros(1, C.STATE)
-    scratch = np.zeros(C.MAX_CARDS, np.uint64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(C.MAX_CARDS, np.int64)
+    scratch = np.zeros(C.MAX_CARDS, np.uint64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(jit.BUCKETS + 1, np.int64)
     C.deal(state[0], C.make_params(rules, players)[0], np.uint64(key), *scratch)
     return state[0]
 

@@ -14,7 +14,7 @@ masks. A state always waits for one decision of ``seat`` (``phase`` says which k
 or is over (``phase == OVER``); every automatic event (refills, the M-6 swap, the end
 of a round, truncation) has been applied. The API:
 
-- ``deal(s, params, key, u, perm)``: game ``key``'s deal, then the first decision;
+- ``deal(s, params, key, u, perm, count)``: game ``key``'s deal, then the first decision;
 - ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
 - ``choose(s, params, policies, move, work)``: the decision of the seat to act, from its
   **view** only (own hand, the table, trump, stock size, the cards shown; never another hand);
@@ -523,10 +523,11 @@ def advance(s: np.void, p: np.void, step: int) -> None:
 # --- the state API --------------------------------------------------------------------------
 
 @njit(cache=True)
-def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, perm: np.ndarray) -> None:
+def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, perm: np.ndarray, count: np.ndarray) -> None:
     """M-4, M-5: the deal of the DECISION PROTOCOL from ``permutation(key, DEAL, 52)`` (``u``: 52 uint64,
-    ``perm``: 52 int64 of scratch); then the game waits for the first opening (M-7)."""
-    jit.permutation_into(key, jit.DEAL, 0, DECK_SIZE, u, perm)
+    ``perm``: 52 int64, ``count``: ``jit.BUCKETS + 1`` int64 of scratch); then the game waits for the
+    first opening (M-7)."""
+    jit.permutation_into(key, jit.DEAL, 0, DECK_SIZE, u, perm, count)
     players, dealt = p.players, p.players * p.hand_size
     s.key = key
     for q in range(MAX_PLAYERS):
@@ -927,7 +928,7 @@ def determinize(world: np.void, p: np.void, seat: int, key: np.uint64, n: int, w
     in that order (its last card stays); while ``trump_two_in_stock`` the trump 2 takes the stock place
     ``below(draw(key, EXTRA, 0, 0), places)`` from the front. Its game key, for the play-outs' policy draws,
     is ``key``. With no reads (``barred`` all 0) the hands take the order's cards one after another."""
-    jit.bucket_permutation_into(key, jit.DEAL, 0, n, w.u, w.perm, w.count)
+    jit.permutation_into(key, jit.DEAL, 0, n, w.u, w.perm, w.count)
     two_at = -1
     if trump_two_in_stock(world, p, seat):
         two_at = world.drawn + jit.below(jit.draw(key, jit.EXTRA, 0, 0), world.stock_size - 1 - world.drawn)
@@ -1132,7 +1133,7 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     reads_ = pol.reads_of(policies)
     seat_forbids(s, policies)
     for i in range(len(games)):
-        deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm, w.count)
         s.reads = reads_
         play_out(s, p, policies, m, w)
         write_record(s, out[i])
@@ -1157,7 +1158,7 @@ def run_plain(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     s, m = state[0], move[0]
     seat_forbids(s, policies)
     for i in range(len(games)):
-        deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm)
+        deal(s, p, jit.game_key(seed, games[i]), w.u, w.perm, w.count)
         play_plain(s, p, policies, m)
         write_record(s, out[i])
 

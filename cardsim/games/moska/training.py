@@ -38,7 +38,7 @@ def label_games(p: np.void, policies: np.ndarray, teacher: np.ndarray, worlds: i
     reads = pol.reads_of(policies) or teacher[pol.WORLDS] == pol.READS  # as ``run_games`` keeps them
     C.seat_forbids(s, policies)
     for g in range(len(games)):
-        C.deal(s, p, jit.game_key(seed, games[g]), w.u, w.perm)
+        C.deal(s, p, jit.game_key(seed, games[g]), w.u, w.perm, w.count)
         s.reads = reads
         while s.phase != C.OVER:
             if jit.below(jit.draw(s.key, jit.SEARCH, s.turns, SAMPLE), every) == 0 \

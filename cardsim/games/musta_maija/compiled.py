@@ -12,7 +12,7 @@ turned trump card of MM-7 is the last). A state waits for one decision of
 ``seat`` (``phase`` ATTACK or DEFENCE) or is over (``phase == OVER``); everything
 automatic (refills, going out, the next attacker, the end, truncation) has been applied.
 
-- ``deal(s, p, key, u, order, tmp)``: game ``key``'s deal, waiting for seat 1's attack;
+- ``deal(s, p, key, u, order, tmp, count)``: game ``key``'s deal, waiting for seat 1's attack;
 - ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
 - ``choose(s, p, policies, m, w)``: the decision of the seat to act, from its **view** only
   (own hand, the table, trump, the hand sizes, the stock size, what is known; never another
@@ -160,13 +160,15 @@ def take_card(s: np.void, seat: int, code: int) -> None:
 
 
 @njit(cache=True)
-def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarray, tmp: np.ndarray) -> None:
+def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarray, tmp: np.ndarray,
+         count: np.ndarray) -> None:
     """A fresh game from ``key``: shuffle, deal packets of three from seat 1 (MM-4), fix the trump.
 
-    ``u`` (uint64), ``order`` and ``tmp`` (int64): ``MAX_CARDS`` entries of scratch each.
+    ``u`` (uint64), ``order`` and ``tmp`` (int64): ``MAX_CARDS`` entries of scratch each; ``count``:
+    ``jit.BUCKETS + 1`` int64 (the permutation's buckets).
     """
     s.key, s.players, s.n_cards = key, p.players, p.n_cards
-    jit.permutation_into(key, jit.DEAL, 0, p.n_cards, u, order)
+    jit.permutation_into(key, jit.DEAL, 0, p.n_cards, u, order, count)
     for i in range(p.n_cards):
         s.deck[i] = code_at(order[i])
     s.hands[:, :] = ZERO
@@ -185,7 +187,7 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarra
     if p.trump == FIXED_DIAMONDS:
         s.trump = DIAMONDS  # MM-6
     elif p.trump == TURNED:
-        turn_trump(s, u, order, tmp)
+        turn_trump(s, u, order, tmp, count)
     s.out, s.finish, s.n_out, s.turns, s.rounds, s.loser, s.truncated = 0, 0, 0, 0, 0, -1, False
     s.attacker = 1 % p.players  # MM-9
     s.defender = next_in(s, s.attacker)
@@ -193,12 +195,12 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarra
 
 
 @njit(cache=True)
-def turn_trump(s: np.void, u: np.ndarray, order: np.ndarray, tmp: np.ndarray) -> None:
+def turn_trump(s: np.void, u: np.ndarray, order: np.ndarray, tmp: np.ndarray, count: np.ndarray) -> None:
     """MM-7: reshuffle the stock while its top is a spade; turn the top and put it at the bottom."""
     n = s.n_cards - s.top
     attempt = 0
     while suit_of_code(np.int64(s.deck[s.top])) == SPADES:
-        jit.permutation_into(s.key, jit.RESHUFFLE, attempt, n, u, order)
+        jit.permutation_into(s.key, jit.RESHUFFLE, attempt, n, u, order, count)
         for i in range(n):
             tmp[i] = s.deck[s.top + order[i]]
         for i in range(n):
@@ -535,7 +537,7 @@ def determinize(world: np.void, seat: int, key: np.uint64, n: int, w: np.void) -
     order (``DEAL`` stream of ``key``) fill the other hands, after their known cards and to their sizes
     (seat order), then the stock from its top (the turned card stays at the bottom). Its game key, for
     the play-outs' policy draws, is ``key``."""
-    jit.bucket_permutation_into(key, jit.DEAL, 0, n, w.u, w.order, w.count)
+    jit.permutation_into(key, jit.DEAL, 0, n, w.u, w.order, w.count)
     k = 0
     for q in range(world.players):
         if q != seat:
@@ -718,7 +720,7 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     move = np.zeros(1, MOVE)
     s, m = state[0], move[0]
     for i in range(len(games)):
-        deal(s, p, jit.game_key(seed, games[i]), w.u, w.order, w.tmp)
+        deal(s, p, jit.game_key(seed, games[i]), w.u, w.order, w.tmp, w.count)
         play_out(s, p, policies, m, w)
         record(s, out[i])
 
@@ -741,7 +743,7 @@ def run_plain(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     move = np.zeros(1, MOVE)
     s, m = state[0], move[0]
     for i in range(len(games)):
-        deal(s, p, jit.game_key(seed, games[i]), w.u, w.order, w.tmp)
+        deal(s, p, jit.game_key(seed, games[i]), w.u, w.order, w.tmp, w.count)
         play_plain(s, p, policies, m)
         record(s, out[i])
 

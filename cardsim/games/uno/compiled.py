@@ -201,7 +201,7 @@ def hand_points(s, winner: int) -> int:
 @njit(cache=True)
 def order_cards(key: np.uint64, word: int, counter: int, cards, start: int, m: int, w) -> None:
     """``cards[start:start + m]`` put in keyed order, words ``(word, counter)`` after ``key``."""
-    jit.bucket_permutation_into(key, word, counter, m, w.u, w.order, w.count)
+    jit.permutation_into(key, word, counter, m, w.u, w.order, w.count)
     for i in range(m):
         w.cards[i] = cards[start + w.order[i]]
     for i in range(m):
@@ -342,7 +342,7 @@ def deal(s, params, w) -> None:
     """U-4, U-5: hand ``hand_no``, dealt by ``hand_no mod P``; the starting card turned and applied."""
     players, hand_size, n = s.players, params[HAND_SIZE], params[N_CARDS]
     dealer = s.hand_no % players
-    jit.bucket_permutation_into(s.key, DEAL, s.hand_no, n, w.u, w.order, w.count)
+    jit.permutation_into(s.key, DEAL, s.hand_no, n, w.u, w.order, w.count)
     s.hands[:, :] = 0
     s.size[:] = 0
     forget_hands(s)
@@ -484,7 +484,7 @@ def shuffle_hands(s, w) -> None:
             s.hands[p, k] = 0
     s.size[:] = 0
     forget_hands(s)
-    jit.bucket_permutation_into(fold(s.key, EXTRA), SHUFFLE_HANDS_TAG, s.turns - 1, m, w.u, w.order, w.count)
+    jit.permutation_into(fold(s.key, EXTRA), SHUFFLE_HANDS_TAG, s.turns - 1, m, w.u, w.order, w.count)
     s.colours[:, :] = 0
     for j in range(m):
         take_card(s, seat(s, j + 1), np.int64(w.cards[w.order[j]]))
