@@ -6,9 +6,11 @@ something.
 
 `differential` marks the tests that play a compiled engine against its reference engine
 (most of the suite's time): the modules of ``DIFFERENTIAL_MODULES`` and every test whose
-name says it compares the engines (``DIFFERENTIAL_NAMES``). `long` marks the modules of
-``LONG_MODULES``, which take minutes in all: re-running every committed study, OpenSpiel's
-searches, killing workers, the browser and the notebooks. ``-m "not slow and not differential
+name, parameters included, says it compares the engines (``DIFFERENTIAL_NAMES``). `long` marks
+the modules of ``LONG_MODULES``, which take minutes in all (re-running every committed study,
+OpenSpiel's searches, killing workers, the browser and the notebooks), and, by
+``@pytest.mark.long`` in their modules, single tests of ten seconds or more that train models or
+play a study at scale. ``-m "not slow and not differential
 and not long"`` is the quick subset: the rules, policies, studies and tools without them.
 """
 import os
@@ -40,7 +42,8 @@ DIFFERENTIAL_MODULES = {"moska/test_compiled.py", "moska/test_compiled_policies.
 """Modules of differential tests (their other tests check the compiled engine's state API with the reference)."""
 DIFFERENTIAL_NAMES = re.compile(r"reference.*(equal|same|the_compiled)|(equal|same|the_compiled).*reference"
                                r"|both_engines")
-"""The name of a test that compares the engines: ``test_compiled_equals_reference...``, ``..._on_both_engines``."""
+"""The name of a test that compares the engines: ``test_compiled_equals_reference...``, ``..._on_both_engines``,
+a conformance check ``[...-reference_equals_compiled]``."""
 
 
 LONG_MODULES = {"test_committed_results.py", "envs/test_openspiel.py", "study/test_study_kill.py",
@@ -52,7 +55,7 @@ def pytest_collection_modifyitems(config, items):
     here = os.path.dirname(__file__)
     for item in items:
         module = os.path.relpath(str(item.path), here).replace(os.sep, "/")
-        if module in DIFFERENTIAL_MODULES or DIFFERENTIAL_NAMES.search(item.originalname or item.name):
+        if module in DIFFERENTIAL_MODULES or DIFFERENTIAL_NAMES.search(item.name):
             item.add_marker("differential")
         if module in LONG_MODULES:
             item.add_marker("long")

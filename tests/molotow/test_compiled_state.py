@@ -67,6 +67,7 @@ def test_rank_draws_is_the_stable_order_even_when_draws_share_their_top_halves(h
         assert ranks.tolist() == [order.index(i) for i in range(36)]
 
 
+@pytest.mark.long
 @given(rules_and_players(max_hands=2), st.integers(0, 2**63), st.integers(0, 10**6), st.integers(0, 80), st.data())
 def test_playing_out_a_copy_from_any_decision_gives_the_straight_through_record(rp, seed, game, decision, data):
     rules, players = rp

@@ -260,6 +260,7 @@ def test_information_set_learned_decides_alike_when_only_hidden_cards_differ(mod
 
 # --- training ---------------------------------------------------------------------------------------
 
+@pytest.mark.long
 def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
     args = dict(players=3, generations=2, positions=60, teacher="mc(determinizations=2)", seed=5, every=4,
                 progress=False)

@@ -275,6 +275,7 @@ def test_the_fit_learns_the_teachers_choice_from_a_feature():
     assert summary["positions"] == 399 and summary["teacher_agreement"] == 1.0
 
 
+@pytest.mark.long
 def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
     args = dict(players=3, generations=2, positions=40, teacher="mc(determinizations=2)", seed=5, every=4,
                 progress=False)

@@ -279,6 +279,7 @@ def test_the_committed_model_plays_alike_on_both_engines_and_warns_under_other_r
 
 # --- training ------------------------------------------------------------------------------------
 
+@pytest.mark.long
 def test_train_writes_generations_with_provenance_and_resumes(tmp_path):
     """Two small generations: each names its parent and teacher; a second run finds them and trains nothing."""
     args = dict(players=3, generations=2, positions=60, teacher="mc(determinizations=2)", seed=5, out=tmp_path,

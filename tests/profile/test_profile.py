@@ -69,6 +69,7 @@ def test_every_figure_has_an_interval_and_tested_ones_their_corrections(profile)
     assert set(t.family) == {"fairness", "skill", "luck", "option", "length"}
 
 
+@pytest.mark.long
 def test_verify_recomputes_the_profile(folder, tmp_path):
     assert verify_study(folder).ok
     copy = shutil.copytree(folder, tmp_path / "copy")
@@ -119,6 +120,7 @@ def test_rating_fit_from_a_neighbouring_maximum():
     assert theta[1] == pytest.approx(np.log(336319 / 266819), rel=1e-6)
 
 
+@pytest.mark.long
 def test_the_html_report_has_the_profile_section(folder, tmp_path):
     from cardsim.study.report.html import write_report
 

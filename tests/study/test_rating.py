@@ -91,6 +91,7 @@ def _luce_loser_ladder(rng: np.random.Generator, theta: np.ndarray, players: int
     return out
 
 
+@pytest.mark.long
 def test_bootstrap_intervals_cover_a_known_strength():
     # 3 policies, 4 seats, strengths 0, 0.6, -0.4 (Elo 0, 104, -69): the 95% interval of each
     # difference covers the truth in about 95% of 60 simulated ladders of 60 deals (100 resamples each)

@@ -49,6 +49,7 @@ def cluster(tmp_path):
             p.wait()
 
 
+@pytest.mark.long
 def test_a_worker_lost_mid_run_is_replaced_and_the_digest_is_the_same(fake, cluster, tmp_path):
     from distributed import Client
 

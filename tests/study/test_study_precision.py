@@ -71,6 +71,7 @@ def _expected_steps(study, precision, max_games):
         n = min(max_games, max(n + first, first * math.ceil(n * (widest / precision) ** 2 / first)))
 
 
+@pytest.mark.long
 def test_a_precision_run_stops_at_the_rule_s_n_and_is_the_study_of_n_games(write_study, tmp_path, capsys):
     path = write_study(**{"games = 40": "games = 30"})
     expected = _expected_steps(load(path), 6.0, 1_000_000)

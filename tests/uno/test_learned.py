@@ -267,6 +267,7 @@ def test_the_committed_model_plays_alike_on_both_engines_and_warns_under_other_r
 
 # ---------------------------------------------------------------- training
 
+@pytest.mark.long
 def test_train_uno_is_deterministic_and_resumable(tmp_path):
     args = dict(players=3, generations=2, positions=30, teacher="mc(determinizations=2)", seed=5, every=2,
                 progress=False)
