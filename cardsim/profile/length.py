@@ -8,9 +8,11 @@
   first ``replays`` self-play games (the reference engine's events; replays cost time, so a
   sample): the share of the game's decisions after which the loser holds strictly the most
   cards for the rest of the game (for a game with a winner: the winner strictly the fewest);
-  0 when it does from the deal on, 1 when only the last decision settles it. Mean over the
-  replayed games with an outcome seat, Student t 95%. A game whose outcome comes from scores
-  (Molotow Jass: every seat holds the same number of cards) has no such row.
+  0 when it does from the deal on, 1 when only the last decision settles it. A game whose
+  outcome comes from scores (Molotow Jass: every seat holds the same number of cards) counts
+  hands instead: the share of the game's hands after which the winner strictly leads the running
+  score (sticks minus potatoes, MJ-19) for the rest of the game, 0 when it leads from the first
+  hand on; a shared win has no share. Mean over the replayed games with an outcome seat, Student t 95%.
 """
 from __future__ import annotations
 
@@ -65,11 +67,29 @@ def decided_at(events: pd.DataFrame, seat: int, turns: int, most: bool) -> float
     return settled / turns
 
 
-def decisiveness(variant: str, players: int, policy: str, shares: list[float]) -> list[dict]:
-    """The ``decided_share`` row from the replayed games' shares (NaN: no outcome seat)."""
+def decided_by_score(events: pd.DataFrame, seat: int) -> float:
+    """The share of a scored game's hands after which ``seat`` strictly leads the running score
+    (sticks minus potatoes of the replay's ``score`` events, hand by hand) for good; NaN without hands
+    or when ``seat`` does not lead alone at the end (a shared win)."""
+    scores = events.loc[events.action == "score"]
+    if scores.empty:
+        return np.nan
+    per_hand = (scores.sticks - scores.potatoes).groupby([scores.hand, scores.seat]).sum().unstack(fill_value=0)
+    running = per_hand.sort_index().cumsum().to_numpy()
+    leads = [totals[seat] > np.delete(totals, seat).max() for totals in running]
+    if not leads[-1]:
+        return np.nan
+    return max((h + 1 for h, ahead in enumerate(leads) if not ahead), default=0) / len(running)
+
+
+def decisiveness(variant: str, players: int, policy: str, shares: list[float], scored: bool = False) -> list[dict]:
+    """The ``decided_share`` row from the replayed games' shares (NaN: no outcome seat); ``scored``:
+    shares of hands by the running score (``decided_by_score``), else of decisions by hand sizes."""
     x = np.array([s for s in shares if not np.isnan(s)])
     if len(x) < 2:
         return []
     mean, lo, hi = paired_mean(x)
+    what = ("hands until the winner leads the score" if scored
+            else "decisions until the outcome seat is behind")
     return [row(variant, players, FAMILY, "decided_share", policy, mean, lo, hi, len(x),
-                note=f"{len(x)} replayed games; share of decisions until the outcome seat is behind for good")]
+                note=f"{len(x)} replayed games; share of {what} for good")]

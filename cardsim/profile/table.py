@@ -51,6 +51,9 @@ def compute(study: Study, folder: Path) -> pd.DataFrame:
                                          columns=[c for c in read if c in columns or c == "game"])
                 return got.sort_values("game").reset_index(drop=True)
 
+            def events(i: int) -> pd.DataFrame:
+                return api.replay(study.game, rules, players=n, seed=study.seed, game=i, policy=prof.policy).events
+
             self_play = records(prof.policy)
             outcome = self_play[m.outcome].to_numpy()
             rows += fairness.figures(variant, n, prof.policy, outcome)
@@ -63,13 +66,11 @@ def compute(study: Study, folder: Path) -> pd.DataFrame:
                                         [records(restricted(prof, option, n, r))[m.outcome].to_numpy()
                                          for r in range(n)])
             rows += length.figures(variant, n, prof.policy, self_play)
-            if "score_0" not in columns:
-                replays = min(prof.replays, study.games)
-                shares = [length.decided_at(api.replay(study.game, rules, players=n, seed=study.seed, game=i,
-                                                       policy=prof.policy).events, int(outcome[i]),
-                                            int(self_play.turns[i]), m.outcome == "loser")
-                          if outcome[i] >= 0 else np.nan for i in range(replays)]
-                rows += length.decisiveness(variant, n, prof.policy, shares)
+            scored = "score_0" in columns
+            shares = [np.nan if outcome[i] < 0 else length.decided_by_score(events(i), int(outcome[i])) if scored
+                      else length.decided_at(events(i), int(outcome[i]), int(self_play.turns[i]), m.outcome == "loser")
+                      for i in range(min(prof.replays, study.games))]
+            rows += length.decisiveness(variant, n, prof.policy, shares, scored)
     table = pd.DataFrame(rows, columns=list(ROW_COLUMNS))
     return correct(table.assign(game=study.game), study.alpha)[list(COLUMNS)]
 

@@ -110,6 +110,34 @@ def test_decided_share_from_hand_sizes():
     assert length.median_ranks(100) == (39, 60)
 
 
+def test_decided_share_from_the_running_score():
+    """A scored game (MJ-19: sticks minus potatoes): seat 2 leads the running score strictly after hands 3
+    and 4 of 4; a seat that does not lead alone at the end (a shared win, or no win) has no share."""
+    hands = [(3, 1, 0), (0, 1, 2), (0, 0, 2), (1, 0, 0)]  # net score of seats 0, 1, 2 in each hand
+    events = pd.DataFrame([{"action": "score", "hand": h, "seat": s, "sticks": max(v, 0), "potatoes": max(-v, 0)}
+                           for h, row in enumerate(hands) for s, v in enumerate(row)]
+                          + [{"action": "play", "hand": 0, "seat": 0, "sticks": 0, "potatoes": 0}])
+    assert np.isnan(length.decided_by_score(events, 2))  # running 3 1 0 | 3 2 2 | 3 2 4 | 4 2 4: a shared win
+    events.loc[(events.hand == 3) & (events.seat == 0), "sticks"] = 0
+    assert length.decided_by_score(events, 2) == 0.5  # ... | 3 2 4: seat 2 leads after hands 3 and 4
+    assert np.isnan(length.decided_by_score(events, 0))  # seat 0 does not lead at the end
+    events.loc[(events.hand == 0) & (events.seat == 2), "sticks"] = 5  # running 3 1 5 | 3 2 7 | ...
+    assert length.decided_by_score(events, 2) == 0.0  # leads from the first hand on
+    assert np.isnan(length.decided_by_score(events.loc[events.action == "play"], 0))
+
+
+def test_decided_share_of_a_molotow_replay_is_read_by_hands():
+    """A real Molotow game with one winner: the share counts its 12 hands, and the winner leads after the last."""
+    import cardsim
+    from cardsim import api
+
+    record = cardsim.simulate("molotow", "molotow", players=4, seed=7, games=1, policy="greedy").iloc[0]
+    events = api.replay("molotow", "molotow", players=4, seed=7, game=0, policy="greedy").events
+    assert record.winners == 1 << int(record.winner)  # one winner (``winners``: a bit per winning seat)
+    share = length.decided_by_score(events, int(record.winner))
+    assert 0 <= share < 1 and (share * 12).is_integer()
+
+
 def test_rating_fit_from_a_neighbouring_maximum():
     """A bootstrap resample of a 50,000-deal Uno ladder, started at the whole sample's maximum: it stalled on
     rounding ("A bad approximation caused failure to predict improvement") before rating.fit started afresh."""
