@@ -7,8 +7,9 @@ The state (``STATE``, one record ``np.zeros(1, STATE)``) holds one game: hands a
 per card kind, the draw pile ``pile[ptr:end]`` (``pile[ptr]`` drawn first), the discard
 pile as its ``top`` plus counts of the cards under it, the current colour, direction,
 pending penalties, the match scores (``target_score``), the counters of the record, and
-what each seat has been shown of another's hand (``shown``). A state always waits at a
-*choice* of the player ``current``; ``phase`` says which:
+what each seat has been shown of another's hand (``shown``); the rules go in as a ``PARAMS``
+record (``params_of``), read by field name. A state always waits at a *choice* of the player
+``current``; ``phase`` says which:
 
 - ``START_COLOUR`` name the colour of a wild starting card (protocol step 1; 0..3);
 - ``STACK`` stack a held Draw Two (its kind) or ``TAKE`` the total (step 2, U-11);
@@ -44,6 +45,8 @@ what the table reads from each seat's choices (``barred``; ``reference.State.bar
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from cardsim.core import jit, learned, rng
@@ -74,8 +77,11 @@ ROW = WEIGHTS + feat.WEIGHTS
 DEFAULT_CUTS = np.array([[int(DEFAULTS[b][k] * 2**53) for k in ("bluff", "challenge")] for b in BASES],
                         dtype=np.int64)
 """``bluff`` and ``challenge`` cut-offs of each base policy at its defaults (``mc``'s play-outs, its first candidate)."""
-N_CARDS, HAND_SIZE, UNTIL_PLAYABLE, STACK_DRAW_TWO, WD4_CHALLENGE, CUSTOM_WILD, TARGET_SCORE, MAX_TURNS = range(8)
-"""Indices of the ``params`` array built from the rules by ``params_of`` (``TARGET_SCORE`` 0 = one hand)."""
+PARAMS = np.dtype([(name, np.int64) for name in (
+    "n_cards", "hand_size", "until_playable", "stack_draw_two", "wd4_challenge", "custom_wild", "target_score",
+    "max_turns")])
+"""The rules as the compiled functions read them (``params_of``): ``n_cards`` the deck's size, ``until_playable``
+``draw_rule="until_playable"``, ``custom_wild`` an index of ``CUSTOM_RULES``, ``target_score`` 0 = one hand."""
 WON = 1 << 20
 """An ``mc`` play-out's score when the seat wins the hand: above the cards it can hold in all its worlds
 together (``MAX_DETERMINIZATIONS * MAX_CARDS``), which a lost play-out scores less."""
@@ -84,32 +90,55 @@ CUSTOM_RULES = ("wild", "swap_hands", "everyone_draws_one")
 SWAP_HANDS, EVERYONE_DRAWS_ONE = CUSTOM_RULES.index("swap_hands"), CUSTOM_RULES.index("everyone_draws_one")
 
 STATE = np.dtype([
-    ("key", np.uint64), ("pkey", np.uint64), ("tkey", np.uint64),
-    ("players", np.int64), ("phase", np.int64), ("current", np.int64), ("direction", np.int64),
-    ("hands", np.int8, (MAX_PLAYERS, K)), ("size", np.int64, (MAX_PLAYERS,)), ("colours", np.int64, (MAX_PLAYERS, 4)),
-    ("shown", np.int8, (MAX_PLAYERS, MAX_PLAYERS, K)), ("shown_total", np.int64, (MAX_PLAYERS,)),
-    ("barred", np.uint64, (MAX_PLAYERS, READ_LAYERS)), ("barred_cards", np.int64, (MAX_PLAYERS, READ_LAYERS)),
-    ("layers", np.int64, (MAX_PLAYERS,)), ("reads", np.bool_),
-    ("pile", np.int8, (MAX_CARDS,)), ("ptr", np.int64), ("end", np.int64),
-    ("discard", np.int8, (K,)), ("under", np.int64), ("top", np.int64), ("colour", np.int64),
-    ("pending", np.int64), ("challenge_open", np.bool_), ("wd4_bluffed", np.bool_), ("wd4_player", np.int64),
-    ("wd4_colour", np.int64), ("hand_only", np.bool_),
-    ("hand_winner", np.int64), ("hand_no", np.int64), ("hand_turns", np.int64), ("turns", np.int64),
-    ("reshuffles", np.int64), ("cards_drawn", np.int64), ("challenges", np.int64), ("successes", np.int64),
-    ("scores", np.int64, (MAX_PLAYERS,)),
-    ("winner", np.int64), ("points", np.int64), ("truncated", np.bool_),
+    ("key", np.uint64),                                 # the game key (rng.game_key)
+    ("pkey", np.uint64),                                # its policy stream
+    ("tkey", np.uint64),                                # the current decision's policy key
+    ("players", np.int64),
+    ("phase", np.int64),                                # the protocol's phase; OVER once the game ends
+    ("current", np.int64),                              # the seat to act
+    ("direction", np.int64),                            # +1 or -1 (Reverse, U-10)
+    ("hands", np.int8, (MAX_PLAYERS, K)),               # each seat's cards, as counts per kind
+    ("size", np.int64, (MAX_PLAYERS,)),                 # cards per hand
+    ("colours", np.int64, (MAX_PLAYERS, 4)),            # its cards of each colour (kept with hands: count_colours)
+    ("shown", np.int8, (MAX_PLAYERS, MAX_PLAYERS, K)),  # what each seat was shown of each hand
+    ("shown_total", np.int64, (MAX_PLAYERS,)),          # ... and how many cards of it
+    ("barred", np.uint64, (MAX_PLAYERS, READ_LAYERS)),  # barred[q, j], j < layers[q]: the kinds (bits) and
+    ("barred_cards", np.int64, (MAX_PLAYERS, READ_LAYERS)),  # cards the table has read from q's choices
+    ("layers", np.int64, (MAX_PLAYERS,)),               # (reference.State.barred)
+    ("reads", np.bool_),                                # barred is kept only while an mc seat plays
+    ("pile", np.int8, (MAX_CARDS,)),                    # the draw pile
+    ("ptr", np.int64),                                  # its next card
+    ("end", np.int64),                                  # its end
+    ("discard", np.int8, (K,)),                         # the discard pile, as counts per kind
+    ("under", np.int64),                                # cards under top
+    ("top", np.int64),                                  # the top card of the discard pile
+    ("colour", np.int64),                               # the colour to follow (-1: a wild starter waits for it)
+    ("pending", np.int64),                              # a stacked Draw Two total for current
+    ("challenge_open", np.bool_),                       # a Wild Draw Four that current may challenge (U-13)
+    ("wd4_bluffed", np.bool_),                          # ... played illegally
+    ("wd4_player", np.int64),                           # ... by this seat
+    ("wd4_colour", np.int64),                           # ... on this colour
+    ("hand_only", np.bool_),                            # the game ends with this hand (an mc world)
+    ("hand_winner", np.int64),                          # the seat that went out of the hand
+    ("hand_no", np.int64),                              # the hand being played (0 = the first)
+    ("hand_turns", np.int64),                           # its decisions
+    ("turns", np.int64),                                # the game's decisions
+    ("reshuffles", np.int64),
+    ("cards_drawn", np.int64),
+    ("challenges", np.int64),
+    ("successes", np.int64),                            # successful challenges
+    ("scores", np.int64, (MAX_PLAYERS,)),               # match points (U-20)
+    ("winner", np.int64),                               # the record's once phase == OVER
+    ("points", np.int64),                               # ...
+    ("truncated", np.bool_),                            # ...
 ], align=True)
-"""One game. ``key`` the game key, ``pkey`` its policy stream, ``tkey`` the current decision's policy key;
-``size`` cards per hand, ``colours`` its cards of each colour (kept with ``hands``: ``count_colours``);
-``under`` cards under ``top``; ``colour`` -1 while a wild starter waits for its colour; ``pending`` a
-stacked Draw Two total for ``current``; ``challenge_open`` a Wild Draw Four (by ``wd4_player`` on the colour
-``wd4_colour``; ``wd4_bluffed``: played illegally) that ``current`` may
-challenge; ``hand_only``: the game ends with this hand (an ``mc`` world); ``hand_no`` the hand being played
-(0 = the first), ``hand_turns`` its decisions, ``turns`` the game's; ``successes`` successful challenges;
-``scores`` match points (U-20); ``winner``, ``points``, ``truncated`` the record's once ``phase == OVER``;
-``shown`` and ``shown_total`` what each seat was shown of each hand; ``barred[q, j]`` (kinds as bits),
-``barred_cards[q, j]`` (``j < layers[q]``) what the table has read from ``q``'s choices
-(``reference.State.barred``), kept only while ``reads`` (an ``mc`` seat plays)."""
+"""One game of the DECISION PROTOCOL (a field per line, as ``reference.State`` names it where it has it)."""
+
+MIRRORED = tuple(name for name in STATE.names if STATE[name].shape == ()
+                 and name in {f.name for f in dataclasses.fields(reference.State)})
+"""The scalar fields ``state_from`` copies from ``reference.State``'s fields of the same name (derived)."""
+RENAMED = {"pending": "pending_draw", "successes": "successful_challenges"}
+"""The scalar fields ``reference.State`` names otherwise."""
 
 WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("cards", np.int8, (MAX_CARDS,)),
@@ -326,7 +355,7 @@ def turn_phase(s) -> int:
 @njit(cache=True)
 def next_decision(s, params) -> None:
     """The turn has passed to ``current``: their decision begins, unless the hand is truncated (U-21)."""
-    if s.hand_turns >= params[MAX_TURNS]:
+    if s.hand_turns >= params.max_turns:
         game_over(s, -1, 0, True)
         return
     s.turns += 1
@@ -340,7 +369,7 @@ def next_decision(s, params) -> None:
 @njit(cache=True)
 def deal(s, params, w) -> None:
     """U-4, U-5: hand ``hand_no``, dealt by ``hand_no mod P``; the starting card turned and applied."""
-    players, hand_size, n = s.players, params[HAND_SIZE], params[N_CARDS]
+    players, hand_size, n = s.players, params.hand_size, params.n_cards
     dealer = s.hand_no % players
     jit.permutation_into(s.key, DEAL, s.hand_no, n, w.u, w.order, w.count)
     s.hands[:, :] = 0
@@ -452,7 +481,7 @@ def after_wild(s, params, w) -> None:
 @njit(cache=True)
 def play_draw_two(s, params, w) -> None:
     """U-11: the next player draws two and loses the turn; stacking hands them the total."""
-    if params[STACK_DRAW_TWO]:
+    if params.stack_draw_two:
         s.pending += 2
         s.current = seat(s, 1)
     else:
@@ -463,7 +492,7 @@ def play_draw_two(s, params, w) -> None:
 @njit(cache=True)
 def play_wild_draw_four(s, params, w) -> None:
     """U-13: the next player draws four and loses the turn, unless they may challenge (U-14)."""
-    if params[WD4_CHALLENGE]:
+    if params.wd4_challenge:
         s.challenge_open, s.wd4_player = True, s.current
         s.current = seat(s, 1)
     else:
@@ -493,7 +522,7 @@ def shuffle_hands(s, w) -> None:
 @njit(cache=True)
 def play_custom_wild(s, params, w) -> None:
     """U-16: the table's rule on the blank wilds; a swap asks for its target, then the colour is named."""
-    rule = params[CUSTOM_WILD]
+    rule = params.custom_wild
     if rule == SWAP_HANDS:
         s.phase = TARGET
         return
@@ -541,7 +570,7 @@ def finish_with_last_card(s, kind: int, params, w) -> None:
         draw_cards(s, seat(s, 1), s.pending + 2, w)
     elif kind == WD4:
         draw_cards(s, seat(s, 1), 4, w)
-    elif kind == CUSTOM and params[CUSTOM_WILD] == EVERYONE_DRAWS_ONE:
+    elif kind == CUSTOM and params.custom_wild == EVERYONE_DRAWS_ONE:
         everyone_draws_one(s, w)
     s.pending = 0
     s.hand_winner = s.current
@@ -554,7 +583,7 @@ def end_hand(s, params, w) -> None:
     winner = s.hand_winner
     gained = hand_points(s, winner)
     s.scores[winner] += gained
-    target = params[TARGET_SCORE]
+    target = params.target_score
     if target == 0 or s.hand_only:
         game_over(s, winner, gained, False)
     elif s.scores[winner] >= target:
@@ -613,7 +642,7 @@ def draw_for_turn(s, params, w) -> None:
                 read(s, p, LEGAL_BITS[s.colour, s.top], s.size[p] - 1)
             play_card(s, card, params, w)
             return
-        if not params[UNTIL_PLAYABLE]:
+        if not params.until_playable:
             break
     if s.reads:
         read(s, p, LEGAL_BITS[s.colour, s.top], s.size[p])
@@ -1137,14 +1166,14 @@ def play_plain(params, policy, players: int, seed: np.uint64, games, w, out) -> 
 # ---------------------------------------------------------------- from Python
 
 def params_of(rules: UnoRules) -> np.ndarray:
-    """The rules as the int64 ``params`` array the compiled functions read."""
-    params = np.zeros(8, dtype=np.int64)
-    params[N_CARDS], params[HAND_SIZE] = DECK_SIZES[rules.deck], rules.hand_size
-    params[UNTIL_PLAYABLE] = rules.draw_rule == "until_playable"
-    params[STACK_DRAW_TWO], params[WD4_CHALLENGE] = rules.stack_draw_two, rules.wd4_challenge
-    params[CUSTOM_WILD] = CUSTOM_RULES.index(rules.custom_wild)
-    params[TARGET_SCORE] = rules.target_score or 0
-    params[MAX_TURNS] = rules.max_turns
+    """The rules as the ``PARAMS`` record the compiled functions read."""
+    params = np.zeros(1, dtype=PARAMS)[0]
+    params["n_cards"], params["hand_size"] = DECK_SIZES[rules.deck], rules.hand_size
+    params["until_playable"] = rules.draw_rule == "until_playable"
+    params["stack_draw_two"], params["wd4_challenge"] = rules.stack_draw_two, rules.wd4_challenge
+    params["custom_wild"] = CUSTOM_RULES.index(rules.custom_wild)
+    params["target_score"] = rules.target_score or 0
+    params["max_turns"] = rules.max_turns
     return params
 
 
@@ -1193,15 +1222,11 @@ def state_from(position: reference.State, choice: int | None = None) -> np.ndarr
     state = np.zeros(1, STATE)
     s = state[0]
     pkey = rng.mix(r.key, rng.Stream.POLICY)
-    for name, value in (("key", np.uint64(r.key)), ("pkey", np.uint64(pkey)), ("players", r.players),
-                        ("current", r.current), ("direction", r.direction), ("ptr", 0), ("end", len(r.pile)),
-                        ("under", sum(r.discard)), ("top", r.top), ("colour", r.colour), ("pending", r.pending_draw),
-                        ("challenge_open", r.challenge_open), ("wd4_bluffed", r.wd4_bluffed),
-                        ("wd4_player", r.wd4_player), ("wd4_colour", r.wd4_colour), ("hand_winner", r.hand_winner),
-                        ("hand_no", r.hand_no), ("hand_turns", r.hand_turns), ("turns", r.turns),
-                        ("reshuffles", r.reshuffles), ("cards_drawn", r.cards_drawn), ("challenges", r.challenges),
-                        ("successes", r.successful_challenges), ("winner", -1)):
-        s[name] = value
+    for name in MIRRORED:
+        s[name] = getattr(r, name)
+    for name, theirs in RENAMED.items():
+        s[name] = getattr(r, theirs)
+    s["pkey"], s["ptr"], s["end"], s["under"], s["winner"] = pkey, 0, len(r.pile), sum(r.discard), -1
     s["hands"][:r.players] = r.hands
     s["size"][:r.players] = [sum(h) for h in r.hands]
     s["colours"][:r.players] = [[sum(h[c * 13:c * 13 + 13]) for c in range(4)] for h in r.hands]
