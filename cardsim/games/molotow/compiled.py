@@ -16,9 +16,9 @@ and every function below reads or changes that record, one phase of the rules ea
 
 The engine's own loops (``play_games``, ``play_hands``) are ``new_game`` then ``choose``
 and ``apply`` until ``game_over``. Nothing allocates: a state carries its deal's scratch,
-a ``WORK`` record ``mc``'s (its world and play-out states). Rules knobs go in as a tuple
-of ints (``make_params``: a value, so passing it to a function costs no reference
-counting), seat policies as a table of int64 rows (``policy_table``: the code, ``mc``'s worlds
+a ``WORK`` record ``mc``'s (its world and play-out states). Rules knobs go in as a ``Params``
+named tuple read by field name (``make_params``: a value, so passing it to a function costs no
+reference counting), seat policies as a table of int64 rows (``policy_table``: the code, ``mc``'s worlds
 and base policy, the ``forbid`` mask, ``learned``'s fixed-point weights), passed once per play-out.
 
 What a seat's view holds (for ``choose`` and for determinizing the hidden cards): its
@@ -36,6 +36,8 @@ and points are table lookups, and nothing passes an array to a per-decision call
 would count references atomically).
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -98,8 +100,19 @@ STATE = np.dtype([
 ])
 """One game's state; every field but the last is 8 bytes wide, so none needs padding."""
 
-# params: the rules as numbers (make_params)
-P_PLAYERS, P_UNDERTRUMP, P_OTHERS, P_HANDS, P_BONUS, P_TOTAL, P_MAX_TURNS = range(7)
+
+
+class Params(NamedTuple):
+    """The rules as the compiled functions read them, by field name (``make_params``)."""
+
+    players: int
+    undertrump: int    # an index of ``UNDERTRUMP`` (MJ-10)
+    others: int        # the sticks (MJ-16) or potatoes (MJ-17) of every other seat: 3, or 1 (big_hand="one_each")
+    hands: int         # hands in a game (MJ-19); an ``mc`` play-out's copy stops at its world's hand
+    bonus: int         # the last trick's points (MJ-4)
+    total: int         # all the points of a hand (157, MJ-17)
+    max_turns: int     # -1: no limit
+
 
 RECORD = ("game", "turns", "truncated", "winner", "winners", *(f"{k}_{s}" for k in ("score", "sticks", "potatoes")
                                                                for s in range(SEATS)),
@@ -108,6 +121,14 @@ RECORD = ("game", "turns", "truncated", "winner", "winners", *(f"{k}_{s}" for k 
 HAND_RECORD = ("game", "hand", "dealer", "trump", "trump_trick", "trump_setter",
                *(f"{k}_{s}" for k in ("points", "sticks", "potatoes") for s in range(SEATS)))
 """The per-hand table's columns (``__init__.HAND_COLUMNS``), in the order ``hand_record`` writes them."""
+(R_GAME, R_TURNS, R_TRUNCATED, R_WINNER, R_WINNERS, R_SCORE, R_STICKS, R_POTATOES, R_TRUMPLESS, R_100, R_157,
+ R_TIE3) = (RECORD.index(c) for c in ("game", "turns", "truncated", "winner", "winners", "score_0", "sticks_0",
+                                      "potatoes_0", "hands_trumpless", "hands_100", "hands_157", "hands_tie3"))
+"""Where ``record`` writes each column (a seat's ``score_s`` at ``R_SCORE + s``, ...): read from ``RECORD``."""
+(H_GAME, H_HAND, H_DEALER, H_TRUMP, H_TRUMP_TRICK, H_SETTER, H_POINTS, H_STICKS, H_POTATOES) = (
+    HAND_RECORD.index(c) for c in ("game", "hand", "dealer", "trump", "trump_trick", "trump_setter", "points_0",
+                                   "sticks_0", "potatoes_0"))
+"""Where ``hand_record`` writes each column: read from ``HAND_RECORD``."""
 
 
 def _deal_seat() -> np.ndarray:
@@ -131,11 +152,11 @@ SELECT8 = np.array([[([i for i in range(8) if v >> i & 1] + [0] * 8)[j] for j in
 """``SELECT8[v, j]``: the position of the j-th set bit (from 0) of the byte v."""
 
 
-def make_params(rules: MolotowRules, players: int) -> tuple[int, ...]:
-    """The rules as the tuple of ints the compiled functions read (``P_*`` indices)."""
+def make_params(rules: MolotowRules, players: int) -> Params:
+    """The rules as the ``Params`` the compiled functions read."""
     max_turns = -1 if rules.max_turns is None else rules.max_turns
-    return (players, UNDERTRUMP.index(rules.undertrump), 3 if rules.big_hand == "seed" else 1, rules.hands,
-            rules.last_trick_bonus, rules.total_points, max_turns)
+    return Params(players, UNDERTRUMP.index(rules.undertrump), 3 if rules.big_hand == "seed" else 1, rules.hands,
+                  rules.last_trick_bonus, rules.total_points, max_turns)
 
 
 # the policy table (policy_table): a row per seat
@@ -202,10 +223,10 @@ def beats(card: int, best: int, trump: int) -> bool:
 # ----------------------------------------------------------------------------- deal
 
 @njit(cache=True)
-def new_game(s, params: tuple, key: np.uint64) -> None:
+def new_game(s, params: Params, key: np.uint64) -> None:
     """A fresh game from its key (``rng.game_key(seed, game)``), hand 0 dealt."""
     s.key = key
-    s.players = params[P_PLAYERS]
+    s.players = params.players
     s.hand_no = 0
     s.turn = 0
     s.over = False
@@ -306,19 +327,19 @@ def to_act(s) -> int:
 
 
 @njit(cache=True, inline="always")
-def game_over(s, params: tuple) -> bool:
+def game_over(s, params: Params) -> bool:
     """Every hand scored, or ``max_turns`` cards played (then the game is truncated)."""
-    return s.over or s.turn == params[P_MAX_TURNS]
+    return s.over or s.turn == params.max_turns
 
 
 @njit(cache=True, inline="always")
-def legal_cards(s, params: tuple) -> np.uint64:
+def legal_cards(s, params: Params) -> np.uint64:
     """The cards the seat to act may play (MJ-6, MJ-7, MJ-9, MJ-10, MJ-11; ``reference.legal_moves``)."""
     return rule_cards(s, params, True)
 
 
 @njit(cache=True, inline="always")
-def rule_cards(s, params: tuple, exempt: bool) -> np.uint64:
+def rule_cards(s, params: Params, exempt: bool) -> np.uint64:
     """``legal_cards``, or (``exempt`` False) the cards that would be legal were the Buur an ordinary trump."""
     hand = s.held[to_act(s)]
     if s.trick_len == 0:                                        # MJ-6: any card may be led
@@ -337,7 +358,7 @@ def rule_cards(s, params: tuple, exempt: bool) -> np.uint64:
         return free | kept
     higher = trumps & BEATS[s.best, t]
     lower = trumps & ~higher
-    undertrump = params[P_UNDERTRUMP]
+    undertrump = params.undertrump
     if undertrump == SEED:                                      # MJ-10 "seed"
         above = follow | higher
         return (above if above != ZERO else (lower if lower != ZERO else rest)) | kept
@@ -347,7 +368,7 @@ def rule_cards(s, params: tuple, exempt: bool) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def allowed_cards(s, params: tuple, legal: np.uint64, forbid: int) -> np.uint64:
+def allowed_cards(s, params: Params, legal: np.uint64, forbid: int) -> np.uint64:
     """The ``legal`` cards a policy with the ``forbid`` mask may play (``reference.allowed_moves``): per option
     forbidden, in order, the cards that would take it dropped unless none would be left."""
     t = s.trump
@@ -437,7 +458,7 @@ def greedy_card(s, legal: np.uint64) -> int:
 
 
 @njit(cache=True, inline="always")
-def base_card(s, params: tuple, policy: int) -> int:
+def base_card(s, params: Params, policy: int) -> int:
     """The card the seat to act plays under a search-free ``policy`` (``RANDOM``, ``GREEDY``); it reads
     that seat's view only."""
     legal = legal_cards(s, params)
@@ -447,7 +468,7 @@ def base_card(s, params: tuple, policy: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def decide(s, params: tuple, code: int, policies: np.ndarray, row: int, forbid: int) -> int:
+def decide(s, params: Params, code: int, policies: np.ndarray, row: int, forbid: int) -> int:
     """The card the seat to act plays under the search-free policy ``code`` (``RANDOM``, ``GREEDY``,
     ``LEARNED_CODE``: the weights of row ``row`` of the policy table) with the ``forbid`` mask; from its view."""
     legal = allowed_cards(s, params, legal_cards(s, params), forbid)
@@ -459,7 +480,7 @@ def decide(s, params: tuple, code: int, policies: np.ndarray, row: int, forbid: 
 
 
 @njit(cache=True, inline="always")
-def choose(s, params: tuple, policies: np.ndarray, w) -> int:
+def choose(s, params: Params, policies: np.ndarray, w) -> int:
     """The card the seat to act plays under its row of the policy table (``policy_table``); it reads that
     seat's view only. ``w`` is a ``WORK`` record, ``mc``'s scratch."""
     seat = to_act(s)
@@ -472,7 +493,7 @@ def choose(s, params: tuple, policies: np.ndarray, w) -> int:
 # ----------------------------------------------------------------------------- learned (policies.py specifies it)
 
 @njit(cache=True, inline="always")
-def learned_card(s, params: tuple, legal: np.uint64, policies: np.ndarray, row: int) -> int:
+def learned_card(s, params: Params, legal: np.uint64, policies: np.ndarray, row: int) -> int:
     """``learned``: of the ``legal`` cards (``greedy``'s first, then ascending code), the one whose features
     (``learned_features``) score highest under the weights of policy table row ``row``; ties to the first."""
     first = greedy_card(s, legal)
@@ -481,7 +502,7 @@ def learned_card(s, params: tuple, legal: np.uint64, policies: np.ndarray, row: 
         return first
     seat = to_act(s)
     possible = feat.possible_cards(s, seat)
-    bonus = params[P_BONUS]
+    bonus = params.bonus
     blk = feat.block(s.players, s.trick_len, s.trick_no, s.trump)
     here = feat.context(s, seat, s.trump, bonus)
     best = first
@@ -498,7 +519,7 @@ def learned_card(s, params: tuple, legal: np.uint64, policies: np.ndarray, row: 
 # ----------------------------------------------------------------------------- playing a card
 
 @njit(cache=True, inline="always")
-def apply(s, params: tuple, card: int) -> None:
+def apply(s, params: Params, card: int) -> None:
     """The seat to act plays ``card``; a full trick is taken, a finished hand scored, the next dealt."""
     seat = to_act(s)
     if s.trick_len == 0:
@@ -525,11 +546,11 @@ def lead(s, seat: int, card: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def follow(s, params: tuple, seat: int, card: int) -> None:
+def follow(s, params: Params, seat: int, card: int) -> None:
     """A card to a led trick: what it shows (``rule_out``), trump set (MJ-8), the best card (MJ-12)."""
     b = jit.bit(card)
     if suit(card) != s.led:
-        rule_out(s, params[P_UNDERTRUMP], seat, card)
+        rule_out(s, params.undertrump, seat, card)
         if s.trump == NO_TRUMP:
             set_trump(s, seat, card)
     s.held[seat] &= ~b
@@ -578,7 +599,7 @@ def rule_out(s, undertrump: int, seat: int, card: int) -> None:
 
 
 @njit(cache=True)
-def take_trick(s, params: tuple) -> None:
+def take_trick(s, params: Params) -> None:
     """MJ-12, MJ-6: the best card's seat takes the trick and leads the next; after the last, the hand ends."""
     s.taken[s.best_seat] |= s.trick_cards
     s.leader = s.best_seat
@@ -591,16 +612,16 @@ def take_trick(s, params: tuple) -> None:
 # ----------------------------------------------------------------------------- the end of a hand
 
 @njit(cache=True)
-def end_hand(s, params: tuple) -> None:
+def end_hand(s, params: Params) -> None:
     """MJ-4, MJ-13…MJ-18: value the hand, score it; then deal the next or end the game (MJ-19)."""
     n = s.players
-    total = params[P_TOTAL]
+    total = params.total
     big = False
     full = False
     for p in range(SEATS):
         pts = mask_points(s.taken[p], s.trump) if p < n else 0
         if p == s.leader:                                       # MJ-4: the last trick
-            pts += params[P_BONUS]
+            pts += params.bonus
         s.last_points[p] = pts
         s.last_sticks[p] = 0
         s.last_potatoes[p] = 0
@@ -618,21 +639,21 @@ def end_hand(s, params: tuple) -> None:
     s.last_trump_trick = s.trump_trick
     s.last_setter = s.setter
     s.hand_no += 1
-    if s.hand_no == params[P_HANDS]:
+    if s.hand_no == params.hands:
         s.over = True
     else:
         deal(s)
 
 
 @njit(cache=True)
-def score_hand(s, params: tuple) -> bool:
+def score_hand(s, params: Params) -> bool:
     """Sticks and potatoes of ``last_points`` into ``last_sticks``/``last_potatoes`` (MJ-13…MJ-18);
     True when the three-way-tie draw settled it (MJ-15)."""
     n = s.players
     pts, sticks, potatoes = s.last_points, s.last_sticks, s.last_potatoes
-    others = params[P_OTHERS]
+    others = params.others
     for p in range(n):
-        if pts[p] == params[P_TOTAL]:                           # MJ-17: all the points
+        if pts[p] == params.total:                           # MJ-17: all the points
             for q in range(n):
                 sticks[q], potatoes[q] = (3, 0) if q == p else (0, others)
             return False
@@ -709,7 +730,7 @@ def copy_state(dst, src) -> None:
 
 
 @njit(cache=True)
-def play_out(s, params: tuple, policies: np.ndarray, w) -> None:
+def play_out(s, params: Params, policies: np.ndarray, w) -> None:
     """Play the game of state ``s`` to its end, seat ``p`` playing row ``p`` of the policy table
     (``w`` a ``WORK`` record)."""
     while not game_over(s, params):
@@ -822,14 +843,14 @@ def keeps_slack(w, sets: np.uint64) -> bool:
 
 
 @njit(cache=True, inline="always")
-def to_hand_end(params: tuple, hand_no: int) -> tuple:
+def to_hand_end(params: Params, hand_no: int) -> Params:
     """The rules with hand ``hand_no`` the last: a play-out stops when that hand is scored, dealing none."""
-    return (params[P_PLAYERS], params[P_UNDERTRUMP], params[P_OTHERS], hand_no + 1, params[P_BONUS], params[P_TOTAL],
-            params[P_MAX_TURNS])
+    return Params(params.players, params.undertrump, params.others, hand_no + 1, params.bonus, params.total,
+                  params.max_turns)
 
 
 @njit(cache=True)
-def roll_out(s, params: tuple, policies: np.ndarray, row: int) -> None:
+def roll_out(s, params: Params, policies: np.ndarray, row: int) -> None:
     """An ``mc`` play-out for the seat of policy table row ``row``: its search's base policy in every seat
     until the game (``to_hand_end``: the hand) ends, that seat's own decisions with its ``forbid`` mask."""
     base, forbid = policies[row, BASE], policies[row, FORBID]
@@ -838,7 +859,7 @@ def roll_out(s, params: tuple, policies: np.ndarray, row: int) -> None:
 
 
 @njit(cache=True)
-def search(s, params: tuple, policies: np.ndarray, row: int, w) -> int:
+def search(s, params: Params, policies: np.ndarray, row: int, w) -> int:
     """``mc``'s card for the seat to act, of policy table row ``row`` (policies.py): the candidate of
     ``search_totals`` with the highest total, ties to greedy's card; a single candidate without a play-out."""
     m = search_totals(s, params, policies, row, policies[row, DETERMINIZATIONS], w)
@@ -846,7 +867,7 @@ def search(s, params: tuple, policies: np.ndarray, row: int, w) -> int:
 
 
 @njit(cache=True)
-def search_totals(s, params: tuple, policies: np.ndarray, row: int, determinizations: int, w) -> int:
+def search_totals(s, params: Params, policies: np.ndarray, row: int, determinizations: int, w) -> int:
     """``mc``'s totals (policies.py), into ``w.totals``, of its candidates (``w.candidates``): every card the
     seat may play (``allowed_cards`` with the row's ``forbid``), greedy's first, played out in the same
     ``determinizations`` worlds (``determinize``, keyed ``jit.world_key(key, turn, j)``) to the end of the
@@ -887,10 +908,10 @@ def search_totals(s, params: tuple, policies: np.ndarray, row: int, determinizat
 
 
 @njit(cache=True)
-def record(s, params: tuple, game: int, row: np.ndarray) -> None:
+def record(s, params: Params, game: int, row: np.ndarray) -> None:
     """MJ-19: the game's record (``RECORD`` columns) into ``row``; scores are sticks minus potatoes."""
     n = s.players
-    truncated = s.turn < params[P_HANDS] * N_CARDS
+    truncated = s.turn < params.hands * N_CARDS
     high = s.sticks[0] - s.potatoes[0]
     for p in range(1, n):
         high = max(high, s.sticks[p] - s.potatoes[p])
@@ -899,29 +920,29 @@ def record(s, params: tuple, game: int, row: np.ndarray) -> None:
         if s.sticks[p] - s.potatoes[p] == high:
             winner = p if winners == 0 else -1
             winners |= 1 << p
-    row[0], row[1], row[2] = game, s.turn, truncated
-    row[3], row[4] = (-1, 0) if truncated else (winner, winners)
+    row[R_GAME], row[R_TURNS], row[R_TRUNCATED] = game, s.turn, truncated
+    row[R_WINNER], row[R_WINNERS] = (-1, 0) if truncated else (winner, winners)
     for p in range(SEATS):
-        row[5 + p] = s.sticks[p] - s.potatoes[p]
-        row[9 + p] = s.sticks[p]
-        row[13 + p] = s.potatoes[p]
-    row[17], row[18], row[19], row[20] = s.hands_trumpless, s.hands_100, s.hands_157, s.hands_tie3
+        row[R_SCORE + p] = s.sticks[p] - s.potatoes[p]
+        row[R_STICKS + p] = s.sticks[p]
+        row[R_POTATOES + p] = s.potatoes[p]
+    row[R_TRUMPLESS], row[R_100], row[R_157], row[R_TIE3] = s.hands_trumpless, s.hands_100, s.hands_157, s.hands_tie3
 
 
 @njit(cache=True)
 def hand_record(s, game: int, row: np.ndarray) -> None:
     """The row of the hand just scored (``HAND_RECORD`` columns)."""
-    row[0], row[1] = game, s.hand_no - 1
-    row[2] = (s.hand_no - 1) % s.players
-    row[3], row[4], row[5] = s.last_trump, s.last_trump_trick, s.last_setter
+    row[H_GAME], row[H_HAND] = game, s.hand_no - 1
+    row[H_DEALER] = (s.hand_no - 1) % s.players
+    row[H_TRUMP], row[H_TRUMP_TRICK], row[H_SETTER] = s.last_trump, s.last_trump_trick, s.last_setter
     for p in range(SEATS):
-        row[6 + p] = s.last_points[p]
-        row[10 + p] = s.last_sticks[p]
-        row[14 + p] = s.last_potatoes[p]
+        row[H_POINTS + p] = s.last_points[p]
+        row[H_STICKS + p] = s.last_sticks[p]
+        row[H_POTATOES + p] = s.last_potatoes[p]
 
 
 @njit(cache=True)
-def play_games(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
+def play_games(params: Params, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
                state: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
     """The engine's loop: game ``games[i]``'s record into ``out[i]``, one game at a time."""
     s, w = state[0], work[0]
@@ -932,7 +953,7 @@ def play_games(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.n
 
 
 @njit(cache=True)
-def play_plain(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
+def play_plain(params: Params, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
                state: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
     """``play_games`` for a policy table without ``mc``: the same cards (``choose`` without its search),
     so a call that plays no ``mc`` seat compiles no search."""
@@ -946,7 +967,7 @@ def play_plain(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.n
 
 
 @njit(cache=True)
-def play_hands(params: tuple, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
+def play_hands(params: Params, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
                state: np.ndarray, out: np.ndarray, work: np.ndarray) -> int:
     """The per-hand loop: a row per scored hand into ``out``, game by game; the rows written."""
     s, w = state[0], work[0]

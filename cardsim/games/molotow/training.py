@@ -29,7 +29,7 @@ def label_games(params: tuple, policies: np.ndarray, teacher: np.ndarray, seed: 
     of ``x``) and the teacher's totals (``y``; ``teacher``: a policy table of ``mc`` rows). Stops when
     ``block`` or ``x`` is full (``label`` makes them large enough). The positions and rows written."""
     s, w = state[0], work[0]
-    bonus = params[C.P_BONUS]
+    bonus = params.bonus
     positions, rows = 0, 0
     for g in range(len(games)):
         C.new_game(s, params, jit.game_key(seed, games[g]))
