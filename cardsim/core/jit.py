@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from collections import namedtuple
+from typing import Any, Sequence
 
 import numba
 import numpy as np
@@ -242,6 +243,15 @@ def argmax_first(values: np.ndarray, n: int) -> int:
         if values[i] > values[best]:
             best = i
     return best
+
+
+# --- records -------------------------------------------------------------------------------
+
+def positions(columns: Sequence[str]) -> tuple:
+    """The position of each of a record row's ``columns`` as a named tuple, so that a compiled engine
+    writes a row by column name (``row[AT.turns] = s.turns``): numba reads a global named tuple as
+    constants, so the machine code is that of ``row[0]``."""
+    return namedtuple("Positions", columns)(*range(len(columns)))
 
 
 # --- compilation ---------------------------------------------------------------------------

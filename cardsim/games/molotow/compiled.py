@@ -121,14 +121,10 @@ RECORD = ("game", "turns", "truncated", "winner", "winners", *(f"{k}_{s}" for k 
 HAND_RECORD = ("game", "hand", "dealer", "trump", "trump_trick", "trump_setter",
                *(f"{k}_{s}" for k in ("points", "sticks", "potatoes") for s in range(SEATS)))
 """The per-hand table's columns (``__init__.HAND_COLUMNS``), in the order ``hand_record`` writes them."""
-(R_GAME, R_TURNS, R_TRUNCATED, R_WINNER, R_WINNERS, R_SCORE, R_STICKS, R_POTATOES, R_TRUMPLESS, R_100, R_157,
- R_TIE3) = (RECORD.index(c) for c in ("game", "turns", "truncated", "winner", "winners", "score_0", "sticks_0",
-                                      "potatoes_0", "hands_trumpless", "hands_100", "hands_157", "hands_tie3"))
-"""Where ``record`` writes each column (a seat's ``score_s`` at ``R_SCORE + s``, ...): read from ``RECORD``."""
-(H_GAME, H_HAND, H_DEALER, H_TRUMP, H_TRUMP_TRICK, H_SETTER, H_POINTS, H_STICKS, H_POTATOES) = (
-    HAND_RECORD.index(c) for c in ("game", "hand", "dealer", "trump", "trump_trick", "trump_setter", "points_0",
-                                   "sticks_0", "potatoes_0"))
-"""Where ``hand_record`` writes each column: read from ``HAND_RECORD``."""
+AT = jit.positions(RECORD)
+"""Where ``record`` writes each column (a seat's ``score_s`` at ``AT.score_0 + s``, ...)."""
+AT_HAND = jit.positions(HAND_RECORD)
+"""Where ``hand_record`` writes each column."""
 
 
 def _deal_seat() -> np.ndarray:
@@ -920,25 +916,27 @@ def record(s, params: Params, game: int, row: np.ndarray) -> None:
         if s.sticks[p] - s.potatoes[p] == high:
             winner = p if winners == 0 else -1
             winners |= 1 << p
-    row[R_GAME], row[R_TURNS], row[R_TRUNCATED] = game, s.turn, truncated
-    row[R_WINNER], row[R_WINNERS] = (-1, 0) if truncated else (winner, winners)
+    row[AT.game], row[AT.turns], row[AT.truncated] = game, s.turn, truncated
+    row[AT.winner], row[AT.winners] = (-1, 0) if truncated else (winner, winners)
     for p in range(SEATS):
-        row[R_SCORE + p] = s.sticks[p] - s.potatoes[p]
-        row[R_STICKS + p] = s.sticks[p]
-        row[R_POTATOES + p] = s.potatoes[p]
-    row[R_TRUMPLESS], row[R_100], row[R_157], row[R_TIE3] = s.hands_trumpless, s.hands_100, s.hands_157, s.hands_tie3
+        row[AT.score_0 + p] = s.sticks[p] - s.potatoes[p]
+        row[AT.sticks_0 + p] = s.sticks[p]
+        row[AT.potatoes_0 + p] = s.potatoes[p]
+    row[AT.hands_trumpless], row[AT.hands_100] = s.hands_trumpless, s.hands_100
+    row[AT.hands_157], row[AT.hands_tie3] = s.hands_157, s.hands_tie3
 
 
 @njit(cache=True)
 def hand_record(s, game: int, row: np.ndarray) -> None:
     """The row of the hand just scored (``HAND_RECORD`` columns)."""
-    row[H_GAME], row[H_HAND] = game, s.hand_no - 1
-    row[H_DEALER] = (s.hand_no - 1) % s.players
-    row[H_TRUMP], row[H_TRUMP_TRICK], row[H_SETTER] = s.last_trump, s.last_trump_trick, s.last_setter
+    row[AT_HAND.game], row[AT_HAND.hand] = game, s.hand_no - 1
+    row[AT_HAND.dealer] = (s.hand_no - 1) % s.players
+    row[AT_HAND.trump], row[AT_HAND.trump_trick] = s.last_trump, s.last_trump_trick
+    row[AT_HAND.trump_setter] = s.last_setter
     for p in range(SEATS):
-        row[H_POINTS + p] = s.last_points[p]
-        row[H_STICKS + p] = s.last_sticks[p]
-        row[H_POTATOES + p] = s.last_potatoes[p]
+        row[AT_HAND.points_0 + p] = s.last_points[p]
+        row[AT_HAND.sticks_0 + p] = s.last_sticks[p]
+        row[AT_HAND.potatoes_0 + p] = s.last_potatoes[p]
 
 
 @njit(cache=True)

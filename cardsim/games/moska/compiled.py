@@ -1113,13 +1113,16 @@ def teacher_scores(s: np.void, p: np.void, row: np.ndarray, worlds: int, w: np.v
 
 RECORD_FIELDS = ("turns", "truncated", "loser", "rounds", "trump_suit", "swaps", "overplays", "pickups",
                  "self_attacks", "finish")
+AT = jit.positions(RECORD_FIELDS)
+"""Where ``write_record`` writes each column."""
 
 
 @njit(cache=True)
 def write_record(s: np.void, out: np.ndarray) -> None:
-    """The record of a finished game into ``out`` (int64, in the order of ``RECORD_FIELDS``)."""
-    out[0], out[1], out[2], out[3], out[4] = s.turns, s.truncated, s.loser, s.rounds, s.trump
-    out[5], out[6], out[7], out[8], out[9] = s.swaps, s.overplays, s.pickups, s.self_attacks, s.finish
+    """The record of a finished game into ``out`` (int64, the columns of ``RECORD_FIELDS``)."""
+    out[AT.turns], out[AT.truncated], out[AT.loser], out[AT.rounds] = s.turns, s.truncated, s.loser, s.rounds
+    out[AT.trump_suit], out[AT.swaps], out[AT.overplays], out[AT.pickups] = s.trump, s.swaps, s.overplays, s.pickups
+    out[AT.self_attacks], out[AT.finish] = s.self_attacks, s.finish
 
 
 @njit(cache=True)

@@ -698,17 +698,20 @@ def teacher_scores(s: np.void, p: np.void, row: np.ndarray, worlds: int, w: np.v
 RECORD = ("turns", "truncated", "loser", "rounds", "finish", "black_maria_holder", "trump_suit",
           "trump_declared_turn")
 """The int64 fields ``run_games`` writes per game (``finish`` packed as in ``STATE``)."""
+AT = jit.positions(RECORD)
+"""Where ``record`` writes each column."""
 
 
 @njit(cache=True)
 def record(s: np.void, out: np.ndarray) -> None:
-    """The state's record fields, in ``RECORD`` order."""
+    """The state's record fields, by their ``RECORD`` columns."""
     holder = -1
     for seat in range(s.players):
         if s.hands[seat, 0] & MARIA:
             holder = seat
-    out[0], out[1], out[2], out[3] = s.turns, s.truncated, s.loser, s.rounds
-    out[4], out[5], out[6], out[7] = s.finish, holder, s.trump, s.declared_turn
+    out[AT.turns], out[AT.truncated], out[AT.loser], out[AT.rounds] = s.turns, s.truncated, s.loser, s.rounds
+    out[AT.finish], out[AT.black_maria_holder], out[AT.trump_suit] = s.finish, holder, s.trump
+    out[AT.trump_declared_turn] = s.declared_turn
 
 
 @njit(cache=True)

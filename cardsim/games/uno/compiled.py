@@ -158,7 +158,9 @@ per colour."""
 
 RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
           "successful_challenges")
-"""The record columns (beside ``game``) in the order of ``record_into``."""
+"""The record columns (beside ``game``) that ``record_into`` writes."""
+AT = jit.positions(RECORD)
+"""Where ``record_into`` writes each column."""
 
 
 # ---------------------------------------------------------------- small facts
@@ -1130,9 +1132,10 @@ def copy_state(dst, src) -> None:
 @njit(cache=True)
 def record_into(s, out, i: int) -> None:
     """Row ``i`` of ``out`` (columns of ``RECORD``) from a finished game."""
-    out[i, 0], out[i, 1], out[i, 2], out[i, 3] = s.turns, s.truncated, s.winner, s.points
-    out[i, 4], out[i, 5], out[i, 6] = s.hand_no + 1, s.cards_drawn, s.reshuffles
-    out[i, 7], out[i, 8] = s.challenges, s.successes
+    row = out[i]
+    row[AT.turns], row[AT.truncated], row[AT.winner], row[AT.points] = s.turns, s.truncated, s.winner, s.points
+    row[AT.hands], row[AT.cards_drawn], row[AT.reshuffles] = s.hand_no + 1, s.cards_drawn, s.reshuffles
+    row[AT.challenges], row[AT.successful_challenges] = s.challenges, s.successes
 
 
 @njit(cache=True)
