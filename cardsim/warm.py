@@ -1,9 +1,9 @@
 """``cardsim warm [GAME...]``: compile the engines ahead, so that no later game waits for a compile.
 
 A compiled engine has two entry points, and a call compiles only the one it uses: the loop
-of the search-free policies (``random``, ``greedy``) and the loop with an ``mc`` seat, which
-adds the search (and, in Moska, ``learned``'s scorer). ``warm`` plays one game through each, game by game, with a progress line on
-stderr; numba keeps the machine code in its cache (``core/cache.py``: beside the package, or
+of ``random`` and ``greedy`` and the loop with an ``mc`` or ``learned`` seat, which adds the
+search and ``learned``'s scorer. ``warm`` plays one game through each, game by game, with a
+progress line on stderr; numba keeps the machine code in its cache (``core/cache.py``: beside the package, or
 the user's cache folder when the package folder is read-only), from which a later process
 loads it in about a second.
 """

@@ -152,7 +152,7 @@ def test_compiled_policies_equal_scalar_policies(position, key, turn):
     for name in pol.BASES:
         card = pol.choose(name, hand, legal, trick, trump, key, turn)
         assert legal >> card & 1
-        assert C.base_card(st[0], params, pol.POLICIES.index(name)) == card
+        assert C.base_card(st[0], params, pol.POLICIES.index(name), 0) == card
 
 
 @st.composite

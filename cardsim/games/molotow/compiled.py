@@ -28,8 +28,9 @@ trump state and who set it, the hand and dealer, and ``ruled_out``: for each sea
 cards its plays this hand have shown it does not hold (public, see ``rule_out``). When a
 hand ends, ``last_points``/``last_sticks``/``last_potatoes`` hold its result.
 
-Speed (about 1,100,000 random hands per CPU-second): the per-decision functions are
-``inline="always"`` (numba otherwise calls each through a pointer), the hand's POLICY
+Speed (about 1,100,000 random hands per CPU-second): the leaf helpers of a few lines are
+``inline="always"`` (the larger per-decision functions are left to LLVM's inliner: numba's own
+inlining types each again in every caller, which tripled the first compile), the hand's POLICY
 draws come with the deal (vectorised, off the per-card critical path), the deal counts
 ranks instead of sorting, ``random`` finds its card without a loop (``nth_card``), winners
 and points are table lookups, and nothing passes an array to a per-decision call (numba
@@ -334,7 +335,7 @@ def legal_cards(s, params: Params) -> np.uint64:
     return rule_cards(s, params, True)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rule_cards(s, params: Params, exempt: bool) -> np.uint64:
     """``legal_cards``, or (``exempt`` False) the cards that would be legal were the Buur an ordinary trump."""
     hand = s.held[to_act(s)]
@@ -363,7 +364,7 @@ def rule_cards(s, params: Params, exempt: bool) -> np.uint64:
     return free | kept                                          # MJ-10 "allowed"
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def allowed_cards(s, params: Params, legal: np.uint64, forbid: int) -> np.uint64:
     """The ``legal`` cards a policy with the ``forbid`` mask may play (``reference.allowed_moves``): per option
     forbidden, in order, the cards that would take it dropped unless none would be left."""
@@ -453,29 +454,27 @@ def greedy_card(s, legal: np.uint64) -> int:
     return cheapest(legal, t)
 
 
-@njit(cache=True, inline="always")
-def base_card(s, params: Params, policy: int) -> int:
-    """The card the seat to act plays under a search-free ``policy`` (``RANDOM``, ``GREEDY``); it reads
-    that seat's view only."""
-    legal = legal_cards(s, params)
+@njit(cache=True)
+def base_card(s, params: Params, policy: int, forbid: int) -> int:
+    """The card the seat to act plays under a search-free ``policy`` without weights (``RANDOM``, ``GREEDY``)
+    with the ``forbid`` mask; it reads that seat's view only. ``play_plain`` compiles this and not
+    ``learned``'s scorer."""
+    legal = allowed_cards(s, params, legal_cards(s, params), forbid)
     if policy == RANDOM:
         return random_card(legal, s.policy_draws[s.turn - N_CARDS * s.hand_no])
     return greedy_card(s, legal)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide(s, params: Params, code: int, policies: np.ndarray, row: int, forbid: int) -> int:
     """The card the seat to act plays under the search-free policy ``code`` (``RANDOM``, ``GREEDY``,
     ``LEARNED_CODE``: the weights of row ``row`` of the policy table) with the ``forbid`` mask; from its view."""
-    legal = allowed_cards(s, params, legal_cards(s, params), forbid)
-    if code == RANDOM:
-        return random_card(legal, s.policy_draws[s.turn - N_CARDS * s.hand_no])
     if code == LEARNED_CODE:
-        return learned_card(s, params, legal, policies, row)
-    return greedy_card(s, legal)
+        return learned_card(s, params, allowed_cards(s, params, legal_cards(s, params), forbid), policies, row)
+    return base_card(s, params, code, forbid)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def choose(s, params: Params, policies: np.ndarray, w) -> int:
     """The card the seat to act plays under its row of the policy table (``policy_table``); it reads that
     seat's view only. ``w`` is a ``WORK`` record, ``mc``'s scratch."""
@@ -488,7 +487,7 @@ def choose(s, params: Params, policies: np.ndarray, w) -> int:
 
 # ----------------------------------------------------------------------------- learned (policies.py specifies it)
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def learned_card(s, params: Params, legal: np.uint64, policies: np.ndarray, row: int) -> int:
     """``learned``: of the ``legal`` cards (``greedy``'s first, then ascending code), the one whose features
     (``learned_features``) score highest under the weights of policy table row ``row``; ties to the first."""
@@ -514,7 +513,7 @@ def learned_card(s, params: Params, legal: np.uint64, policies: np.ndarray, row:
 
 # ----------------------------------------------------------------------------- playing a card
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def apply(s, params: Params, card: int) -> None:
     """The seat to act plays ``card``; a full trick is taken, a finished hand scored, the next dealt."""
     seat = to_act(s)
@@ -527,7 +526,7 @@ def apply(s, params: Params, card: int) -> None:
         take_trick(s, params)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lead(s, seat: int, card: int) -> None:
     """MJ-6: any card leads; it is the trick's best so far."""
     b = jit.bit(card)
@@ -541,7 +540,7 @@ def lead(s, seat: int, card: int) -> None:
     s.best_seat = seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def follow(s, params: Params, seat: int, card: int) -> None:
     """A card to a led trick: what it shows (``rule_out``), trump set (MJ-8), the best card (MJ-12)."""
     b = jit.bit(card)
@@ -559,7 +558,7 @@ def follow(s, params: Params, seat: int, card: int) -> None:
         s.best_seat = seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_trump(s, seat: int, card: int) -> None:
     """MJ-8: the first card of a hand off the led suit sets trump; it is a trump in its own trick."""
     s.trump = suit(card)
@@ -796,7 +795,7 @@ def determinize(world, seat: int, key: np.uint64, w) -> None:
     draw_policy(world)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def place(world, w, card: int, seats: int, others: int, u: np.uint64) -> None:
     """Deal ``card``, open to the bitmask ``seats``: to the seat of ``rng.below(u, room of seats)`` in
     seat order, each seat weighted by its room, or the next open seat (cyclically) that keeps every slack
@@ -953,14 +952,14 @@ def play_games(params: Params, policies: np.ndarray, seed: np.uint64, games: np.
 @njit(cache=True)
 def play_plain(params: Params, policies: np.ndarray, seed: np.uint64, games: np.ndarray,
                state: np.ndarray, out: np.ndarray, work: np.ndarray) -> None:
-    """``play_games`` for a policy table without ``mc``: the same cards (``choose`` without its search),
-    so a call that plays no ``mc`` seat compiles no search."""
+    """``play_games`` for a policy table without ``mc`` or ``learned``: the same cards (``base_card``), so a
+    call that plays neither compiles no search and no scorer."""
     s = state[0]
     for i in range(len(games)):
         new_game(s, params, jit.game_key(seed, games[i]))
         while not game_over(s, params):
             q = to_act(s)
-            apply(s, params, decide(s, params, policies[q, CODE], policies, q, policies[q, FORBID]))
+            apply(s, params, base_card(s, params, policies[q, CODE], policies[q, FORBID]))
         record(s, params, games[i], out[i])
 
 
@@ -988,8 +987,8 @@ def simulate(rules: MolotowRules, players: int, seed: int, games: np.ndarray, po
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
     table = policy_table(policies)
     warn_other_rules(policies, rules, players)
-    searching = bool((table[:, CODE] == SEARCH).any())
-    jit.first_call(play_games if searching else play_plain, "molotow (mc)" if searching else "molotow",
+    searching = bool(np.isin(table[:, CODE], (SEARCH, LEARNED_CODE)).any())  # their code is in play_games alone
+    jit.first_call(play_games if searching else play_plain, "molotow (mc, learned)" if searching else "molotow",
                    make_params(rules, players), table, np.uint64(seed), games, new_state(), out, new_work())
     cols = dict(zip(RECORD, out.T))
     cols["truncated"] = cols["truncated"].astype(bool)

@@ -74,7 +74,7 @@ def block(players: int, trick_len: int, trick_no: int, trump: int) -> int:
     return kind * STAGES + (2 if N_CARDS // players - trick_no <= LATE_TRICKS else 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def possible_cards(s, seat: int) -> np.uint64:
     """The cards the seats after ``seat`` in this trick might hold: unseen by ``seat``, not ruled out for them."""
     hidden = _ALL & ~s.held[seat] & ~s.played
@@ -87,7 +87,7 @@ def possible_cards(s, seat: int) -> np.uint64:
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def context(s, seat: int, t: int, bonus: int) -> tuple:
     """What every candidate of ``seat``'s decision shares under the trump state ``t``: the trick's points (with
     the last-trick bonus in the last trick, MJ-4), the seat's points this hand, the most and the fewest of the
@@ -114,7 +114,7 @@ def context(s, seat: int, t: int, bonus: int) -> tuple:
     return gain, mine, high, low, mask_points(hand, t), popcount(hand & SUIT_MASK[t]), boss
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def features(s, seat: int, card: int, greedy: bool, bonus: int, possible: np.uint64, here: tuple) -> tuple:
     """The ``NAMES`` features of ``seat`` playing ``card`` in state ``s`` (a tuple of ``N`` ints); ``bonus``: the
     last-trick bonus (MJ-4); ``possible``: ``possible_cards(s, seat)``; ``here``: ``context`` under the trump
@@ -153,7 +153,7 @@ def describe(out: np.ndarray, s, seat: int, card: int, greedy: bool, bonus: int)
         out[i] = f[i]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def score(policies: np.ndarray, row: int, start: int, blk: int, f: tuple) -> int:
     """The fixed-point score of a candidate: block ``blk`` of the weights of row ``row`` of the policy table
     (they start at column ``start``) dotted with its features ``f``."""

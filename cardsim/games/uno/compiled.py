@@ -1155,14 +1155,15 @@ def play_games(params, policy, players: int, seed: np.uint64, games, w, out) -> 
 
 @njit(cache=True)
 def play_plain(params, policy, players: int, seed: np.uint64, games, w, out) -> None:
-    """``play_games`` for a policy table without ``mc``: the same hands, each played out by ``choose``
-    (``roll_out``), so a call that plays no ``mc`` seat compiles no search."""
+    """``play_games`` for a policy table without ``mc`` or ``learned``: the same hands, each played by
+    ``choose``, so a call that plays neither compiles no search and no scorer."""
     state = np.zeros(1, STATE)
     s = state[0]
     for i in range(len(games)):
         new_game(s, params, players, jit.game_key(seed, games[i]), w)
         s.reads = False  # only mc looks at what the table reads
-        roll_out(s, params, policy, w)  # random, greedy, learned
+        while s.phase != OVER:
+            apply(s, choose(s, policy), params, w)  # random, greedy
         record_into(s, out, i)
 
 
@@ -1256,9 +1257,9 @@ def simulate(rules: UnoRules, players: int, seed: int, games: np.ndarray,
     out = np.zeros((len(games), len(RECORD)), dtype=np.int64)
     warn_other_rules(policies, rules, players)
     table = policy_of(policies)
-    searching = bool((table[:, CODE] == MC).any())
-    jit.first_call(play_games if searching else play_plain, "uno (mc)" if searching else "uno", params_of(rules),
-                   table, players, np.uint64(seed), games, new_work(rules)[0], out)
+    searching = bool(np.isin(table[:, CODE], (MC, LEARNED)).any())  # their code is in play_games alone
+    jit.first_call(play_games if searching else play_plain, "uno (mc, learned)" if searching else "uno",
+                   params_of(rules), table, players, np.uint64(seed), games, new_work(rules)[0], out)
     cols = {"game": games.copy()}
     for j, name in enumerate(RECORD):
         cols[name] = out[:, j].astype(bool) if name == "truncated" else out[:, j].copy()
