@@ -47,12 +47,14 @@ def load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("other", type=Path, help="the other checkout (e.g. a git worktree of an older commit)")
-    parser.add_argument("games", nargs="*", choices=[[], *GAMES], default=list(GAMES), metavar="GAME",
-                        help=f"the games to time (default: all of {', '.join(GAMES)})")
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"the games to time (default: all of {', '.join(GAMES)})")
     parser.add_argument("--policy", default="greedy", help="every seat's policy (default greedy)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--scale", type=float, default=1.0, help="games per call, as a share of the defaults")
     args = parser.parse_args()
+    args.games = args.games or list(GAMES)
+    if unknown := [g for g in args.games if g not in GAMES]:
+        parser.error(f"GAME: {', '.join(unknown)} unknown; one of {', '.join(GAMES)}")
     if not (args.other / "cardsim" / "__init__.py").is_file():
         parser.error(f"{args.other}: not a cardsim checkout (no cardsim/__init__.py)")
     trees = {"this": HERE, "other": args.other.resolve()}
