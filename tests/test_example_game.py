@@ -49,6 +49,7 @@ def test_its_checker_catches_a_broken_rule():
         check(events, t.record, knobs, 3)
 
 
+@pytest.mark.long
 def test_a_study_of_the_example_runs_from_the_command_line_and_verifies(tmp_path):
     out = tmp_path / "eights_wild"
     study = EXAMPLE / "eights_study.toml"

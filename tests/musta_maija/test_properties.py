@@ -191,6 +191,7 @@ def test_one_deck_unbeatable_loser_always_holds_the_black_maria(scaled):
 HOUSE_RECORDS = Path(__file__).parent / "data" / "house_records.csv"
 
 
+@pytest.mark.long
 def test_the_house_preset_reproduces_the_records_of_the_previous_rules():
     """``house`` = the rules before MM-9's ``refill`` and MM-10's ``must_beat`` existed.
 

@@ -95,6 +95,7 @@ def test_a_factorial_runs_verifies_and_draws_effects_and_fairness_instead_of_fig
     assert verify_study(factorial).ok
 
 
+@pytest.mark.long
 def test_a_sweep_runs_and_verifies_with_and_without_its_records(sweep, tmp_path):
     manifest = json.loads((sweep / "manifest.json").read_text())
     assert {"knob_random.png", "effects_random.png", "fairness_random.png", "loser_by_seat_random.png",

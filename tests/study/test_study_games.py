@@ -16,6 +16,7 @@ from cardsim.study.report.stats import summarize
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "experiments"
 
 
+@pytest.mark.long
 def test_the_shipped_moska_experiment_runs_and_verifies(tmp_path, capsys):
     out = tmp_path / "moska"
     assert main(["run", str(EXPERIMENTS / "moska_variants.toml"), "--games", "3", "--out", str(out), "--quiet"]) == 0
