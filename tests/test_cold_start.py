@@ -1,4 +1,5 @@
-"""Cold start (issue 29): ``import cardsim`` and ``cardsim list`` compile nothing; a read-only install keeps
+"""Cold start (issue 29): ``import cardsim`` and ``cardsim list`` compile nothing; a first greedy game compiles
+no search and no scorer, and the next process loads it; a read-only install keeps
 numba's cache in the user's cache folder (``core/cache.py``); ``cardsim warm`` names what it compiles.
 
 Each check runs in a fresh Python process, as a user's first command would.
@@ -159,3 +160,47 @@ def test_cardsim_warm_plays_one_game_per_entry_point_with_a_progress_line(monkey
     assert out.startswith("warmed 4 entry points of 2 games in ")
     assert main(["warm", "nosuch"]) == 2
     assert capsys.readouterr().err == f"cardsim: error: unknown game 'nosuch'; known games: {', '.join(cardsim.GAMES)}\n"
+
+
+FIRST_GAME = """
+import json, sys
+from numba.core import event
+
+compiled = []
+
+
+class Names(event.Listener):
+    def on_start(self, ev):
+        f = getattr(ev.data.get("dispatcher"), "py_func", None)
+        compiled.append(f"{{f.__module__}}.{{f.__qualname__}}" if f else "")
+    def on_end(self, ev):
+        pass
+
+event.register("numba:compile", Names())
+import cardsim
+record = cardsim.simulate({game!r}, players=4, games=3, seed=7, policy="greedy")
+print(json.dumps({{"compiled": compiled, "record": record.drop(columns="game").to_json()}}))
+"""
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("game", [g for g in cardsim.GAMES if spec(g).compiled is not None])
+def test_a_first_greedy_game_compiles_no_search_nor_scorer_and_the_next_process_loads_the_cache(game, tmp_path):
+    """Issue 29: the loop of ``random`` and ``greedy`` compiles neither ``mc``'s search nor ``learned``'s scorer
+    (``learned_features``; it fails on the tree before, where Uno's plain loop compiled ``learned_choice``), and
+    a second process with the same cache compiles nothing and plays the same."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    runs = []
+    for _ in range(2):
+        done = _python(FIRST_GAME.format(game=game), env=env)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.splitlines()[-1]))
+    first, second = runs
+    assert any(name.startswith(f"cardsim.games.{game}.") for name in first["compiled"])
+    leaked = [n for n in first["compiled"] if ".learned_features." in n or n.rsplit(".", 1)[-1] in SEARCH]
+    assert leaked == []
+    assert second["compiled"] == [] and second["record"] == first["record"]
+
+
+SEARCH = {"search", "search_totals", "play_worlds", "learned_choice", "learned_card", "teacher_scores"}
+"""The compiled functions of ``mc``'s search and ``learned``'s scorer, by name, in the four games."""
