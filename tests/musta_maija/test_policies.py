@@ -85,7 +85,9 @@ def test_MM10_a_policy_bound_by_the_duty_beats_every_card_and_greedy_is_never_ch
     """Rule MM-10: under the duty (a complete assignment exists) both policies beat every card;
     greedy already does whenever it can; random keeps its own choice when that beats all."""
     hand, table = position
-    assume(ref.can_beat_all(hand, table, trump, black_maria))
+    table = mask(a for _, a in policies.beat_with(table, hand, trump, black_maria))  # what can all be beaten
+    assume(table)
+    assert ref.can_beat_all(hand, table, trump, black_maria)
     free = policies.defence(policy, hand, table, trump, black_maria, endgame, False, key, turn)
     bound = policies.defence(policy, hand, table, trump, black_maria, endgame, True, key, turn)
     assert ref.is_legal_defence(hand, table, bound, trump, black_maria, must=True)
