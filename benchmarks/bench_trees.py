@@ -25,7 +25,8 @@ GAMES = {"moska": 200_000, "musta_maija": 100_000, "uno": 200_000, "molotow": 20
 CHILD = """
 import sys, time
 import cardsim
-game, games, policy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+game, games, policy, tree = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+assert cardsim.__file__.startswith(tree), f"imported {cardsim.__file__}, not the tree {tree}"
 cardsim.simulate(game, None, players=4, games=50, seed=1, policy=policy)
 start = time.process_time()
 cardsim.simulate(game, None, players=4, games=games, seed=2, policy=policy)
@@ -35,8 +36,10 @@ print(time.process_time() - start)
 
 def cpu_seconds(tree: Path, game: str, games: int, policy: str) -> float:
     env = os.environ | {"PYTHONPATH": str(tree)}
-    out = subprocess.run([sys.executable, "-c", CHILD, game, str(games), policy], env=env, capture_output=True,
-                         text=True, check=True)
+    # cwd=tree: ``python -c`` puts its working folder ahead of PYTHONPATH, so a child started from inside
+    # another checkout would import that one
+    out = subprocess.run([sys.executable, "-c", CHILD, game, str(games), policy, str(tree)], env=env, cwd=tree,
+                         capture_output=True, text=True, check=True)
     return float(out.stdout.split()[-1])
 
 
