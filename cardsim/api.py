@@ -14,6 +14,7 @@ from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, GameSpec, integer_expected
 from cardsim.core.records import Replay, frame
 from cardsim.core.rules import Rules
 from cardsim.games import spec
+from cardsim.learn import auto
 from cardsim.play import runner
 from cardsim.play.user import is_user_seat
 
@@ -72,6 +73,7 @@ def simulate(game: str, rules: str | Rules | None = None, /, *, players: int = 4
     size = chunk_size if engine == "compiled" else max(1, min(chunk_size, 500))
     starts = list(range(first_game, first_game + games, size))
     chunks = [np.arange(s, min(s + size, first_game + games), dtype=np.int64) for s in starts]
+    auto.ensure(game, r, players, seats, jobs=n_jobs, progress=progress)
     parts = run_chunks(game, r, players, seed, seats, engine, chunks, n_jobs=n_jobs, progress=progress)
     if not parts:
         return frame({c.name: np.empty(0) for c in g.columns}, g.columns)
@@ -86,6 +88,7 @@ def run_chunk(game: str | GameSpec, rules: Rules, players: int, seed: int, seats
     then needs not look up (a game outside the registry, e.g. a test double).
     """
     g = game if isinstance(game, GameSpec) else spec(game)
+    seats = auto.resolve(g.name, rules, players, seats)  # learned(model=auto): the cell's own model file
     if any(is_user_seat(p) for p in seats):  # a user's seat: the step API, in Python (cardsim.play.runner)
         return frame(list(runner.records(g.name, rules, players, seed, seats, games)), g.columns)
     if engine == "compiled":
@@ -144,6 +147,7 @@ def replay(name: str, rules: str | Rules | None = None, /, *, game: int, players
     g, r, players, seats = _resolve(name, rules, players, policy)
     _check_count("seed", seed, limit=SEED_LIMIT)
     _check_count("game", game, limit=GAME_LIMIT)
+    seats = auto.resolve(g.name, r, players, seats)
     if any(is_user_seat(p) for p in seats):  # stepped on the step API: one event per decision
         return runner.replay(g.name, r, players, int(seed), int(game), seats)
     return g.play(r, players, int(seed), int(game), seats)

@@ -40,6 +40,7 @@ import cardsim
 from cardsim import games as registry
 from cardsim.api import ALIASES
 from cardsim.core import models
+from cardsim.learn import auto
 from cardsim.play.user import is_user_spec, load
 from cardsim.study.folder import storage
 from cardsim.study.plan.tasks import engine_for
@@ -108,7 +109,7 @@ def seal(manifest: dict[str, Any]) -> str:
 def claims(study: Study) -> dict[str, Any]:
     """Everything the manifest says that follows from the study alone (as JSON holds it)."""
     cells = study.cells()
-    played = _models(study.game, [s for c in cells for s in c.seats])
+    played = _models(study, cells)
     return json.loads(json.dumps({
         "study": study.to_dict(),
         "seed": study.seed,
@@ -122,14 +123,19 @@ def claims(study: Study) -> dict[str, Any]:
     }))
 
 
-def _models(game: str, seats: list[str]) -> dict[str, str]:
-    """The digests of the ``learned`` models the seats play, by name (none for a game without them, a game
-    plugged in from outside the package included; user policies are ``user_policies``')."""
+def _models(study: Study, cells: list) -> dict[str, str]:
+    """The digests of the ``learned`` models the cells' seats play, by name, and of each cell's own model where
+    a seat plays ``learned(model=auto)`` (``learn.auto.digests``, by cell); none for a game without them, a game
+    plugged in from outside the package included; user policies are ``user_policies``'."""
+    game = study.game
     try:
         default = importlib.import_module(f"cardsim.games.{game}.policies").DEFAULT_MODEL
     except (ImportError, AttributeError):
         return {}
-    return models.digests(game, dict.fromkeys(s for s in seats if not is_user_spec(s)), default)
+    seats = [s for c in cells for s in c.seats if not is_user_spec(s)]
+    named = models.digests(game, dict.fromkeys(s for s in seats if not auto.plays_auto(s)), default)
+    own = auto.digests(game, [(study.variants[c.variant], c.players, c.seats) for c in cells])
+    return dict(sorted((named | own).items()))
 
 
 def user_policies(cells) -> dict[str, Any]:

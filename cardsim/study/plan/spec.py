@@ -88,6 +88,7 @@ from cardsim import games as registry
 from cardsim.api import engine_name
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules
+from cardsim.learn import auto
 from cardsim.play.base import STAND_IN
 from cardsim.play.user import is_user_spec
 from cardsim.profile import design as profiles
@@ -485,8 +486,9 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
 
 def built_in(seats: tuple[str, ...]) -> tuple[str, ...]:
     """The seats with each user policy (``cardsim.play.user``, loaded and checked by ``seat_policies``)
-    standing in as ``random``: what the reference engine plays to check the built-in seats' parameters."""
-    return tuple(STAND_IN if is_user_spec(p) else p for p in seats)
+    standing in as ``random``, and ``learned(model=auto)`` as the game's default model (``learn.auto.stand_in``):
+    what the reference engine plays to check the built-in seats' parameters."""
+    return tuple(STAND_IN if is_user_spec(p) else auto.stand_in(p) for p in seats)
 
 
 def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: dict[str, Rules]) -> Ladder:

@@ -13,6 +13,7 @@ import pandas as pd
 from cardsim import api
 from cardsim import games as registry
 from cardsim.core.progress import bar as progress_bar
+from cardsim.learn import auto
 from cardsim.study.run.execution import Execution
 from cardsim.study.plan.spec import Cell, Study
 from cardsim.study.plan.tasks import Tasks, engine_for
@@ -38,6 +39,9 @@ def stream(study: Study, execution: Execution, *, skip: set[int] = frozenset(), 
     size = study.games if games is None else len(tasks.games)
     done = sum(len(tasks.task(i)[1]) for i in skip if i < len(tasks))
     first = next((i for i in range(len(tasks)) if i not in skip), None)
+    for cell in tasks.cells:  # learned(model=auto): each cell's model, trained here once, before any worker
+        auto.ensure(g.name, study.variants[cell.variant], cell.players, cell.seats, jobs=execution.jobs,
+                    progress=progress)
     if first is not None and not execution.in_process:
         cell = tasks.task(first)[0]
         api.warm(g, study.variants[cell.variant], cell.players, study.seed, cell.seats, engine)

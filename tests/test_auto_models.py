@@ -1,0 +1,130 @@
+"""``learned(model=auto)`` (cardsim/learn/auto.py): each cell is played by a model trained for its own rules and
+player count, trained once, kept by its key, named with its digest in a study's manifest.
+
+Most tests train with a stand-in for ``cardsim.learn.train.train`` that writes a model of random weights with
+the provenance a real training would give (``fake_train``), so they check the keying, caching, resolution and
+the manifest without the minutes a real training takes; one ``long`` test trains for real, on few positions.
+"""
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import cardsim
+from cardsim.core import models
+from cardsim.games.musta_maija import learned_features as features
+from cardsim.learn import auto, train as training
+
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch):
+    """``auto`` models kept under ``tmp_path``; the trainings made, by rules and players."""
+    monkeypatch.setenv(auto.VARIABLE, str(tmp_path / "models"))
+    made = []
+
+    def fake_train(game, rules, *, players, generations, out, name, seed, **_):
+        made.append((rules, players))
+        content = models.content(game, np.random.default_rng(len(made)).normal(size=(features.BLOCKS, features.N)), {
+            "rules": rules, "players": players, "seed": seed, "teacher": auto.RECIPE["teacher"], "generation": 1,
+            "parent": None, "positions": 1, "feature_version": features.VERSION, "features": list(features.NAMES),
+            "blocks": features.block_names(), "libraries": {}}, {})
+        path = out / f"{name}_g{generations}.json"
+        models.write(path, content)
+        return [path]
+
+    monkeypatch.setattr(training, "train", fake_train)
+    return made
+
+
+SEATS = ["learned(model=auto)", "greedy", "mc(determinizations=2, base=learned(model=auto))", "random"]
+
+
+@pytest.mark.parametrize("text, plays", [
+    ("learned(model=auto)", True), ("learned(model='auto')", True), ("mc(base=learned(model=auto))", True),
+    ("mc(base='learned(model=auto, forbid=declare)')", True), ("learned", False), ("greedy", False),
+    ("learned(model=musta_maija_4p_g1)", False), ("mc(base=learned)", False), ("mc(base=greedy)", False)])
+def test_a_seat_plays_auto_only_where_learned_names_it(text, plays):
+    assert auto.plays_auto(text) is plays
+
+
+def test_the_first_use_trains_the_cells_model_once_and_plays_it_as_its_file(kept):
+    r = cardsim.rules("musta_maija", "diamonds")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a model trained for the cell's own rules: no "other rules" warning
+        a = cardsim.simulate("musta_maija", r, players=4, games=30, seed=3, policy=SEATS)
+        b = cardsim.simulate("musta_maija", r, players=4, games=30, seed=3, policy=SEATS, engine="reference")
+    assert kept == [(r.describe(), 4)]  # trained once, for both calls and both engines
+    path = auto.path_of("musta_maija", r, 4)
+    named = [s.replace("auto", repr(str(path))) for s in SEATS]
+    direct = cardsim.simulate("musta_maija", r, players=4, games=30, seed=3, policy=named)
+    assert a.equals(b) and a.equals(direct)
+
+
+def test_every_rule_variant_and_player_count_has_its_own_model(kept):
+    cells = [(cardsim.rules("musta_maija", p), n) for p in ("musta_maija", "diamonds") for n in (3, 4)]
+    for r, n in cells:
+        cardsim.simulate("musta_maija", r, players=n, games=2, policy="learned(model=auto)")
+    assert kept == [(r.describe(), n) for r, n in cells]
+    assert len({auto.path_of("musta_maija", r, n) for r, n in cells}) == 4
+    assert auto.key("musta_maija", *cells[0]) == auto.key("musta_maija", cardsim.rules("musta_maija"), 3)
+
+
+STUDY = """
+name = "auto"
+game = "musta_maija"
+seed = 5
+games = 40
+players = 4
+baseline = "musta_maija"
+policies = ["greedy", "learned(model=auto)"]
+
+[variants.musta_maija]
+preset = "musta_maija"
+
+[variants.diamonds]
+preset = "diamonds"
+"""
+
+
+def test_a_study_names_each_cells_model_digest_and_verifies(kept, tmp_path):
+    from cardsim.study import run_study, verify_study
+
+    path = tmp_path / "auto.toml"
+    path.write_text(STUDY)
+    folder = run_study(path, out=tmp_path / "out")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    digests = {auto.label(cardsim.rules("musta_maija", v), 4):
+               json.loads(auto.path_of("musta_maija", cardsim.rules("musta_maija", v), 4).read_text())["digest"]
+               for v in ("musta_maija", "diamonds")}
+    assert manifest["models"] == digests and len(set(digests.values())) == 2
+    assert verify_study(folder, redraw=False).ok
+    assert len(kept) == 2
+
+
+def test_a_study_whose_model_another_training_would_give_differently_fails_verify(kept, tmp_path):
+    """The manifest's digests are claims: a kept model that is not the one the study played is caught."""
+    from cardsim.study import run_study, verify_study
+
+    path = tmp_path / "auto.toml"
+    path.write_text(STUDY)
+    folder = run_study(path, out=tmp_path / "out")
+    r = cardsim.rules("musta_maija", "diamonds")
+    model = auto.path_of("musta_maija", r, 4)
+    body = json.loads(model.read_text())
+    body["weights"][0][0] += 1.0
+    models.write(model, models.content("musta_maija", np.array(body["weights"]),
+                                       {k: body[k] for k in models.PROVENANCE if k != "game"}, {}))
+    assert not verify_study(folder, redraw=False).ok
+
+
+@pytest.mark.long
+def test_an_auto_model_is_trained_for_the_cells_rules_and_players(tmp_path, monkeypatch):
+    monkeypatch.setenv(auto.VARIABLE, str(tmp_path))
+    monkeypatch.setattr(auto, "RECIPE", auto.RECIPE | {"positions": 40})
+    r = cardsim.rules("musta_maija", "diamonds")
+    cardsim.simulate("musta_maija", r, players=3, games=2, policy="learned(model=auto)")
+    body = json.loads(auto.path_of("musta_maija", r, 3).read_text())
+    assert (body["rules"], body["players"], body["positions"], body["seed"], body["generation"]) == \
+        (r.describe(), 3, 40, auto.RECIPE["seed"], 1)
+    assert body["teacher"].startswith("mc(determinizations=32")
