@@ -128,3 +128,20 @@ def test_an_auto_model_is_trained_for_the_cells_rules_and_players(tmp_path, monk
     assert (body["rules"], body["players"], body["positions"], body["seed"], body["generation"]) == \
         (r.describe(), 3, 40, auto.RECIPE["seed"], 1)
     assert body["teacher"].startswith("mc(determinizations=32")
+
+
+def test_the_step_api_and_replay_play_the_cells_own_model(kept):
+    from tests.play.stepping import reference_record, step_by_policy
+
+    r = cardsim.rules("musta_maija", "diamonds")
+    for index in range(4):
+        assert step_by_policy("musta_maija", r, 4, 3, index, SEATS) == reference_record("musta_maija", r, 4, 3, index, SEATS)
+    assert kept == [(r.describe(), 4)]
+
+
+def test_a_model_named_auto_outside_a_cell_is_one_line():
+    from cardsim.games.musta_maija.learned import load_model
+
+    with pytest.raises(ValueError, match=r"learned\(model=auto\) is each cell's own model") as err:
+        load_model("auto")
+    assert "\n" not in str(err.value)

@@ -48,7 +48,8 @@ def parse_learned(game: str, params: dict[str, Any], default: str) -> Learned:
     model = params.get("model", default)
     if not isinstance(model, str) or not model:
         raise ValueError(f"{game} policy learned: model={model!r} must be a model name "
-                         f"({', '.join(names(game)) or 'none committed'}) or a .json path")
+                         f"({', '.join(names(game)) or 'none committed'}), a .json path, or auto "
+                         "(a model trained for each cell's rules)")
     return Learned(model)
 
 
@@ -93,6 +94,9 @@ def load(game: str, model: str, version: int, features: tuple[str, ...], blocks:
     """The model ``model`` (a committed name or a path) of ``game``, checked against the engine's feature set
     (``version``, the feature names, the block names). A ``ValueError`` line for a missing, truncated,
     corrupt or foreign file."""
+    if model == "auto":
+        raise ValueError(f"{game} policy learned(model=auto) is each cell's own model, resolved where games are "
+                         "planned (simulate, replay, studies); here, name a model or a .json path")
     path = path_of(game, model)
     if not path.is_file():
         known = ", ".join(names(game)) or "none committed"

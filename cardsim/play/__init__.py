@@ -35,11 +35,13 @@ def new_game(game: str, rules: str | Rules | None = None, *, players: int = 4, s
     """
     from cardsim import api
     from cardsim.games import spec
+    from cardsim.learn import auto
 
     g = spec(game)
     r = api.rules(game, rules)
     players = g.check_players(r, players)
     seats = g.seat_policies("random" if policies is None else policies, players)
+    seats = auto.resolve(game, r, players, seats)  # learned(model=auto): the model trained for these rules
     for name, value, limit in (("seed", seed, SEED_LIMIT), ("game_index", game_index, GAME_LIMIT)):
         expected = integer_expected(value, 0, limit)
         if expected:
