@@ -622,24 +622,27 @@ def others_of(s: np.void) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True)
-def prepare_features(s: np.void, p: np.void, trump: int, w: np.void) -> tuple[np.uint64, np.uint64]:
-    """``learned_features.prepare`` of the seat to act's hand and the table under ``trump``, into ``w.beats``."""
+def prepare_features(s: np.void, p: np.void, trump: int, w: np.void):
+    """Once per decision and trump: ``learned_features.prepare`` of the seat to act's hand and the table under
+    ``trump`` (into ``w.beats``; the unbeatable masks), and the ``tally`` of its hand under it."""
     o_lo, o_hi = others_of(s)
-    lo, hi = s.hands[s.seat, 0] | s.table[0], s.hands[s.seat, 1] | s.table[1]
-    return feat.prepare(w.beats, lo, hi, o_lo, o_hi, trump, p.maria_trump != 0)
+    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
+    u_lo, u_hi = feat.prepare(w.beats, lo | s.table[0], hi | s.table[1], o_lo, o_hi, trump, p.maria_trump != 0)
+    return u_lo, u_hi, feat.tally(lo, hi, trump)
 
 
 @njit(cache=True)
-def describe_candidate(s: np.void, c: np.void, greedy: bool, trump: int, w: np.void, u_lo: np.uint64,
-                       u_hi: np.uint64, out: np.ndarray) -> None:
-    """``learned_features.describe`` of candidate ``c`` of the seat to act, from its view (its hand, the table),
-    ``prepare_features``'s ``w.beats`` and ``u`` under the candidate's ``trump``."""
+def describe_candidate(s: np.void, c: np.void, greedy: bool, trump: int, w: np.void, prepared,
+                       out: np.ndarray) -> None:
+    """``learned_features.describe`` of candidate ``c`` of the seat to act, from its view (its hand, the table)
+    and what ``prepare_features`` made under the candidate's ``trump``."""
+    u_lo, u_hi, held = prepared
     lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
     s_lo, s_hi = c.cards[0], c.cards[1]
     attacking = s.phase == ATTACK
     p_lo, p_hi = (ZERO, ZERO) if attacking else (s.table[0] & ~c.beaten[0], s.table[1] & ~c.beaten[1])
     feat.describe(out, greedy, c.declare >= 0, s_lo, s_hi, p_lo, p_hi, (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi,
-                  trump, attacking, w.beats, u_lo, u_hi)
+                  trump, attacking, w.beats, u_lo, u_hi, held)
 
 
 @njit(cache=True)
@@ -651,8 +654,7 @@ def trump_of(s: np.void, c: np.void) -> int:
 @njit(cache=True)
 def candidate_features(s: np.void, p: np.void, c: np.void, greedy: bool, w: np.void, out: np.ndarray) -> None:
     """The features of candidate ``c`` of the seat to act into ``out`` (``w``: a ``WORK`` record's ``beats``)."""
-    u_lo, u_hi = prepare_features(s, p, trump_of(s, c), w)
-    describe_candidate(s, c, greedy, trump_of(s, c), w, u_lo, u_hi, out)
+    describe_candidate(s, c, greedy, trump_of(s, c), w, prepare_features(s, p, trump_of(s, c), w), out)
 
 
 @njit(cache=True)
@@ -670,13 +672,13 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np
     best = 0
     if n > 1:
         block = block_of(s, p)
-        top, prepared, u_lo, u_hi = 0, -2, ZERO, ZERO
+        top, under = 0, trump_of(s, w.play[0])
+        prepared = prepare_features(s, p, under, w)
         for i in range(n):
             trump = trump_of(s, w.play[i])
-            if trump != prepared:  # the candidates come grouped by declaration
-                u_lo, u_hi = prepare_features(s, p, trump, w)
-                prepared = trump
-            describe_candidate(s, w.play[i], i == 0, trump, w, u_lo, u_hi, w.features)
+            if trump != under:  # the candidates come grouped by declaration
+                prepared, under = prepare_features(s, p, trump, w), trump
+            describe_candidate(s, w.play[i], i == 0, trump, w, prepared, w.features)
             value = learned.score(weights, block, w.features, feat.N)
             if i == 0 or value > top:
                 best, top = i, value

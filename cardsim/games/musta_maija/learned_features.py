@@ -121,22 +121,28 @@ def prepare(beats: np.ndarray, lo: np.uint64, hi: np.uint64, o_lo: np.uint64, o_
 @njit(cache=True)
 def describe(out: np.ndarray, greedy: bool, declares: bool, s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64,
              p_hi: np.uint64, l_lo: np.uint64, l_hi: np.uint64, trump: int, attacking: bool, beats: np.ndarray,
-             u_lo: np.uint64, u_hi: np.uint64) -> None:
+             u_lo: np.uint64, u_hi: np.uint64, held: tuple[int, int, int, int, int]) -> None:
     """The features (``NAMES``) of one candidate into ``out[:N]`` (int64): ``s`` spent, ``p`` picked, ``l``
     left (the masks of the module docstring), ``trump`` after its declaration (-1: none); ``beats`` and ``u``:
-    ``prepare``'s of the hand and the table under that trump."""
+    ``prepare``'s of the hand and the table under that trump; ``held``: ``tally`` of the hand under it. The
+    tally of what is left is the hand's less the spent cards' plus the picked ones' (``l`` is the hand without
+    ``s``, which it holds, with ``p``, which it does not): a hand's loop once per decision, not per candidate."""
     out[:] = 0
     out[0] = greedy
     out[1] = declares
     out[2] = count(s_lo, s_hi)
-    trumps, _, high, _, ranks = tally(s_lo, s_hi, trump)
+    trumps, high_trumps, high, low, ranks = tally(s_lo, s_hi, trump)
     out[3], out[4], out[5] = trumps, high, ranks
     out[6] = (s_lo & MARIA) != ZERO
     out[7] = count(p_lo, p_hi)
     out[8] = (p_lo & MARIA) != ZERO
     out[9] = count(p_lo & suit_mask(trump), p_hi & suit_mask(trump))
     out[10] = count(l_lo, l_hi)
-    out[11], out[12], _, out[13], out[14] = tally(l_lo, l_hi, trump)
+    p_trumps, p_high_trumps, _, p_low, p_ranks = tally(p_lo, p_hi, trump)
+    out[11] = held[0] - trumps + p_trumps
+    out[12] = held[1] - high_trumps + p_high_trumps
+    out[13] = held[3] - low + p_low
+    out[14] = held[4] - ranks + p_ranks
     suits = l_lo | l_hi
     for s in range(SUITS):
         out[15] += (suits >> U(s * RANKS)) & M13 != ZERO
