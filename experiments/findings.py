@@ -11,6 +11,7 @@ paired differences), a knob study's ``effects.csv`` (main effects) and a ladder'
     python experiments/findings.py --ladder        # the four ladders in one table
     python experiments/findings.py --findings      # the headline findings, corrected, replicated, by skill
     python experiments/findings.py --profiles      # the balance profiles: fairest, most skilful, least decided by the deal
+    python experiments/findings.py --per-count     # Moska's seat edge at 3 to 6 players, learned tuned to each cell
 
 ``--findings`` prints each headline claim (``CLAIMS``) with its correction for many comparisons
 (Holm p and BH q within its study's family, from the committed tables: ``cardsim.study.report.multiplicity``),
@@ -461,6 +462,34 @@ def profile_tables(results: Path = RESULTS, players: int = 4) -> str:
     return "\n\n".join(out)
 
 
+PER_COUNT = "profile_moska_players"
+"""The committed profile of Moska's presets at every player count, each cell's ``learned`` tuned to it."""
+
+
+def fairness_by_players(results: Path = RESULTS, measures: tuple[str, ...] = ("seat_edge", "rating_gap_random")) -> str:
+    """Moska's seat edge (and rating gap) per preset and player count from ``results/profile_moska_players``
+    (``*``: survives Holm within its family; ``R``: replicated on fresh deals), and the fairest variant at each
+    count where the intervals say so."""
+    table = pd.read_csv(results / PER_COUNT / "profile.csv")
+    path = results / f"{PER_COUNT}_replication" / "replication.csv"
+    verdicts = replication.read(path) if path.exists() else None
+    counts = sorted(table.players.unique())
+    policy = table.policy.iloc[0]
+    out = []
+    for measure, heading, scale, end, word in (b for b in BALANCE if b[0] in measures):
+        rows = table.loc[table.measure == measure]
+        lines = [f"#### {heading}, `{policy}` at each count", "",
+                 "| variant | " + " | ".join(f"{n} players" for n in counts) + " |", "|" + "---|" * (len(counts) + 1)]
+        for variant, by_variant in rows.groupby("variant", sort=False):
+            by = {r.players: r for _, r in by_variant.iterrows()}
+            lines.append(f"| `{variant}` | " + " | ".join(_cell(by[n], scale, verdicts) if n in by else ""
+                                                          for n in counts) + " |")
+        lines.append("")
+        lines += [f"- {word} at {n} players: {superlative(rows.loc[rows.players == n], end)}" for n in counts]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
 SKILL = ("skill_moska", "skill_musta_maija")
 """The committed skill-ladder studies: every knob effect at every rung (self-play), on the same deals."""
 
@@ -525,6 +554,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--findings", action="store_true", help="the headline claims, corrected, replicated, by skill")
     parser.add_argument("--profiles", action="store_true", help="the balance profiles' tables")
     parser.add_argument("--skill", action="store_true", help="the skill-ladder studies' effects, rung by rung")
+    parser.add_argument("--per-count", action="store_true", help="Moska's seat edge at every player count")
     parser.add_argument("studies", nargs="*", default=None)
     args = parser.parse_args(argv)
     if args.profiles:
@@ -532,6 +562,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.skill:
         print(skill_tables(players=args.players))
+        return
+    if args.per_count:
+        print(fairness_by_players())
         return
     if args.findings:
         print(findings())

@@ -66,7 +66,7 @@ def _legal(state, out):
 
 @njit(cache=True)
 def _decide(state, params, table, work):
-    return c.decide(state[0], params, table, work[0])
+    return c.decide_for(state[0], params, table, work[0])
 
 
 def kinds(counts) -> list[int]:

@@ -146,15 +146,17 @@ WORK = np.dtype([
     ("hidden", np.int64, (K,)), ("legal", np.int64, (K + 1,)), ("options", np.int64, (K + 1,)),
     ("score", np.int64, (K + 1,)), ("used", np.int8, (MAX_CARDS,)),
     ("need", np.int64, (MAX_PLAYERS,)), ("table", np.int64, (MAX_PLAYERS, ROW)),
-    ("gtable", np.int64, (MAX_PLAYERS, WEIGHTS)), ("loptions", np.int64, (K + 1,)), ("features", np.int64, (feat.N,)),
+    ("gtable", np.int64, (MAX_PLAYERS, ROW)), ("seats", np.int64, (MAX_PLAYERS, ROW)),
+    ("loptions", np.int64, (K + 1,)), ("features", np.int64, (feat.N,)),
     ("unseen", np.int64, (4,)), ("worlds", STATE, (2,)),
 ], align=True)
 """Scratch of one game loop: keyed draws, orders and their bucket counts, a card list, the canonical deck
 and its copies per kind (filled by ``new_work``); for ``search``: the hidden cards per
 kind, the legal options, the candidates and their scores, the hidden cards dealt (``used``) and the cards
 each hand still needs in a world, the play-outs' policy table, a world and a play-out state; for the
-candidates, greedy's table (``gtable``); for ``learned``, its candidates, one's features and the unseen cards
-per colour."""
+candidates, greedy's table (``gtable``); the seats' own table (``seats``, ``seat_table``); for ``learned``, its
+candidates, one's features and the unseen cards per colour. The three tables have one shape, so numba types them
+alike and compiles ``choose`` and the other table readers once in the search loop, not once per shape."""
 
 RECORD = ("turns", "truncated", "winner", "points", "hands", "cards_drawn", "reshuffles", "challenges",
           "successful_challenges")
@@ -1117,6 +1119,22 @@ def decide(s, params, policy, w) -> int:
 
 
 @njit(cache=True)
+def seat_table(policy, w) -> None:
+    """``w.seats``: the rows of the policy table ``policy``, so that the search loop reads the seats' policies
+    from a table of the same type as its play-outs' (``WORK``)."""
+    for q in range(policy.shape[0]):
+        w.seats[q, :] = policy[q, :]
+
+
+@njit(cache=True)
+def decide_for(s, params, policy, w) -> int:
+    """``decide`` asked from Python (the reference engine's ``mc`` and ``learned``, the step API): the policy
+    table copied into ``w.seats`` first, so that it runs the search the loops compile (``seat_table``)."""
+    seat_table(policy, w)
+    return decide(s, params, w.seats, w)
+
+
+@njit(cache=True)
 def play_out(s, params, policy, w) -> None:
     """Play the game on from its waiting choice to its end with the seats' policies."""
     while s.phase != OVER:
@@ -1146,10 +1164,11 @@ def play_games(params, policy, players: int, seed: np.uint64, games, w, out) -> 
     reads = False
     for q in range(players):
         reads |= policy[q, CODE] == MC
+    seat_table(policy, w)
     for i in range(len(games)):
         new_game(s, params, players, jit.game_key(seed, games[i]), w)
         s.reads = reads  # only mc looks at what the table reads
-        play_out(s, params, policy, w)
+        play_out(s, params, w.seats, w)
         record_into(s, out, i)
 
 

@@ -13,9 +13,9 @@ from cardsim.games.uno.rules import UnoRules
 
 def compiled_choice(position: reference.State, choice: int) -> int:
     """The reference engine's ``mc`` and ``learned``: its position, waiting at ``choice`` of the current decision,
-    as a compiled state (``compiled.state_from``), decided by the compiled policy (``compiled.decide``)."""
+    as a compiled state (``compiled.state_from``), decided by the compiled policy (``compiled.decide_for``)."""
     state, work = C.state_from(position, choice), C.new_work(position.rules)
-    return int(jit.first_call(C.decide, "uno mc/learned", state[0], C.params_of(position.rules),
+    return int(jit.first_call(C.decide_for, "uno mc/learned", state[0], C.params_of(position.rules),
                               C.policy_of(position.policies), work[0]))
 
 

@@ -34,6 +34,7 @@ def label_games(params, policy, teacher, players: int, seed: np.uint64, games, e
     state = np.zeros(1, C.STATE)
     s = state[0]
     positions, rows = 0, 0
+    C.seat_table(policy, w)
     for g in range(len(games)):
         C.new_game(s, params, players, jit.game_key(seed, games[g]), w)
         s.reads = True  # the teacher is an mc seat: it reads the table as it does in play
@@ -50,7 +51,7 @@ def label_games(params, policy, teacher, players: int, seed: np.uint64, games, e
                 block[positions], count[positions] = feat.block_of(s), n
                 positions += 1
                 rows += n
-            C.apply(s, C.decide(s, params, policy, w), params, w)
+            C.apply(s, C.decide(s, params, w.seats, w), params, w)
     return positions, rows
 
 
