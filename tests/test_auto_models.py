@@ -145,3 +145,12 @@ def test_a_model_named_auto_outside_a_cell_is_one_line():
     with pytest.raises(ValueError, match=r"learned\(model=auto\) is each cell's own model") as err:
         load_model("auto")
     assert "\n" not in str(err.value)
+
+
+def test_a_models_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv(auto.VARIABLE, str(blocked))
+    with pytest.raises(ValueError, match=r"cannot keep learned\(model=auto\) models there.*set CARDSIM_MODELS") as err:
+        cardsim.simulate("musta_maija", players=4, games=1, policy="learned(model=auto)")
+    assert "\n" not in str(err.value)

@@ -108,8 +108,15 @@ def ensure(game: str, rules: Any, players: int, seats: Iterable[str], *, jobs: i
 
 @contextmanager
 def _locked(where: Path) -> Iterator[None]:
-    where.mkdir(parents=True, exist_ok=True)
-    with open(where / ".lock", "a") as handle:
+    """Hold ``where/.lock`` exclusively (``flock``: released if the holder dies); one ``ValueError`` line when
+    the folder cannot be made or written."""
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        handle = open(where / ".lock", "a")
+    except OSError as err:
+        raise ValueError(f"{where}: cannot keep learned(model=auto) models there ({err.strerror}); "
+                         f"set {VARIABLE} to a writable folder") from None
+    with handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
