@@ -7,6 +7,9 @@ next row; rounds repeat the rows in turn (so a busy machine slows all alike). A 
 
 - ``cardsim <game>`` (4 players, the default preset): the PettingZoo AEC loop
   (``agent_iter``, ``last``, a random action of ``obs["action_mask"]``, ``step``);
+- ``cardsim uno, 256 tables``: ``cardsim.envs.vector.UnoTables(256)``, the same action ids and
+  observations, every table stepped in one compiled call, the random legal actions drawn by numpy for all
+  tables at once; a step is one table's;
 - ``rlcard uno``: RLCard's own env loop, ``rlcard.make("uno")``: ``reset``, then ``step`` of a
   random ``state["legal_actions"]`` key until ``is_over`` (its fastest documented env loop; its
   bare ``UnoGame`` loop is what ``bench_uno.py --rlcard`` compares the compiled engine against);
@@ -14,8 +17,8 @@ next row; rounds repeat the rows in turn (so a busy machine slows all alike). A 
   ``leduc_holdem_v4``) in the same AEC loop as cardsim's.
 
 Rates are steps per second of wall time and per CPU-second of this process, the median and range
-over ``--rounds``; the load (``uptime``) before and after. The ratio row divides cardsim's Uno env
-by RLCard's Uno env (the issue's target is 10x). Never an assertion — read the numbers.
+over ``--rounds``; the load (``uptime``) before and after. The ratio rows divide cardsim's Uno env, and
+the 256 tables, by RLCard's Uno env, per CPU-second, round by round (the issue's target is 10x). Never an assertion — read the numbers.
 
 With ``--ismcts``, instead: the CPU time per decision of OpenSpiel's ISMCTS seat
 (``cardsim.envs.ismcts``) at each budget of ``--budgets`` beside ``random``, ``greedy``, ``mc`` (the
@@ -45,6 +48,8 @@ import numpy as np
 from cardsim.envs.pettingzoo import env as cardsim_env
 
 GAMES = ("moska", "musta_maija", "uno", "molotow")
+VECTOR = 256
+"""The tables of the ``UnoTables`` row (``cardsim.envs.vector``)."""
 CLASSIC = ("texas_holdem_v4", "texas_holdem_no_limit_v6", "leduc_holdem_v4")
 
 
@@ -84,8 +89,26 @@ def rlcard_steps(seconds: float, seed: int) -> int:
     return steps
 
 
+def vector_steps(tables: int):
+    """Random legal steps of ``UnoTables(tables)`` (every table stepped in one compiled call; the random legal
+    actions drawn by numpy for all tables at once) for about ``seconds``; how many (tables x calls)."""
+    from cardsim.envs.vector import UnoTables
+
+    def run(seconds: float, seed: int) -> int:
+        rng = np.random.default_rng(seed)
+        t = UnoTables(tables, seed=seed)
+        obs, mask, seat = t.reset()
+        steps, end = 0, time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            obs, mask, seat, returns, ended = t.step((rng.random(mask.shape) * mask).argmax(1))
+            steps += tables
+        return steps
+    return run
+
+
 def rows(classic: bool) -> dict[str, object]:
     out = {f"cardsim {g}": (lambda g=g: (lambda s, k: aec_steps(lambda: cardsim_env(g), s, k)))() for g in GAMES}
+    out[f"cardsim uno, {VECTOR} tables"] = vector_steps(VECTOR)
     try:
         import rlcard  # noqa: F401
 
@@ -209,9 +232,10 @@ def main() -> None:
     for name in table:
         print(f"{name:<28} {cell(walls[name]):>24} {cell(cpus[name]):>24}")
     if "rlcard uno" in table:
-        ratio = [a / b for a, b in zip(walls["cardsim uno"], walls["rlcard uno"])]
-        print(f"cardsim uno / rlcard uno (wall): median {statistics.median(ratio):.2f}x, "
-              f"range {min(ratio):.2f}-{max(ratio):.2f}x (target 10x)")
+        for name in ("cardsim uno", f"cardsim uno, {VECTOR} tables"):
+            ratio = [a / b for a, b in zip(cpus[name], cpus["rlcard uno"])]
+            print(f"{name} / rlcard uno (per CPU-second, round by round): median {statistics.median(ratio):.2f}x, "
+                  f"range {min(ratio):.2f}-{max(ratio):.2f}x (target 10x)")
     print("load after:", os.popen("uptime").read().strip())
 
 

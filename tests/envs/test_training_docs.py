@@ -13,7 +13,7 @@ BLOCKS = re.findall(r"```python\n(.*?)```", PAGE, flags=re.S)
 
 
 def test_the_page_has_its_examples():
-    assert len(BLOCKS) == 3
+    assert len(BLOCKS) == 4
 
 
 @pytest.mark.parametrize("i", range(len(BLOCKS)))

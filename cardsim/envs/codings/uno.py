@@ -70,7 +70,12 @@ def counts(kinds) -> np.ndarray:
 @njit(cache=True)
 def _observe(state, seat: int, players: int, target: int, max_turns: int, out: np.ndarray) -> None:
     """``segments`` of the view of ``seat`` into ``out`` (zeros), from the compiled state ``state[0]``."""
-    s = state[0]
+    observe_state(state[0], seat, players, target, max_turns, out)
+
+
+@njit(cache=True)
+def observe_state(s, seat: int, players: int, target: int, max_turns: int, out: np.ndarray) -> None:
+    """``segments`` of the view of ``seat`` into ``out`` (zeros), from the compiled state record ``s``."""
     i = 0
     for k in range(K):
         out[i + k] = min(s.hands[seat, k] / COPIES, 1.0)
