@@ -15,7 +15,10 @@ PROFILES = re.compile(r"<!-- profiles: experiments/findings.py --profiles -->\n(
 """The balance section of docs/findings.md: ``experiments/findings.py --profiles`` as printed."""
 SKILL = re.compile(r"<!-- skill: experiments/findings.py --skill -->\n(.*?)\n<!-- /skill -->", re.S)
 """The skill-ladder section of docs/findings.md: ``experiments/findings.py --skill`` as printed."""
-PAGES = {"README.md": HEADLINE, "docs/findings.md": SKILL.sub("", PROFILES.sub("", FINDINGS_PAGE))}
+PER_COUNT = re.compile(r"<!-- per-count: experiments/findings.py --per-count -->\n(.*?)\n<!-- /per-count -->", re.S)
+"""Moska's seat edge per player count in docs/findings.md: ``experiments/findings.py --per-count`` as printed."""
+PAGES = {"README.md": HEADLINE,
+         "docs/findings.md": PER_COUNT.sub("", SKILL.sub("", PROFILES.sub("", FINDINGS_PAGE)))}
 HEADER = re.compile(r"^(\w+), (\d+) players, policy `([^`]+)`, [\d,]+ games per variant", re.MULTILINE)
 STUDY = {"moska": "moska_variants", "musta_maija": "musta_maija_variants", "uno": "uno_house_rules",
          "molotow": "molotow_rules"}
@@ -71,6 +74,14 @@ def test_the_balance_section_is_printed_from_the_committed_profiles():
     section = PROFILES.search(FINDINGS_PAGE)
     assert section and section.group(1).strip() == _findings().profile_tables().strip()
     assert section.group(1).count("### ") == 4  # every game
+
+
+def test_the_per_count_section_is_printed_from_the_committed_profile():
+    """docs/findings.md's Moska seat edge at every player count is what experiments/findings.py prints from
+    results/profile_moska_players/ and its replication."""
+    section = PER_COUNT.search(FINDINGS_PAGE)
+    assert section and section.group(1).strip() == _findings().fairness_by_players().strip()
+    assert "3 players" in section.group(1) and "6 players" in section.group(1)
 
 
 def test_the_skill_ladder_section_is_printed_from_the_committed_skill_studies():
