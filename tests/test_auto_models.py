@@ -21,6 +21,7 @@ from cardsim.learn import auto, train as training
 def kept(tmp_path, monkeypatch):
     """``auto`` models kept under ``tmp_path``; the trainings made, by rules and players."""
     monkeypatch.setenv(auto.VARIABLE, str(tmp_path / "models"))
+    monkeypatch.setattr(auto, "SHIPPED", tmp_path / "shipped")  # none shipped: every cell's model is trained here
     made = []
 
     def fake_train(game, rules, *, players, generations, out, name, seed, **_):
@@ -121,6 +122,7 @@ def test_a_study_whose_model_another_training_would_give_differently_fails_verif
 @pytest.mark.long
 def test_an_auto_model_is_trained_for_the_cells_rules_and_players(tmp_path, monkeypatch):
     monkeypatch.setenv(auto.VARIABLE, str(tmp_path))
+    monkeypatch.setattr(auto, "SHIPPED", tmp_path / "shipped")
     monkeypatch.setattr(auto, "RECIPE", auto.RECIPE | {"positions": 40})
     r = cardsim.rules("musta_maija", "diamonds")
     cardsim.simulate("musta_maija", r, players=3, games=2, policy="learned(model=auto)")
@@ -152,5 +154,28 @@ def test_a_models_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatc
     blocked.write_text("not a folder")
     monkeypatch.setenv(auto.VARIABLE, str(blocked))
     with pytest.raises(ValueError, match=r"cannot keep learned\(model=auto\) models there.*set CARDSIM_MODELS") as err:
-        cardsim.simulate("musta_maija", players=4, games=1, policy="learned(model=auto)")
+        cardsim.simulate("musta_maija", players=3, games=1, policy="learned(model=auto)")  # none shipped
     assert "\n" not in str(err.value)
+
+
+SHIPPED = sorted(auto.SHIPPED.glob("*/auto/*.json"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[f"{p.parent.parent.name}-{p.stem}" for p in SHIPPED])
+def test_a_shipped_model_is_the_one_its_key_names(path):
+    """The package ships the committed studies' auto models under their keys: each loads, and is the model
+    ``path_of`` finds for the rules and players it was trained for."""
+    game = path.parent.parent.name
+    body = json.loads(path.read_text())
+    from importlib import import_module
+
+    import_module(f"cardsim.games.{game}.learned").load_model(str(path))
+    assert auto.path_of(game, cardsim.rules(game, body["rules"]), body["players"]) == path
+    assert body["seed"] == auto.RECIPE["seed"] and body["positions"] == auto.RECIPE["positions"]
+
+
+def test_a_shipped_model_is_played_without_training(tmp_path, monkeypatch):
+    monkeypatch.setenv(auto.VARIABLE, str(tmp_path / "empty"))
+    monkeypatch.setattr(training, "train", lambda *a, **k: pytest.fail("a shipped model was trained again"))
+    cardsim.simulate("musta_maija", "diamonds", players=4, games=3, policy="learned(model=auto)")
+    assert not (tmp_path / "empty").exists()

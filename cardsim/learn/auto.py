@@ -7,7 +7,8 @@ study is played by a policy tuned to it, and every one with the same training. T
 on first use, in the process that plans the games (``ensure``), and kept in the user cache by a key of
 everything that decides it (``key``): training is deterministic from its seed, so the same key gives
 the same model on every machine, and a study's manifest records each cell's model digest
-(``digests``) for ``verify`` to check. Workers only look it up (``resolve``).
+(``digests``) for ``verify`` to check. Workers only look it up (``resolve``). The models of the
+committed studies ship in the package (``SHIPPED``), so a fresh install finds them untrained.
 """
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ ladder the first generation holds +29.9 of the third's +34.1 Elo over ``greedy``
 at a third of the training."""
 VARIABLE = "CARDSIM_MODELS"
 """Where ``auto`` models are kept when set; else ``<user cache>/cardsim/models``."""
+SHIPPED = Path(__file__).resolve().parent.parent / "models"
+"""The package's models: ``SHIPPED/<game>/auto/<key>.json`` are the ``auto`` models the committed studies
+play, shipped so that a fresh install verifies them without training (and whatever its library versions)."""
 
 
 def folder() -> Path:
@@ -81,8 +85,11 @@ def key(game: str, rules: Any, players: int) -> str:
 
 
 def path_of(game: str, rules: Any, players: int) -> Path:
-    """The file of a cell's ``auto`` model (the recipe's last generation)."""
-    return folder() / game / key(game, rules, players) / f"{AUTO}_g{RECIPE['generations']}.json"
+    """The file of a cell's ``auto`` model: the package's if it ships one (``SHIPPED``), else the kept one (the
+    recipe's last generation, in ``folder()``), trained or not yet."""
+    k = key(game, rules, players)
+    shipped = SHIPPED / game / AUTO / f"{k}.json"
+    return shipped if shipped.is_file() else folder() / game / k / f"{AUTO}_g{RECIPE['generations']}.json"
 
 
 def ensure(game: str, rules: Any, players: int, seats: Iterable[str], *, jobs: int = 1,
