@@ -51,12 +51,14 @@ def token_of(s, move: int) -> int:
 
 
 @njit(cache=True)
-def _show(s, i: int, obs, mask, seat, options, target: int, max_turns: int) -> None:
-    """Row ``i`` of ``obs``, ``mask`` and ``seat``: the seat to act at table ``s``, its legal ids, its view."""
+def _show(s, i: int, obs, mask, moves, seat, options, target: int, max_turns: int) -> None:
+    """Row ``i`` of ``obs``, ``mask``, ``moves`` and ``seat``: the seat to act at table ``s``, its legal ids, the
+    move each legal id stands for (what ``_step`` applies), its view."""
     seat[i] = s.current
     mask[i, :] = 0
     for j in range(c.legal_decisions(s, options)):
-        mask[i, token_of(s, options[j])] = 1
+        t = token_of(s, options[j])
+        mask[i, t], moves[i, t] = 1, options[j]
     obs[i, :] = 0
     observe_state(s, s.current, s.players, target, max_turns, obs[i])
 
@@ -68,15 +70,15 @@ def _deal(states, works, i: int, params, players: int, seed: np.uint64, game: in
 
 
 @njit(cache=True)
-def _reset(states, works, params, players: int, seed: np.uint64, games, obs, mask, seat, options, target: int,
-           max_turns: int) -> None:
+def _reset(states, works, params, players: int, seed: np.uint64, games, obs, mask, moves, seat, options,
+           target: int, max_turns: int) -> None:
     for i in range(len(games)):
         _deal(states, works, i, params, players, seed, games[i])
-        _show(states[i], i, obs, mask, seat, options, target, max_turns)
+        _show(states[i], i, obs, mask, moves, seat, options, target, max_turns)
 
 
 @njit(cache=True)
-def _step(states, works, params, players: int, seed: np.uint64, games, actions, obs, mask, seat, options,
+def _step(states, works, params, players: int, seed: np.uint64, games, actions, obs, mask, moves, seat, options,
           target: int, max_turns: int, returns, ended, records, indices) -> tuple[int, int]:
     """Every table takes its action; ``(-1, ended games)``, or ``(i, 0)`` with nothing applied when table ``i``'s
     action is not legal. An ended game's record goes to ``records`` (its index to ``indices``), the next is dealt."""
@@ -87,12 +89,7 @@ def _step(states, works, params, players: int, seed: np.uint64, games, actions, 
     done = 0
     for i in range(n):
         s = states[i]
-        move = 0
-        for j in range(c.legal_decisions(s, options)):
-            if token_of(s, options[j]) == actions[i]:
-                move = options[j]
-                break
-        c.apply(s, move, params, works[i])
+        c.apply(s, moves[i, actions[i]], params, works[i])
         returns[i, :] = 0.0
         ended[i] = s.phase == OVER
         if ended[i]:
@@ -104,7 +101,7 @@ def _step(states, works, params, players: int, seed: np.uint64, games, actions, 
                     returns[i, q] = (1.0 if q == s.winner else 0.0) - 1.0 / players
             games[i] += n
             _deal(states, works, i, params, players, seed, games[i])
-        _show(s, i, obs, mask, seat, options, target, max_turns)
+        _show(s, i, obs, mask, moves, seat, options, target, max_turns)
     return -1, done
 
 
@@ -130,6 +127,7 @@ class UnoTables:
         self.actions = ACTIONS.actions
         self._obs = np.zeros((self.n, coding("uno").size(self.players)), dtype=np.float32)
         self._mask = np.zeros((self.n, self.actions), dtype=np.int8)
+        self._moves = np.zeros((self.n, self.actions), dtype=np.int64)
         self._seat = np.zeros(self.n, dtype=np.int64)
         self._returns = np.zeros((self.n, self.players), dtype=np.float32)
         self._ended = np.zeros(self.n, dtype=np.bool_)
@@ -145,7 +143,7 @@ class UnoTables:
         self.games[:] = np.arange(self.n)
         self.finished = []
         _reset(self.states, self.works, self.params, self.players, self.seed, self.games, self._obs, self._mask,
-               self._seat, self._options, *self._limits)
+               self._moves, self._seat, self._options, *self._limits)
         return _frozen(self._obs, self._mask, self._seat)
 
     def step(self, actions):
@@ -154,7 +152,7 @@ class UnoTables:
         if actions.shape != (self.n,):
             raise ValueError(f"UnoTables.step: expected {self.n} actions (one per table), not shape {actions.shape}")
         bad, done = _step(self.states, self.works, self.params, self.players, self.seed, self.games, actions,
-                          self._obs, self._mask, self._seat, self._options, *self._limits, self._returns,
+                          self._obs, self._mask, self._moves, self._seat, self._options, *self._limits, self._returns,
                           self._ended, self._records, self._indices)
         if bad >= 0:
             legal = np.flatnonzero(self._mask[bad]).tolist()

@@ -151,7 +151,7 @@ def digests(game: str, cells: Iterable[tuple[Any, int, tuple[str, ...]]]) -> dic
     play one (training any not kept)."""
     out = {}
     for rules, players, seats in cells:
-        if any(plays_auto(s) for s in seats):
+        if label(rules, players) not in out and any(plays_auto(s) for s in seats):  # once per rules and players
             ensure(game, rules, players, seats)
             body = json.loads(path_of(game, rules, players).read_text(encoding="utf-8"))
             out[label(rules, players)] = body["digest"]
