@@ -16,6 +16,7 @@ import os
 import sys
 
 import cardsim
+from cardsim.core.progress import note_on_stderr
 from cardsim.core.rules import split_calls
 from cardsim.games import spec
 
@@ -54,11 +55,16 @@ def cmd_replay(args: argparse.Namespace) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> None:
-    from cardsim.study import run_study
+    from cardsim.study.run.execution import Execution
 
-    folder = run_study(args.study, games=args.games, jobs=args.jobs, out=args.out, backend=args.backend,
-                       scheduler=args.scheduler, force=args.force, progress=not args.quiet, resume=args.resume,
-                       precision=args.precision, max_games=args.max_games, hooks=args.hooks)
+    # the workers start first: they import the engines while this process imports the study layer
+    # (matplotlib, scipy: about a second) and reads the study
+    with Execution(args.jobs, args.backend, args.scheduler, note=note_on_stderr) as execution:
+        from cardsim.study import run_study
+
+        folder = run_study(args.study, games=args.games, out=args.out, force=args.force, progress=not args.quiet,
+                           resume=args.resume, precision=args.precision, max_games=args.max_games,
+                           hooks=args.hooks, execution=execution)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
     from cardsim.study.plan.spec import load
 

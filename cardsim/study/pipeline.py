@@ -23,9 +23,9 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
 import time
 import uuid
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,6 +34,7 @@ from typing import Any, Callable, Sequence
 import matplotlib
 
 import cardsim
+from cardsim.core.progress import note_on_stderr
 from cardsim.core.rules import Rules
 from cardsim.study.folder import place as folders
 from cardsim.study.ladder import files as ladder_files, run as ladders
@@ -58,19 +59,18 @@ STEPS = "steps.json"
 """In ``.R.part``: the steps a run stepped to a precision took (a resume after assembling reads them)."""
 
 
-def note_on_stderr(line: str) -> None:
-    print(f"cardsim: note: {line}", file=sys.stderr)
-
-
 def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out: str | Path | None = None,
               backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
               resume: bool = False, precision: float | None = None, max_games: int | None = None,
-              note: Callable[[str], None] = note_on_stderr, hooks: Hooks = NONE) -> Path:
+              note: Callable[[str], None] = note_on_stderr, hooks: Hooks = NONE,
+              execution: Execution | None = None) -> Path:
     """Run the study file ``path`` into its folder (default ``results/<name>``); return the folder.
 
     With ``precision`` (percentage points) the study's games are the first step of a run that
     plays on until every seat rate's 95% half-width is within it, or ``max_games`` games per cell
-    (``precision``'s rule; default ``precision.MAX_GAMES``). ``hooks``: a test's seams (``cardsim.study.hooks``)."""
+    (``precision``'s rule; default ``precision.MAX_GAMES``). ``hooks``: a test's seams (``cardsim.study.hooks``).
+    ``execution``: workers the caller started already (entered; ``jobs``, ``backend`` and ``scheduler`` are
+    then theirs), so that they start up while this module and the study are read (``cardsim run``)."""
     study = load(path)
     if games is not None:
         study = study.with_games(games)
@@ -78,7 +78,7 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
         max_games = rule.MAX_GAMES
     return run_loaded(study, str(path), _command(path, games, out, precision, max_games), jobs=jobs, out=out,
                       backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume,
-                      precision=precision, max_games=max_games, note=note, hooks=hooks)
+                      precision=precision, max_games=max_games, note=note, hooks=hooks, execution=execution)
 
 
 def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
@@ -155,7 +155,7 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
                out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
                force: bool = False, progress: bool = False, resume: bool = False, precision: float | None = None,
                max_games: int | None = None, note: Callable[[str], None] = note_on_stderr,
-               hooks: Hooks = NONE) -> Path:
+               hooks: Hooks = NONE, execution: Execution | None = None) -> Path:
     """Run a study already read (from ``study_file``, or made by ``cardsim compare``: None) as
     ``run_study`` does; ``argv``: the command line that re-creates it, kept in the manifest."""
     if precision is not None:
@@ -167,7 +167,8 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
     if study.design is not None and study.design.skipped:
         note(f"left out {len(study.design.skipped)} combinations that cannot be played (skip_unplayable): "
              + "; ".join(study.design.skipped))
-    with Execution(jobs, backend, scheduler, note=note) as execution:
+    with nullcontext(execution) if execution is not None else Execution(jobs, backend, scheduler,
+                                                                         note=note) as execution:
         place = folders.out_folder(out, study.name)
         disk.check(place, study)
         with lock.hold(place.lock, place.folder, note=note):
@@ -218,6 +219,7 @@ def _play(run: Run) -> Played:
             reached = stepping.play(study, place.part, run.execution, stepped.pp, stepped.max_games,
                                     progress=run.progress, kept=kept, after_piece=lambda: hooks.pause("piece"))
             storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
+        run.execution.release()  # every game is played: the workers exit while this process writes
         hooks.pause("assemble")
         written = _watchers(place.part, study) if stepped is None else None
         pieces.assemble(place.part, len(tasks) if reached is None else reached.order,

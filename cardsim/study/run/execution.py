@@ -3,7 +3,10 @@
 ``Execution(jobs, backend, scheduler)`` checks its arguments when made: a job count
 above this machine's cores is capped (with a note: more processes than cores only
 compete), and a Dask scheduler address is connected at once, so an unreachable
-scheduler is one line before anything is written. Worker pools start on first use.
+scheduler is one line before anything is written. loky workers start when the
+``with`` block is entered, each importing the engines (``workers.ready``) while the
+parent goes on preparing the run; ``release()`` lets them go as soon as the last task
+is back, so that they exit while the parent writes.
 
 - ``map(fn, calls)`` yields ``fn(*args)`` for each ``args`` in order, with a few tasks in
   flight per worker: memory follows the chunk, not the study.
@@ -81,7 +84,17 @@ class Execution:
     def __enter__(self) -> Execution:
         if self.scheduler is not None:
             self._connect()
+        elif self.backend == "loky" and not self.in_process:
+            submit = self._submitter()
+            for _ in range(self.jobs):
+                submit(workers.ready, ())
         return self
+
+    def release(self) -> None:
+        """No task will follow: the loky workers exit now, without this process waiting for them."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
 
     def __exit__(self, kind, error, trace) -> None:
         if self._pool is not None:
