@@ -279,6 +279,7 @@ def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
         train("molotow", "mittlere", out=tmp_path / "a", **(args | {"seed": 6}))
 
 
+@pytest.mark.long
 def test_training_positions_are_the_seats_candidates_with_the_teachers_totals():
     """Each position: its block, 2..9 candidates (the legal cards), the first greedy's; totals within the
     worlds' bounds (a hand scores -3..+3 sticks minus potatoes per world)."""

@@ -120,6 +120,7 @@ def test_a_study_too_large_for_the_disk_is_one_line_before_anything_is_written(w
     _nothing_written(tmp_path, before)
 
 
+@pytest.mark.long
 def test_an_unreachable_dask_scheduler_is_one_line_before_anything_is_written(write_study, tmp_path, capsys):
     before = {p.name for p in tmp_path.iterdir()} | {"study.toml"}
     argv = ["run", str(write_study()), "--out", str(tmp_path / "R"), "--quiet", "--backend", "dask",

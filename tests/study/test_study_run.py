@@ -77,6 +77,7 @@ def test_default_folder_is_results_slash_study_name(write_study, tmp_path, monke
     assert (tmp_path / "results" / "fake_study" / "manifest.json").exists()
 
 
+@pytest.mark.long
 def test_same_records_with_jobs_1_jobs_2_and_dask(finished, write_study, tmp_path, dask_scheduler):
     path, one = write_study(), finished
     assert main(["run", str(path), "--jobs", "2", "--out", str(tmp_path / "two"), "--quiet"]) == 0
