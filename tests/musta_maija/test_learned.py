@@ -185,6 +185,28 @@ def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop
     assert m.tobytes() == w["play"][int(np.argmax(scores))].tobytes() and C.is_legal(state[0], p, m[0])
 
 
+@given(setups(), st.integers(0, 80), st.integers(0, 2**32 - 1))
+@settings(max_examples=40)
+def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights(setup, stop, seed):
+    """``learned_move`` scores a candidate from per-card gains (``card_gains``, ``score``) without writing its
+    features out: every candidate's score equals ``candidate_features`` times the weights, exactly, for
+    random weights of either sign."""
+    state, p = position(setup, stop)
+    assume(C.to_act(state[0]) >= 0)
+    s, w = state[0], C.new_work()[0]
+    weights = np.random.default_rng(seed).integers(-2**20, 2**20, features.WEIGHTS)
+    base = C.block_of(s, p) * features.N
+    lo, hi, t_lo, t_hi = s["hands"][s["seat"], 0], s["hands"][s["seat"], 1], s["table"][0], s["table"][1]
+    x = np.zeros(features.N, np.int64)
+    for i in range(C.decision_candidates(s, p, w["play"], 0)):
+        c = w["play"][i]
+        C.candidate_features(s, p, c, i == 0, w, x)
+        kept = C.card_gains(s, p, weights, base, C.trump_of(s, c), w)
+        got = features.score(weights, base, w["gain"], kept, i == 0, c["declare"] >= 0, c["cards"][0],
+                             c["cards"][1], t_lo & ~c["beaten"][0], t_hi & ~c["beaten"][1], lo, hi)
+        assert got == int(weights[base:base + features.N] @ x)
+
+
 def scalar_beaters(card: int, others: int, trump: int) -> int:
     """The cards of ``others`` that beat ``card`` (MM-8, MM-10; the Black Maria beats nothing and nothing beats it,
     MM-2), in the reference's terms."""

@@ -162,6 +162,8 @@ def lowest_k(x0: np.uint64, x1: np.uint64, k: int) -> tuple[np.uint64, np.uint64
 def lowest_in_suit(lo: np.uint64, hi: np.uint64, s: int, k: int) -> tuple[np.uint64, np.uint64]:
     """The ``k`` lowest cards of suit ``s`` in a hand (``lowest`` of the scalar policies)."""
     x0, x1 = to_ranks(lo, hi, s)
+    if popcount(x0) + popcount(x1) <= k:  # all of them: every attack before the endgame (MM-13)
+        return from_ranks(x0, x1, s)
     y0, y1 = lowest_k(x0, x1, k)
     return from_ranks(y0, y1, s)
 

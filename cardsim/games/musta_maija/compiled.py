@@ -122,13 +122,14 @@ WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("tmp", np.int64, (MAX_CARDS,)),
     ("count", np.int64, (jit.BUCKETS + 1,)), ("hidden", np.int64, (MAX_CARDS,)),
     ("candidates", MOVE, (MAX_CANDIDATES,)), ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)),
-    ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)), ("features", np.int64, (feat.N,)),
+    ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)), ("gain", np.int64, (MAX_CARDS,)),
     ("beats", np.int64, (MAX_CARDS,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and orders (``u``, ``order``, ``tmp``); for
 ``mc`` (``search``) the hidden cards and their bucket counts, the candidates and their scores, a play-out's
 move, a world and a play-out state; for ``learned`` (``learned_move``, also inside ``mc``'s play-outs) its
-candidates, one candidate's features and the beaters of each card (``learned_features.prepare``)."""
+candidates and each card's gain (``card_gains``); for a candidate's features (``candidate_features``) the
+beaters of each card (``learned_features.prepare``)."""
 
 
 def new_work() -> np.ndarray:
@@ -401,8 +402,9 @@ def respond(s: np.void, p: np.void, policy: int, forbid: int, m: np.void) -> Non
         m.cards[0], m.cards[1] = pol.attack(policy, lo, hi, trump, attack_cap(s), s.key, s.turns)
         m.beaten[0], m.beaten[1] = ZERO, ZERO
     else:
-        move = pol.defence(policy, lo, hi, s.table[0], s.table[1], trump, p.maria_trump, stock_size(s) == 0,
-                           duty_to_beat(s, p, trump), s.key, s.turns)
+        must = policy == pol.RANDOM and duty_to_beat(s, p, trump)  # greedy's defence does not ask
+        move = pol.defence(policy, lo, hi, s.table[0], s.table[1], trump, p.maria_trump, stock_size(s) == 0, must,
+                           s.key, s.turns)
         m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = move
 
 
@@ -505,7 +507,7 @@ def decision_candidates(s: np.void, p: np.void, out: np.ndarray, forbid: int) ->
             m = pol.attack_candidates(out, m, d, lo, hi, trump, attack_cap(s))
         else:
             m = pol.defence_candidates(out, m, d, lo, hi, s.table[0], s.table[1], trump, p.maria_trump,
-                                       duty_to_beat(s, p, trump))
+                                       p.must_beat != 0)
     return m
 
 
@@ -664,22 +666,34 @@ def block_of(s: np.void, p: np.void) -> int:
 
 
 @njit(cache=True)
+def card_gains(s: np.void, p: np.void, weights: np.ndarray, base: int, trump: int, w: np.void) -> int:
+    """Once per decision and trump: ``learned_features.card_gains`` of the seat to act's hand and the table under
+    ``trump`` (into ``w.gain``); the score of keeping the whole hand."""
+    o_lo, o_hi = others_of(s)
+    return feat.card_gains(w.gain, weights, base, s.hands[s.seat, 0], s.hands[s.seat, 1], s.table[0], s.table[1],
+                           o_lo, o_hi, trump, p.maria_trump != 0, s.phase == ATTACK)
+
+
+@njit(cache=True)
 def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
     """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``learned_features.WEIGHTS``):
     the candidate of ``decision_candidates`` (under ``forbid``) with the highest score, ties to the first
-    (greedy's)."""
+    (greedy's). The scores are ``candidate_features`` dotted with the weights of the decision's block, summed
+    card by card (``card_gains``)."""
     n = decision_candidates(s, p, w.play, forbid)
     best = 0
     if n > 1:
-        block = block_of(s, p)
+        base = block_of(s, p) * feat.N
+        lo, hi, t_lo, t_hi = s.hands[s.seat, 0], s.hands[s.seat, 1], s.table[0], s.table[1]  # empty in an attack
         top, under = 0, trump_of(s, w.play[0])
-        prepared = prepare_features(s, p, under, w)
+        kept = card_gains(s, p, weights, base, under, w)
         for i in range(n):
-            trump = trump_of(s, w.play[i])
+            c = w.play[i]
+            trump = trump_of(s, c)
             if trump != under:  # the candidates come grouped by declaration
-                prepared, under = prepare_features(s, p, trump, w), trump
-            describe_candidate(s, w.play[i], i == 0, trump, w, prepared, w.features)
-            value = learned.score(weights, block, w.features, feat.N)
+                kept, under = card_gains(s, p, weights, base, trump, w), trump
+            value = feat.score(weights, base, w.gain, kept, i == 0, c.declare >= 0, c.cards[0], c.cards[1],
+                               t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
             if i == 0 or value > top:
                 best, top = i, value
     copy_move(m, w.play[best])

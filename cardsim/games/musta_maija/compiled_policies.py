@@ -156,6 +156,8 @@ def beat_with(t_lo: np.uint64, t_hi: np.uint64, w_lo: np.uint64, w_hi: np.uint64
 
     ``q`` holds the attack cards waiting to be beaten (rank space), lowest taken first.
     """
+    if w_lo | w_hi == ZERO:  # nothing to beat with
+        return ZERO, ZERO, ZERO, ZERO
     s = suit_of_hand(t_lo, t_hi)
     a0, a1 = to_ranks(t_lo & ~MARIA, t_hi, s)
     d0, d1 = to_ranks(w_lo & ~MARIA, w_hi, s)
@@ -226,13 +228,22 @@ def defence(policy: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64, t_hi: np
 # --- mc's candidate decisions (policies.py) ---------------------------------------------------------
 
 @njit(cache=True)
-def add_candidate(out: np.ndarray, m: int, declare: int, c_lo: np.uint64, c_hi: np.uint64, x_lo: np.uint64,
-                  x_hi: np.uint64) -> int:
-    """Append a decision (``MOVE`` fields) to ``out[:m]`` unless it is there already; the new count."""
-    for i in range(m):
-        o = out[i]
-        if (o.declare == declare and o.cards[0] == c_lo and o.cards[1] == c_hi and o.beaten[0] == x_lo
-                and o.beaten[1] == x_hi):
+def same_move(o: np.void, declare: int, c_lo: np.uint64, c_hi: np.uint64, x_lo: np.uint64, x_hi: np.uint64) -> bool:
+    """Whether the ``MOVE`` record ``o`` is this decision."""
+    return (o.declare == declare and o.cards[0] == c_lo and o.cards[1] == c_hi and o.beaten[0] == x_lo
+            and o.beaten[1] == x_hi)
+
+
+@njit(cache=True)
+def add_candidate(out: np.ndarray, m: int, first: int, last: int, declare: int, c_lo: np.uint64, c_hi: np.uint64,
+                  x_lo: np.uint64, x_hi: np.uint64) -> int:
+    """Append a decision (``MOVE`` fields) to ``out[:m]`` unless it is there already; the new count. Only
+    ``out[0]`` (greedy's) and ``out[first:last]`` are compared: the callers know the others to differ from it
+    (by their declaration, suit or cards)."""
+    if m and same_move(out[0], declare, c_lo, c_hi, x_lo, x_hi):
+        return m
+    for i in range(max(first, 1), last):
+        if same_move(out[i], declare, c_lo, c_hi, x_lo, x_hi):
             return m
     o = out[m]
     o.declare, o.cards[0], o.cards[1], o.beaten[0], o.beaten[1] = declare, c_lo, c_hi, x_lo, x_hi
@@ -250,48 +261,59 @@ def attack_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: 
         own_lo, own_hi = lo & suit_mask(s), hi & suit_mask(s)
         if own_lo | own_hi == ZERO:
             continue
+        first = m
         a_lo, a_hi = lowest_in_suit(own_lo, own_hi, s, limit)
-        m = add_candidate(out, m, declare, a_lo, a_hi, ZERO, ZERO)
+        m = add_candidate(out, m, first, m, declare, a_lo, a_hi, ZERO, ZERO)
         if s != trump and (own_lo | own_hi) & LOW:
             a_lo, a_hi = lowest_in_suit(own_lo & LOW, own_hi & LOW, s, limit)
-            m = add_candidate(out, m, declare, a_lo, a_hi, ZERO, ZERO)
+            m = add_candidate(out, m, first, m, declare, a_lo, a_hi, ZERO, ZERO)
         if own_lo & MARIA and (own_lo & ~MARIA) | own_hi:
             a_lo, a_hi = lowest_in_suit(own_lo & ~MARIA, own_hi, s, limit)
-            m = add_candidate(out, m, declare, a_lo, a_hi, ZERO, ZERO)
+            m = add_candidate(out, m, first, m, declare, a_lo, a_hi, ZERO, ZERO)
+        sets = m  # a single card may repeat a set, never another single
         rest = own_lo
         while rest:
             b = rest & (~rest + ONE)
             rest ^= b
-            m = add_candidate(out, m, declare, b, ZERO, ZERO, ZERO)
+            m = add_candidate(out, m, first, sets, declare, b, ZERO, ZERO, ZERO)
         rest = own_hi & ~own_lo
         while rest:
             b = rest & (~rest + ONE)
             rest ^= b
-            m = add_candidate(out, m, declare, ZERO, b, ZERO, ZERO)
+            m = add_candidate(out, m, first, sets, declare, ZERO, b, ZERO, ZERO)
     return m
 
 
 @njit(cache=True)
 def defence_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
-                       t_hi: np.uint64, trump: int, maria_trump: bool, must: bool) -> int:
+                       t_hi: np.uint64, trump: int, maria_trump: bool, must_beat: bool) -> int:
     """``mc``'s defences (MM-10) after ``out[:m]``: ``beat_with`` the table with the whole hand (the Black
     Maria only as a trump, MM-3), with its non-trumps, with its low cards, with its low cards and
-    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must``) only
-    those that beat every card. The new count."""
+    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must_beat``
+    and ``beat_with`` the whole hand beats every card, ``compiled.duty_to_beat``) only those that beat
+    every card. The new count."""
     full_lo = lo if maria_trump else lo & ~MARIA
-    keep = LOW & ~suit_mask(trump)
-    for k in range(5):
-        if k == 0:
-            w_lo, w_hi = full_lo, hi
-        elif k == 1:
-            w_lo, w_hi = lo & ~MARIA & ~suit_mask(trump), hi & ~suit_mask(trump)
-        elif k == 2:
-            w_lo, w_hi = lo & keep, hi & keep
-        elif k == 3:
-            w_lo, w_hi = full_lo & (keep | suit_mask(trump) | MARIA), hi & (keep | suit_mask(trump))
-        else:
-            w_lo, w_hi = ZERO, ZERO
+    keep, trumps = LOW & ~suit_mask(trump), suit_mask(trump)
+    willing = ((full_lo, hi), (lo & ~MARIA & ~trumps, hi & ~trumps), (lo & keep, hi & keep),
+               (full_lo & (keep | trumps | MARIA), hi & (keep | trumps)), (ZERO, ZERO))
+    first, must = m, False
+    for k in range(len(willing)):
+        w_lo, w_hi = willing[k]
+        if _among(willing, k, w_lo, w_hi):  # the same cards beat alike: a duplicate, or under the duty left out
+            continue
         move = beat_with(t_lo, t_hi, w_lo, w_hi, trump, maria_trump)
+        if k == 0 and must_beat:  # duty_to_beat's whole hand is this one but for a Black Maria left out
+            whole = move if full_lo == lo else beat_with(t_lo, t_hi, lo, hi, trump, maria_trump)
+            must = whole[2] == t_lo and whole[3] == t_hi
         if not must or (move[2] == t_lo and move[3] == t_hi):
-            m = add_candidate(out, m, declare, move[0], move[1], move[2], move[3])
+            m = add_candidate(out, m, first, m, declare, move[0], move[1], move[2], move[3])
     return m
+
+
+@njit(cache=True)
+def _among(hands: tuple, k: int, lo: np.uint64, hi: np.uint64) -> bool:
+    """Whether ``(lo, hi)`` is one of ``hands[:k]``."""
+    for j in range(k):
+        if hands[j][0] == lo and hands[j][1] == hi:
+            return True
+    return False

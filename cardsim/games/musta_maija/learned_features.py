@@ -20,7 +20,7 @@ import numpy as np
 from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
 from cardsim.core.learned import SCALE
 from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
-from cardsim.games.musta_maija.cards import JACK, M13, MARIA, RANKS, SUITS, count, suit_mask
+from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, M13, MARIA, RANKS, SUITS, count, suit_mask
 
 VERSION = 1
 """The feature set's version (a model file records it)."""
@@ -38,6 +38,10 @@ cards no card of ``others`` beats (MM-8, MM-10), ``beaters``: the beaters among 
 attack cards; ``left_unbeatable``: cards of ``left`` no card of ``others`` beats. The trump is the one
 after the candidate's declaration (none yet: no card is a trump)."""
 N = len(NAMES)
+(GREEDY, DECLARE, SPENT, SPENT_TRUMPS, SPENT_HIGH_PLAIN, SPENT_PLAIN_RANKS, SPENT_MARIA, PICKED, PICKED_MARIA,
+ PICKED_TRUMPS, LEFT, LEFT_TRUMPS, LEFT_HIGH_TRUMPS, LEFT_LOW_PLAIN, LEFT_PLAIN_RANKS, LEFT_SUITS, LEFT_MARIA, OUT,
+ UNBEATABLE, BEATERS, LEFT_UNBEATABLE) = range(N)
+"""Each feature's index in a block (``NAMES`` order)."""
 KINDS = ("attack", "defence")
 """Decision kinds in the order of the engine's phases (``compiled.ATTACK``, ``DEFENCE``)."""
 STAGES = len(STAGE_NAMES)
@@ -157,3 +161,77 @@ def describe(out: np.ndarray, greedy: bool, declares: bool, s_lo: np.uint64, s_h
                 rest &= rest - ONE
                 out[19] += beats[b + 52 * copy]
     out[20] = count(l_lo & u_lo, l_hi & u_hi)
+
+
+@njit(cache=True)
+def card_gains(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
+               t_hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int, maria_trump: bool,
+               attacking: bool) -> int:
+    """Once per decision and trump, the score (``weights[base:base + N]``) card by card: every feature but
+    ``greedy``, ``declare``, ``left_suits`` and ``out`` is a sum over cards (``left`` is the hand ``(lo, hi)``
+    less ``spent``, which it holds, with ``picked``, from the table ``t``), so a candidate's score is those four
+    (``score``) plus the hand's score as ``left`` (returned) plus ``gain[code]`` of each card it spends or
+    picks up. Integer arithmetic: the same score as ``describe``'s features dotted with the weights, with a
+    hand's loop per decision instead of the features of each candidate. ``others`` (``o``) as in ``prepare``;
+    a card's beaters are counted as ``beaters_in`` counts them, the Black Maria's terms added last."""
+    left_high_trumps, left_low_plain = weights[base + LEFT_HIGH_TRUMPS], weights[base + LEFT_LOW_PLAIN]
+    left_plain_ranks, left_unbeatable = weights[base + LEFT_PLAIN_RANKS], weights[base + LEFT_UNBEATABLE]
+    spent_high_plain, spent_plain_ranks = weights[base + SPENT_HIGH_PLAIN], weights[base + SPENT_PLAIN_RANKS]
+    unbeatable = weights[base + UNBEATABLE] if attacking else 0
+    beaten_by = weights[base + BEATERS] if attacking else 0
+    by_maria = 1 if maria_trump and o_lo & MARIA else 0  # the highest trump beats every card (MM-3)
+    o_lo &= ~MARIA
+    by_trumps = count(o_lo & suit_mask(trump), o_hi & suit_mask(trump))
+    kept = 0
+    for s in range(SUITS):
+        mask, is_trump = suit_mask(s), s == trump
+        left = weights[base + LEFT] + (weights[base + LEFT_TRUMPS] if is_trump else 0)
+        spent = weights[base + SPENT] + (weights[base + SPENT_TRUMPS] if is_trump else 0)
+        picked = weights[base + PICKED] + (weights[base + PICKED_TRUMPS] if is_trump else 0)
+        by_others = by_maria + (0 if is_trump else by_trumps)
+        for copy in range(2):
+            held = (lo if copy == 0 else hi) & mask
+            rest = held | ((t_lo if copy == 0 else t_hi) & mask)
+            while rest != ZERO:
+                bit = rest & (~rest + ONE)
+                rest ^= bit
+                above = mask & ~(bit + bit - ONE)
+                k = count(o_lo & above, o_hi & above) + by_others if copy or bit != MARIA else 0
+                r = lowest(bit) - s * RANKS
+                if is_trump:
+                    card_left = left + left_high_trumps * (r >= HIGH)
+                    card_spent = spent
+                else:
+                    card_left = left + left_low_plain * (r < HIGH) + left_plain_ranks * r
+                    card_spent = spent + spent_high_plain * (r >= HIGH) + spent_plain_ranks * r
+                card_left += left_unbeatable * (k == 0)
+                code = lowest(bit) + 52 * copy
+                if held & bit:
+                    kept += card_left
+                    gain[code] = card_spent + unbeatable * (k == 0) + beaten_by * k - card_left
+                else:
+                    gain[code] = picked + card_left
+    if lo & MARIA:
+        kept += weights[base + LEFT_MARIA]
+        gain[BLACK_MARIA] += weights[base + SPENT_MARIA] - weights[base + LEFT_MARIA]
+    elif t_lo & MARIA:
+        gain[BLACK_MARIA] += weights[base + PICKED_MARIA] + weights[base + LEFT_MARIA]
+    return kept
+
+
+@njit(cache=True)
+def score(weights: np.ndarray, base: int, gain: np.ndarray, kept: int, greedy: bool, declares: bool,
+          s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64, p_hi: np.uint64, lo: np.uint64, hi: np.uint64) -> int:
+    """The score of a candidate (``describe``'s ``s`` spent, ``p`` picked; the hand ``(lo, hi)``) from
+    ``card_gains``'s ``gain`` and ``kept``."""
+    total = kept + weights[base + GREEDY] * greedy + weights[base + DECLARE] * declares
+    for copy in range(2):
+        rest = s_lo | p_lo if copy == 0 else s_hi | p_hi
+        while rest != ZERO:
+            total += gain[lowest(rest) + 52 * copy]
+            rest &= rest - ONE
+    l_lo, l_hi = (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi
+    suits = l_lo | l_hi
+    for s in range(SUITS):
+        total += weights[base + LEFT_SUITS] * ((suits >> U(s * RANKS)) & M13 != ZERO)
+    return total + weights[base + OUT] * (l_lo | l_hi == ZERO)
