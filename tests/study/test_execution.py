@@ -1,6 +1,8 @@
 """The workers of a run (``cardsim.study.run.execution``): loky workers start when the ``with`` block is
 entered, before any task, so that they import the engines while the parent still prepares the run; once
 the last task is back, ``release()`` lets them exit while the parent writes (issue 29: the main job's wait)."""
+import time
+
 import psutil
 import pytest
 
@@ -16,11 +18,12 @@ def _workers() -> list[psutil.Process]:
 
 
 def _started(n: int) -> list[psutil.Process]:
+    """The workers once there are ``n`` of them, or after 30 s."""
     for _ in range(300):
         workers = _workers()
         if len(workers) >= n:
             return workers
-        psutil.wait_procs(workers, timeout=0.1)
+        time.sleep(0.1)
     return _workers()
 
 

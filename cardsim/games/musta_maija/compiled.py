@@ -507,7 +507,7 @@ def decision_candidates(s: np.void, p: np.void, out: np.ndarray, forbid: int) ->
             m = pol.attack_candidates(out, m, d, lo, hi, trump, attack_cap(s))
         else:
             m = pol.defence_candidates(out, m, d, lo, hi, s.table[0], s.table[1], trump, p.maria_trump,
-                                       p.must_beat != 0)
+                                       duty_to_beat(s, p, trump))
     return m
 
 

@@ -286,25 +286,21 @@ def attack_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: 
 
 @njit(cache=True)
 def defence_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
-                       t_hi: np.uint64, trump: int, maria_trump: bool, must_beat: bool) -> int:
+                       t_hi: np.uint64, trump: int, maria_trump: bool, must: bool) -> int:
     """``mc``'s defences (MM-10) after ``out[:m]``: ``beat_with`` the table with the whole hand (the Black
     Maria only as a trump, MM-3), with its non-trumps, with its low cards, with its low cards and
-    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must_beat``
-    and ``beat_with`` the whole hand beats every card, ``compiled.duty_to_beat``) only those that beat
-    every card. The new count."""
+    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must``) only
+    those that beat every card. The new count."""
     full_lo = lo if maria_trump else lo & ~MARIA
     keep, trumps = LOW & ~suit_mask(trump), suit_mask(trump)
     willing = ((full_lo, hi), (lo & ~MARIA & ~trumps, hi & ~trumps), (lo & keep, hi & keep),
                (full_lo & (keep | trumps | MARIA), hi & (keep | trumps)), (ZERO, ZERO))
-    first, must = m, False
+    first = m
     for k in range(len(willing)):
         w_lo, w_hi = willing[k]
         if _among(willing, k, w_lo, w_hi):  # the same cards beat alike: a duplicate, or under the duty left out
             continue
         move = beat_with(t_lo, t_hi, w_lo, w_hi, trump, maria_trump)
-        if k == 0 and must_beat:  # duty_to_beat's whole hand is this one but for a Black Maria left out
-            whole = move if full_lo == lo else beat_with(t_lo, t_hi, lo, hi, trump, maria_trump)
-            must = whole[2] == t_lo and whole[3] == t_hi
         if not must or (move[2] == t_lo and move[3] == t_hi):
             m = add_candidate(out, m, first, m, declare, move[0], move[1], move[2], move[3])
     return m
