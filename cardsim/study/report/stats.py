@@ -182,17 +182,28 @@ def _cell_stats(cell: pd.DataFrame, m: Measures, seats: range, players: int) -> 
 
 def _paired_stats(cell: pd.DataFrame, base: pd.DataFrame, m: Measures, seats: range,
                   players: int) -> dict[str, float]:
-    pair = cell.merge(base, on="game", suffixes=("", "_base"), validate="one_to_one")
+    columns = [m.outcome, "truncated", *m.lengths]
+    here, there = _paired(cell, base, columns)
     out: dict[str, float] = {}
     for s in seats:
-        d = (pair[m.outcome] == s).astype(int) - (pair[f"{m.outcome}_base"] == s).astype(int)
+        d = (here[m.outcome] == s).astype(np.int64) - (there[m.outcome] == s).astype(np.int64)
         mean, lo, hi = paired_mean(d) if s < players else (np.nan,) * 3
         out |= {f"{m.outcome}_diff_{s}": mean, f"{m.outcome}_diff_lo_{s}": lo, f"{m.outcome}_diff_hi_{s}": hi}
-    both = pair.loc[~pair.truncated & ~pair.truncated_base]
+    both = ~here["truncated"] & ~there["truncated"]
     for c in m.lengths:
-        mean, lo, hi = paired_mean(both[c] - both[f"{c}_base"])
+        mean, lo, hi = paired_mean(here[c][both] - there[c][both])
         out |= {f"{c}_diff": mean, f"{c}_diff_lo": lo, f"{c}_diff_hi": hi}
     return out
+
+
+def _paired(cell: pd.DataFrame, base: pd.DataFrame, columns: list[str]) -> tuple[dict, dict]:
+    """``columns`` of the games that both cells played, game for game in ``cell``'s order: straight from
+    the arrays when the two list the same games in the same order (a study's cells do), else joined."""
+    games, base_games = cell.game.to_numpy(), base.game.to_numpy()
+    if not np.array_equal(games, base_games):
+        pair = cell.merge(base, on="game", suffixes=("", "_base"), validate="one_to_one")
+        return ({c: pair[c].to_numpy() for c in columns}, {c: pair[f"{c}_base"].to_numpy() for c in columns})
+    return {c: cell[c].to_numpy() for c in columns}, {c: base[c].to_numpy() for c in columns}
 
 
 def length_histograms(games: pd.DataFrame, lengths: Sequence[str]) -> pd.DataFrame:

@@ -1,0 +1,77 @@
+"""The study plots' hand-made layout (``report/layout.py``): drawn from committed tables of every
+kind (named variants at 2-6 players, a factorial's effects, a sweep along a skill ladder), no text
+is cut off at the figure's edge, no two texts of the frame overlap, and no panel's labels reach into
+another panel."""
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import matplotlib
+import matplotlib.pyplot as plt
+import pytest
+
+from cardsim.study.folder import manifest as claims
+from cardsim.study.folder import storage
+from cardsim.study.report import plots
+from cardsim.study.report import summary as report
+
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+
+
+def _frame_texts(fig) -> list[tuple[object, matplotlib.text.Text]]:
+    """(owner, text) for the figure's title, each panel's title, axis labels and tick labels, and the
+    legend's texts: the owner is the panel, or None for the figure's own."""
+    out = [(None, fig._suptitle)] if fig.get_suptitle() else []
+    for legend in fig.legends:
+        out += [(None, t) for t in [*legend.get_texts(), legend.get_title()] if t.get_text()]
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        texts = [ax.title, ax.xaxis.label, ax.yaxis.label]
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            texts += [tick.label1 for tick in axis.get_major_ticks()
+                      if tick.label1.get_visible() and lo - 1e-9 <= tick.get_loc() <= hi + 1e-9]
+        out += [(ax, t) for t in texts if t.get_text() and t.get_visible()]
+    return out
+
+
+def _check(fig, name: str) -> None:
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    texts = [(owner, t, t.get_window_extent(renderer)) for owner, t in _frame_texts(fig)]
+    for _, t, box in texts:
+        assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1 and page.y0 - 1 <= box.y0 and box.y1 <= page.y1 + 1, \
+            f"{name}: {t.get_text()!r} is cut off at the figure's edge"
+    for (_, a, box_a), (_, b, box_b) in combinations(texts, 2):
+        assert not box_a.shrunk(0.95, 0.9).overlaps(box_b.shrunk(0.95, 0.9)), \
+            f"{name}: {a.get_text()!r} overlaps {b.get_text()!r}"
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    for owner, t, box in texts:
+        for ax in panels:
+            if ax is not owner:
+                assert not ax.bbox.shrunk(0.99, 0.99).overlaps(box), f"{name}: {t.get_text()!r} reaches into a panel"
+
+
+@pytest.mark.parametrize("study", ["moska_variants", "moska_knobs", "skill_musta_maija", "uno_house_rules"])
+def test_no_text_is_cut_off_or_overlapped(study, tmp_path, monkeypatch):
+    folder = RESULTS / study
+    study_ = claims.study_of(storage.read_manifest(folder), folder / storage.MANIFEST)
+    summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"))
+    effects = (report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"))
+               if (folder / report.EFFECTS).exists() else None)
+    checked = []
+
+    def draw_and_check(path, draw, args):
+        with matplotlib.rc_context(plots.STYLE):
+            fig = draw(*args)
+            _check(fig, path.name)
+        plt.close(fig)
+        checked.append(path.name)
+
+    monkeypatch.setattr(plots, "_draw_file", draw_and_check)
+    plots.render(summary, None, report.study_measures(study_), study_.baseline, tmp_path, report.unpaired(study_),
+                 study_.design, effects)
+    assert checked
