@@ -4,8 +4,8 @@ A committed folder holds ``summary.csv`` (and ``effects.csv``) but not ``games.p
 ``cardsim report`` cannot re-render it. This draws every plot those tables draw
 (``plots.render`` without histograms: all but the ``length`` figure, which keeps the file
 the run drew), writes them into the folder, and brings the manifest's ``outputs`` and
-``files`` (the sha256 of each file) up to this cardsim's list, so that ``cardsim verify``
-checks the new plots. The records, the summary, the effects and every other claim of the
+``files`` (the sha256 of each file) up to this cardsim's list, records this matplotlib and when
+(``reported``), and seals it again, so that ``cardsim verify`` checks the new plots. The records, the summary, the effects and every other claim of the
 manifest stay as they are. A ladder folder (its own files) is left alone.
 
     python scripts/redraw_plots.py results/moska_variants results/moska_knobs ...
@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
+
+import matplotlib
 
 from cardsim.study.folder import manifest as claims
 from cardsim.study.report import plots
@@ -42,6 +45,10 @@ def redraw(folder: Path) -> list[str]:
         (folder / name).unlink(missing_ok=True)
     manifest["outputs"] = outputs
     manifest["files"] = {name: storage.file_digest(folder / name) for name in [*outputs, storage.SAMPLE]}
+    if isinstance(manifest.get("machine"), dict):
+        manifest["machine"]["matplotlib"] = matplotlib.__version__
+    if "seal" in manifest:  # format 4: when it was re-drawn, then sealed again, as ``cardsim report`` does
+        manifest = claims.sealed(manifest | {"reported": datetime.now(timezone.utc).isoformat(timespec="seconds")})
     storage.write_manifest(manifest, folder)
     return drawn
 

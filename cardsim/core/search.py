@@ -154,6 +154,11 @@ class PolicyStrings:
     def __post_init__(self) -> None:
         object.__setattr__(self, "parse", lru_cache(maxsize=None)(self._parse))
 
+    def __reduce__(self):
+        """Pickled by its fields (a study's tasks carry it to the workers), its cache made again there: a
+        cache of a bound method does not pickle."""
+        return type(self), (self.game, self.names, self.bases, self.options, self.default_model, self.extra)
+
     def _parse(self, text: str) -> tuple[str, MonteCarlo | Learned | None, int]:
         game = self.game
         name, params = parse_call(text)
