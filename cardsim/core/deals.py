@@ -11,7 +11,10 @@ from cardsim.core import jit
 
 def permutations(seed: int, games: np.ndarray, n: int, counter: int = 0) -> np.ndarray:
     """A (games x n) int64 array: row i is game ``games[i]``'s deal permutation of ``n`` cards
-    (``counter``: the hand of a game of several hands, as the engines deal hand ``counter``)."""
+    (``counter``: the hand of a game of several hands, as the engines deal hand ``counter``); at most
+    ``jit.MAX_DRAWS`` cards, the most a deck of the games holds many times over."""
+    if not 0 <= n <= jit.MAX_DRAWS:
+        raise ValueError(f"permutations: n={n} cards; allowed 0 to {jit.MAX_DRAWS}")
     return _permutations(np.uint64(seed), np.asarray(games, dtype=np.int64), n, counter)
 
 

@@ -123,45 +123,61 @@ def below(u: np.uint64, n: int) -> int:
 
 
 BUCKETS = 128
-"""Buckets of ``argsort_draws`` (its ``count`` scratch holds ``BUCKETS + 1`` int64)."""
-_BUCKET_SHIFT = np.uint64(57)
+"""Words of ``argsort_draws``'s ``count`` scratch (callers give it ``BUCKETS + 1`` int64)."""
+_BUCKET_BITS = 9
+_BUCKET_SHIFT = np.uint64(64 - _BUCKET_BITS)
+_BUCKET_WORDS = (1 << _BUCKET_BITS) // 8
+"""``argsort_draws`` buckets a draw by its top 9 bits: 512 byte counters, 8 a word, in the first 64 of ``count``."""
+MAX_DRAWS = 255
+"""The most draws ``argsort_draws`` sorts: its counters are bytes."""
 
 
 @njit(cache=True)
 def argsort_draws(u: np.ndarray, n: int, out: np.ndarray, count: np.ndarray) -> None:
-    """``out[:n]``: the indices of ``u[:n]`` sorted by ``(u[i], i)``, without allocating.
+    """``out[:n]``: the indices of ``u[:n]`` sorted by ``(u[i], i)`` (``n <= MAX_DRAWS``), without allocating.
 
-    The indices are placed in index order into ``BUCKETS`` buckets by their draw's top bits (a
-    counting sort; ``count``: ``BUCKETS + 1`` int64 of scratch), then insertion-sorted, stable: keyed
-    draws are uniform, so an index moves only within its bucket, about one deep (~n steps, not ~n²/4).
+    The indices are placed in index order into 512 buckets by their draw's top bits (a counting sort on
+    byte counters in ``count``, their starts summed 8 at a time), then insertion-sorted, stable: keyed draws
+    are uniform, so an index moves only within its bucket, and few move (~n steps, not ~n²/4; the largest
+    draw placed so far tells which, without reading back what was placed).
     """
-    count[:] = 0
+    counters = count.view(np.uint8)
+    for w in range(_BUCKET_WORDS):
+        count[w] = 0
     for i in range(n):
-        count[np.int64(u[i] >> _BUCKET_SHIFT) + 1] += 1
-    for b in range(BUCKETS):
-        count[b + 1] += count[b]
+        counters[np.int64(u[i] >> _BUCKET_SHIFT)] += 1
+    start = ZERO  # the buckets before this word hold ``start`` draws
+    for w in range(_BUCKET_WORDS):
+        x = U(count[w])
+        through = x * _H01  # byte k: the draws of the word's buckets 0..k (below 256: no carry)
+        count[w] = np.int64(through - x + start * _H01)
+        start += through >> _S56
     for i in range(n):
         b = np.int64(u[i] >> _BUCKET_SHIFT)
-        out[count[b]] = i
-        count[b] += 1
-    for i in range(1, n):
+        out[counters[b]] = i
+        counters[b] += 1
+    last = ZERO  # the largest draw placed so far
+    for i in range(n):
         x = out[i]
-        j = i
-        while j > 0 and u[out[j - 1]] > u[x]:
-            out[j] = out[j - 1]
-            j -= 1
-        out[j] = x
+        if u[x] < last:
+            j = i
+            while j > 0 and u[out[j - 1]] > u[x]:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = x
+        else:
+            last = u[x]
 
 
 @njit(cache=True)
 def permutation_into(key: np.uint64, stream: int, counter: int, n: int, u: np.ndarray, out: np.ndarray,
                      count: np.ndarray) -> None:
-    """``rng.permutation(key, stream, n, counter)`` written into ``out[:n]`` (``u``: ``n`` uint64 and
-    ``count``: ``BUCKETS + 1`` int64 of scratch): the stable argsort of ``n`` keyed draws by
+    """``rng.permutation(key, stream, n, counter)`` written into ``out[:n]`` (``n <= MAX_DRAWS``; ``u``: ``n``
+    uint64 and ``count``: ``BUCKETS + 1`` int64 of scratch): the stable argsort of ``n`` keyed draws by
     ``argsort_draws``, in ~n steps and without allocating."""
     base = fold(fold(key, stream), counter)
-    for i in range(n):  # a loop of its own: the draws are computed side by side
-        u[i] = fold_count(base, i)
+    for i in range(n):  # draw i is ``fold_count(base, i)``, n within ``WORDS``: one mix each, side by side
+        u[i] = fmix(base ^ WORDS[i])
     argsort_draws(u, n, out, count)
 
 # --- card masks (core/cards.py) ------------------------------------------------------------

@@ -53,8 +53,8 @@ from cardsim.core import jit, learned, rng
 from cardsim.core.jit import DEAL, EXTRA, ONE, POLICY, RESHUFFLE, U, ZERO, below, fold, njit
 from cardsim.games.uno import learned_features as feat
 from cardsim.games.uno import reference
-from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, LEGAL, POINTS, REVERSE, SHUFFLE,
-                                     SKIP, WD4, WILD, copies, deck_cards)
+from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, DRAW_TWO, GREEDY_WILDS, K, KIND_COLOUR, LEGAL, POINTS,
+                                     REVERSE, SHUFFLE, SKIP, WD4, WILD, copies, deck_cards)
 from cardsim.games.uno.learned import load_model, warn_other_rules
 from cardsim.games.uno.policies import (BASES, BLUFF_BIT, CHALLENGE_BIT, DEFAULTS, GREEDY_PASSES_OVER, LEGAL_BITS,
                                         NAMES, STACK_BIT, Policy, parse_policy)
@@ -165,32 +165,35 @@ AT = jit.positions(RECORD)
 """Where ``record_into`` writes each column."""
 
 
+def in_plain_loop(call, caller, callee) -> bool:
+    """numba's inlining cost model (``inline=``) of the functions a ``random`` or ``greedy`` game runs through:
+    copied into ``play_plain``, whose loop then compiles as one function (no calls, argument packing or refcounts
+    between them: a fifth of its time), called from everywhere else (the search loops compile as before)."""
+    return caller.func_id.func is play_plain.py_func
+
+
 # ---------------------------------------------------------------- small facts
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def seat(s, steps: int) -> int:
-    """The player ``steps`` places from the current one in the direction of play."""
+    """The player ``steps`` places (``0 < steps <= players``) from the current one in the direction of play."""
     x, n = s.current + steps * s.direction, s.players
-    while x < 0:  # a step or two past an end, but for Shuffle Hands' deal: cheaper than a division
-        x += n
-    while x >= n:
-        x -= n
-    return x
+    return x + n if x < 0 else x - n if x >= n else x  # past an end at most once: no division, no branch
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def u(s, slot: int) -> np.uint64:
     """Policy draw ``slot`` of the decision being made."""
     return fold(s.tkey, slot)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def chance(x: np.uint64, cut: int) -> bool:
     """``(u >> 11) < cut``: an event of probability ``cut / 2**53`` (``policies.chance``)."""
     return (x >> U(11)) < U(cut)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def colour_held(s, p: int, colour: int) -> int:
     """Cards of ``colour`` in ``p``'s hand."""
     return s.colours[p, colour]
@@ -206,16 +209,16 @@ def count_colours(s, p: int) -> None:
         s.colours[p, c] = n
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def wd4_is_legal(s, p: int) -> bool:
     """U-13: a Wild Draw Four is legal only without a card of the current colour."""
     return colour_held(s, p, s.colour) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def playable(s, p: int, kind: int) -> bool:
     """U-6, U-12, U-13: may ``p`` legally play ``kind`` now (held or not)?"""
-    return LEGAL[s.colour, s.top, kind] and (kind != WD4 or wd4_is_legal(s, p))
+    return LEGAL[s.colour, s.top, kind] & ((kind != WD4) | wd4_is_legal(s, p))  # bitwise: no branch but the caller's
 
 
 @njit(cache=True)
@@ -255,16 +258,15 @@ def reshuffle(s, w) -> None:
     s.reshuffles += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def take_card(s, p: int, kind: int) -> None:
     """A card of ``kind`` goes into ``p``'s hand: its count, the hand's size and its colour's count."""
     s.hands[p, kind] += 1
     s.size[p] += 1
-    if kind < WILD:
-        s.colours[p, kind // 13] += 1
+    s.colours[p, KIND_COLOUR[kind]] += 1 if kind < WILD else 0  # no branch on the card
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def draw_card(s, p: int, w) -> int:
     """``p`` draws one card, reshuffling when the pile is empty (U-8): the card, or -1 when none is left."""
     if s.ptr == s.end:
@@ -278,7 +280,7 @@ def draw_card(s, p: int, w) -> int:
     return card
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def draw_cards(s, p: int, n: int, w) -> None:
     """``p`` draws ``n`` cards, fewer if the cards run out (U-8)."""
     for _ in range(n):
@@ -286,14 +288,13 @@ def draw_cards(s, p: int, n: int, w) -> None:
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def remove_card(s, p: int, kind: int) -> None:
     """A card leaves ``p``'s hand face up: whoever knew of a copy there knows one copy less; a read layer
     whose kinds do not include it may have lost a card (``reference.leaves_hand``)."""
     s.hands[p, kind] -= 1
     s.size[p] -= 1
-    if kind < WILD:
-        s.colours[p, kind // 13] -= 1
+    s.colours[p, KIND_COLOUR[kind]] -= 1 if kind < WILD else 0
     for j in range(s.layers[p]):
         if s.barred_cards[p, j] > 0 and (s.barred[p, j] >> U(kind)) & ONE == ZERO:
             s.barred_cards[p, j] -= 1
@@ -324,9 +325,11 @@ def read(s, q: int, mask: np.uint64, cards: int) -> None:
 @njit(cache=True)
 def show_hand(s, holder: int, viewer: int) -> None:
     """``viewer`` sees ``holder``'s whole hand."""
+    seen = 0  # cards not shown to ``viewer`` before
     for k in range(K):
-        s.shown_total[holder] += s.hands[holder, k] - s.shown[holder, viewer, k]
+        seen += s.hands[holder, k] - s.shown[holder, viewer, k]
         s.shown[holder, viewer, k] = s.hands[holder, k]
+    s.shown_total[holder] += seen
 
 
 @njit(cache=True)
@@ -346,7 +349,7 @@ def game_over(s, winner: int, points: int, truncated: bool) -> None:
     s.winner, s.points, s.truncated, s.phase = winner, points, truncated, OVER
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def turn_phase(s) -> int:
     """The first choice of a decision after the starting colour: steps 2, 3 or 4 of the protocol."""
     if s.pending > 0:
@@ -356,7 +359,7 @@ def turn_phase(s) -> int:
     return CARD
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def next_decision(s, params) -> None:
     """The turn has passed to ``current``: their decision begins, unless the hand is truncated (U-21)."""
     if s.hand_turns >= params.max_turns:
@@ -381,8 +384,10 @@ def deal(s, params, w) -> None:
     forget_hands(s)
     dealt = hand_size * players
     s.colours[:, :] = 0
+    p = dealer
     for j in range(dealt):
-        take_card(s, (dealer + 1 + j) % players, np.int64(w.deck[w.order[j]]))  # one specialisation
+        p = p + 1 if p + 1 < players else 0  # one card at a time from the dealer's left
+        take_card(s, p, np.int64(w.deck[w.order[j]]))  # one specialisation
     for j in range(dealt, n):
         s.pile[j - dealt] = w.deck[w.order[j]]
     s.ptr, s.end = 0, n - dealt
@@ -431,7 +436,7 @@ def new_game(s, params, players: int, key: np.uint64, w) -> None:
 
 # ---------------------------------------------------------------- effects of a play
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def play_card(s, kind: int, params, w) -> None:
     """The current player plays ``kind`` (U-6..U-18): discard, effects, then a choice or the next player."""
     p = s.current
@@ -441,13 +446,14 @@ def play_card(s, kind: int, params, w) -> None:
     s.discard[s.top] += 1
     s.under += 1
     s.top = kind
-    if kind < WILD:
-        s.colour = kind // 13
+    s.colour = KIND_COLOUR[kind] if kind < WILD else s.colour  # a wild's is named next (U-12)
     if s.size[p] == 0:
         finish_with_last_card(s, kind, params, w)
         return
     symbol = kind % 13 if kind < WILD else kind
-    if symbol == SKIP:
+    if symbol < SKIP:
+        s.current = seat(s, 1)  # a number: the turn passes (the most frequent play, tested first)
+    elif symbol == SKIP:
         s.current = seat(s, 2)  # U-9: with two players this is the player again
     elif symbol == REVERSE:
         s.direction = -s.direction  # U-10
@@ -464,15 +470,13 @@ def play_card(s, kind: int, params, w) -> None:
     elif kind == CUSTOM:
         play_custom_wild(s, params, w)  # U-16
         return
-    elif kind == WILD:
-        s.phase = COLOUR  # U-12
-        return
     else:
-        s.current = seat(s, 1)
+        s.phase = COLOUR  # a Wild (U-12)
+        return
     next_decision(s, params)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def after_wild(s, params, w) -> None:
     """The wild's colour is named (U-12): a Wild Draw Four now hits the next player, other wilds pass the turn."""
     if s.top == WD4:
@@ -482,7 +486,7 @@ def after_wild(s, params, w) -> None:
     next_decision(s, params)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def play_draw_two(s, params, w) -> None:
     """U-11: the next player draws two and loses the turn; stacking hands them the total."""
     if params.stack_draw_two:
@@ -493,7 +497,7 @@ def play_draw_two(s, params, w) -> None:
         s.current = seat(s, 2)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def play_wild_draw_four(s, params, w) -> None:
     """U-13: the next player draws four and loses the turn, unless they may challenge (U-14)."""
     if params.wd4_challenge:
@@ -520,7 +524,7 @@ def shuffle_hands(s, w) -> None:
     jit.permutation_into(fold(s.key, EXTRA), SHUFFLE_HANDS_TAG, s.turns - 1, m, w.u, w.order, w.count)
     s.colours[:, :] = 0
     for j in range(m):
-        take_card(s, seat(s, j + 1), np.int64(w.cards[w.order[j]]))
+        take_card(s, seat(s, 1 + j % s.players), np.int64(w.cards[w.order[j]]))
 
 
 @njit(cache=True)
@@ -611,7 +615,7 @@ def answer_draw_two(s, kind: int, params, w) -> None:
     next_decision(s, params)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def answer_wild_draw_four(s, challenge: int, params, w) -> None:
     """U-14: draw 4 and lose the turn; or challenge: the hand is shown to the challenger, and a bluffer
     draws 4 (the challenger then plays a normal turn), else the challenger draws 6 and loses the turn."""
@@ -632,7 +636,7 @@ def answer_wild_draw_four(s, challenge: int, params, w) -> None:
     next_decision(s, params)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def draw_for_turn(s, params, w) -> None:
     """U-7: draw one card (or until a playable one comes); a playable drawn card is played, else the turn passes.
     The table reads that the cards kept could not be played (``reference.normal_turn``)."""
@@ -688,7 +692,7 @@ def legal_decisions(s, out) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def apply(s, choice: int, params, w) -> None:
     """Make the waiting choice and run the game on to the next choice (or to its end)."""
     phase = s.phase
@@ -714,7 +718,7 @@ def apply(s, choice: int, params, w) -> None:
         s.phase = turn_phase(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def greedy_colour(s, p: int) -> int:
     """The colour ``p`` holds most cards of, ties to the first of R, Y, G, B."""
     best, most = 0, -1
@@ -725,7 +729,7 @@ def greedy_colour(s, p: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def random_card(s, p: int, x: np.uint64) -> int:
     """The ``x mod n``-th of the ``n`` legal cards held, copies counted, in kind order (-1 if none).
 
@@ -748,10 +752,11 @@ def random_card(s, p: int, x: np.uint64) -> int:
             if r >= of_colour:  # not one of this colour: pass them all
                 r -= of_colour
                 continue
-            for k in range(c * 13, c * 13 + 13):
-                r -= hand[k]
-                if r < 0:
-                    return k
+            before, held = 0, 0  # the colour's kinds whose cards all come before card r: no branch on it
+            for k in range(c * 13, c * 13 + 12):
+                held += hand[k]
+                before += held <= r
+            return c * 13 + before
         elif symbol >= 0:
             r -= hand[c * 13 + symbol]
             if r < 0:
@@ -764,7 +769,7 @@ def random_card(s, p: int, x: np.uint64) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def greedy_card(s, p: int) -> int:
     """The legal held kind of highest score (``policies.greedy_card``; ties to the lowest kind), -1 if none:
     the current colour's highest symbol (3000 + symbol); else the top's number or symbol in the colour
@@ -826,7 +831,7 @@ def greedy_target(s, p: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline=in_plain_loop)
 def choose(s, policy) -> int:
     """The choice of seat ``current``'s policy, ``random`` or ``greedy`` (``policies.py``), from that seat's view
     only: its own hand, the hand sizes, the top, the colour and the decision's policy draws; never a ``forbid``
@@ -1175,14 +1180,16 @@ def play_games(params, policy, players: int, seed: np.uint64, games, w, out) -> 
 @njit(cache=True)
 def play_plain(params, policy, players: int, seed: np.uint64, games, w, out) -> None:
     """``play_games`` for a policy table without ``mc`` or ``learned``: the same hands, each played by
-    ``choose``, so a call that plays neither compiles no search and no scorer."""
+    ``choose`` (from the table's copy in ``w.seats``, as there), so a call that plays neither compiles no search
+    and no scorer; the functions a hand runs through are inlined (``in_plain_loop``)."""
     state = np.zeros(1, STATE)
     s = state[0]
+    seat_table(policy, w)
     for i in range(len(games)):
         new_game(s, params, players, jit.game_key(seed, games[i]), w)
         s.reads = False  # only mc looks at what the table reads
         while s.phase != OVER:
-            apply(s, choose(s, policy), params, w)  # random, greedy
+            apply(s, choose(s, w.seats), params, w)  # random, greedy
         record_into(s, out, i)
 
 
