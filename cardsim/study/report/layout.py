@@ -55,12 +55,11 @@ def fit(fig: Figure, legend=None) -> None:
     renderer = fig.canvas.get_renderer()
     width, height = fig.get_size_inches()
     axes = _grid(fig)
-    shown = [[ax for ax in column if ax is not None and ax.get_visible()] for column in axes.T]
-    left = EDGE + max((_left_of(ax, renderer) for ax in shown[0]), default=0)
-    between = GAP + max((_left_of(ax, renderer) for column in shown[1:] for ax in column), default=0)
-    shown_rows = [[ax for ax in row if ax is not None and ax.get_visible()] for row in axes]
-    below = [max((_below(ax, renderer) for ax in row), default=0) for row in shown_rows]
-    above = [max((_above(ax, renderer) for ax in row), default=0) for row in shown_rows]
+    in_columns, in_rows = [_shown(column) for column in axes.T], [_shown(row) for row in axes]
+    left = EDGE + max((_left_of(ax, renderer) for ax in in_columns[0]), default=0)
+    between = GAP + max((_left_of(ax, renderer) for column in in_columns[1:] for ax in column), default=0)
+    below = [max((_below(ax, renderer) for ax in row), default=0) for row in in_rows]
+    above = [max((_above(ax, renderer) for ax in row), default=0) for row in in_rows]
     title = fig.get_suptitle()
     top = EDGE + (_height(title, FontProperties(size=TITLE_SIZE).get_size_in_points(), renderer) + TITLE_PAD
                   if title else 0) + above[0]
@@ -84,6 +83,11 @@ def _grid(fig: Figure) -> np.ndarray:
         place = ax.get_subplotspec()
         grid[place.rowspan.start, place.colspan.start] = ax
     return grid
+
+
+def _shown(line: np.ndarray) -> list:
+    """The panels of a row or column of the grid that are drawn."""
+    return [ax for ax in line if ax is not None and ax.get_visible()]
 
 
 def _left_of(ax, renderer) -> float:
@@ -115,8 +119,8 @@ def _above(ax, renderer) -> float:
 def _overhang(axes: np.ndarray, renderer) -> float:
     """Inches the last x tick label of a right-hand panel can reach past its right edge (half its width)."""
     out = 0.0
-    for ax in axes[:, -1]:
-        labels = _tick_labels(ax.xaxis) if ax is not None and ax.get_visible() else []
+    for ax in _shown(axes[:, -1]):
+        labels = _tick_labels(ax.xaxis)
         if labels:
             out = max(out, _width(labels[-1], ax.xaxis.get_major_ticks(1)[0].label1.get_fontsize(), renderer) / 2)
     return out
