@@ -4,9 +4,11 @@ Runs ``cardsim run STUDY --games N --jobs J`` in this process (into a temporary 
 the engine warmed first so no compile is counted) and times each phase of
 ``commands._run`` by wrapping the functions it calls:
 
-- simulate: playing the tasks and keeping their records (the workers, ``pieces.keep``);
+- simulate: playing the tasks and keeping their records (the workers, ``pieces.keep``, the
+  summary's columns);
 - assemble: the pieces streamed into ``games.parquet`` (and, where it is computed while
-  writing, the records digest);
+  writing, the records digest); with ``--jobs`` > 1 this process assembles while other
+  processes draw the plots, so assemble, digest and sample count inside plot;
 - digest: ``storage.parquet_digest``, a second read of ``games.parquet`` (0 once the digest is
   computed while writing);
 - sample: reading the sampled games and writing ``sample.csv``;

@@ -204,3 +204,18 @@ def test_a_first_greedy_game_compiles_no_search_nor_scorer_and_the_next_process_
 
 SEARCH = {"search", "search_totals", "play_worlds", "learned_choice", "learned_card", "teacher_scores"}
 """The compiled functions of ``mc``'s search and ``learned``'s scorer, by name, in the four games."""
+
+
+def test_a_variants_run_imports_no_statistical_tests_nor_optimizers(tmp_path):
+    """A study that is neither a sweep, a ladder nor a profile (the main job's kind) needs the quantiles of
+    ``scipy.special`` only: ``scipy.stats``, ``statsmodels`` and ``scipy.optimize`` (about a second of
+    start-up on the main job's critical path) are imported by the tables that use them, when they do."""
+    run = f"""
+import sys
+from cardsim.study import run_study
+run_study({str(Path(__file__).resolve().parents[1] / 'experiments' / 'quickstart.toml')!r}, games=20,
+          out={str(tmp_path / 'out')!r}, note=lambda line: None)
+print(sorted(m for m in ("scipy.stats", "statsmodels", "scipy.optimize") if m in sys.modules))
+"""
+    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr

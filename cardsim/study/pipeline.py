@@ -2,19 +2,20 @@
 (``verify_study`` is in ``verify``).
 
 A run is one ``Run`` object handed forward from stage to stage, never called back: the plan
-(``plan``: the study, its tasks), play (``run``: the tasks into the pieces of ``.R.part``,
-assembled: ``Played``), commit (``report``: sample, summary, plots; ``folder``: manifest, swap).
+(``plan``: the study, its tasks), play (``run``: the tasks into the pieces of ``.R.part``, the
+summary's columns kept as they come: ``Played``), commit (``report``: summary, plots, drawn while
+``games.parquet`` is assembled and sampled; ``folder``: manifest, swap).
 
 A run checks everything it can before it writes anything: the study file (policies
 included), the job count and the Dask scheduler, the out folder (``folder.out_folder``),
 the free disk space. Then it takes the folder's lock, finishes a swap a killed run left
 half-done, and refuses a folder holding another study (without ``force``) or files that
 are not a study's. It plays the tasks into ``.R.part`` (``pieces``: ``resume`` continues
-a killed run there), assembles ``games.parquet``, writes the sample, summary, plots and
-manifest beside it, and swaps the whole folder in (``folder.swap_in``). Ctrl-C, SIGTERM
-(``signals``), a full disk or any other OS error stops it with one line saying what was
-kept and the command that resumes (``RunStopped``): the folder then still holds its
-earlier study, unchanged. The disk it needs is estimated first (``disk``).
+a killed run there), summarises them, assembles ``games.parquet`` and writes the sample
+while other processes draw the plots, writes the manifest, and swaps the whole folder in
+(``folder.swap_in``). Ctrl-C, SIGTERM (``signals``), a full disk or any other OS error
+stops it with one line saying what was kept and the command that resumes (``RunStopped``):
+the folder then still holds its earlier study, unchanged. The disk it needs is estimated first (``disk``).
 """
 from __future__ import annotations
 
@@ -140,13 +141,15 @@ class Run:
 @dataclass(frozen=True)
 class Played:
     """What playing hands on to the commit: the study as played (stepped to a precision: at the games it
-    reached), the chunks a resume found kept, what the assembly computed from the records as they were
-    written (``written``; None: read back from ``games.parquet``), the seconds it took and, for a run
-    stepped to a precision, the manifest's ``precision``."""
+    reached), the chunks a resume found kept, the order of the pieces in ``games.parquet`` (``order``: the
+    tasks, or how many), the columns the summary reads if they were kept as the pieces were (``columns``;
+    None: read back from ``games.parquet``), the seconds it took and, for a run stepped to a precision, the
+    manifest's ``precision``."""
 
     study: Study
     kept: set[int]
-    written: tuple | None
+    order: int | list[int]
+    columns: Any
     seconds: float
     precision: dict[str, Any] | None
 
@@ -189,16 +192,17 @@ def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: i
 
 
 def _run(run: Run) -> None:
-    """The stages of a run, each handed what the one before made: play (into pieces, assembled into
-    ``games.parquet``), then commit (sample, summary, plots, manifest, the swap)."""
+    """The stages of a run, each handed what the one before made: play (into pieces), then commit
+    (summary; plots drawn while ``games.parquet`` is assembled and sampled; manifest; the swap)."""
     run.hooks.pause("locked")
     revision = _git_revision()
     _commit(run, _play(run), revision)
 
 
 def _play(run: Run) -> Played:
-    """Play the tasks not kept (stepped to a precision: step by step) into ``.R.part``'s pieces and
-    assemble them into ``games.parquet``; a resume that finds it assembled plays nothing."""
+    """Play the tasks not kept (stepped to a precision: step by step) into ``.R.part``'s pieces, keeping the
+    columns the summary reads as each piece is kept (a run from the start, up to ``report.SUMMARY_ROWS``
+    records); a resume that finds ``games.parquet`` assembled plays nothing."""
     study, place, stepped, hooks = run.study, run.place, run.stepped, run.hooks
     engine, tasks = engine_for(study), Tasks(study)
     identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine],
@@ -209,39 +213,50 @@ def _play(run: Run) -> Played:
     if run.resume and kept:
         run.note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
     started = time.perf_counter()
-    reached, written = None, None
+    order: int | list[int] = len(tasks)
+    columns = None
     if not pieces.assembled(place.part):
         if stepped is None:
+            if not kept and study.games * len(study.cells()) <= report.SUMMARY_ROWS:
+                columns = storage.Columns(report.summary_columns(study))
             for task, records in stream(study, run.execution, skip=kept, progress=run.progress):
-                pieces.keep(place.part, task, records)
+                table = pieces.keep(place.part, task, records)
+                if columns is not None:
+                    columns.add(task, table)
                 hooks.pause("piece")
         else:
             reached = stepping.play(study, place.part, run.execution, stepped.pp, stepped.max_games,
                                     progress=run.progress, kept=kept, after_piece=lambda: hooks.pause("piece"))
             storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
+            order = reached.order
         run.execution.release()  # every game is played: the workers exit while this process writes
-        hooks.pause("assemble")
-        written = _watchers(place.part, study) if stepped is None else None
-        pieces.assemble(place.part, len(tasks) if reached is None else reached.order,
-                        watch=() if written is None else written, hooks=hooks)
     precision = None
     if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
         steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
         study, precision = study.with_games(steps[-1]["games"]), stepped.claims(steps)
-    return Played(study, kept, written, time.perf_counter() - started, precision)
+    return Played(study, kept, order, None if columns is None else columns.frame(),
+                  time.perf_counter() - started, precision)
 
 
 def _commit(run: Run, played: Played, revision: dict[str, Any] | None) -> None:
-    """Digest and sample the records, summarise and draw them, write the manifest, swap the folder in."""
+    """Summarise the records, draw them while ``games.parquet`` is assembled, digested and sampled
+    (``_records``; first, where the summary reads the records back from it), write the manifest, swap the
+    folder in."""
     study, place, hooks = played.study, run.place, run.hooks
     written = time.perf_counter()
-    hooks.pause("digest")
-    digest, sample, records = _records_written(place.part, study, played.written)
-    hooks.pause("sample")
-    sample_digest = storage.write_sample(sample, place.part)
-    summary, histograms, effects = report.as_read(*report.compute(study, place.part, records))
+    records: tuple[str, Any, str] | None = None
+
+    def assemble() -> None:  # once
+        nonlocal records
+        records = records or _records(run, played)
+
+    if played.columns is None:
+        assemble()
+    summary, histograms, effects = report.as_read(*report.compute(study, place.part, played.columns))
     outputs = report.write(study, place.part, summary, histograms, effects, hooks,
-                           jobs=run.execution.jobs if run.execution.scheduler is None else 1)  # this machine's cores
+                           jobs=run.execution.jobs if run.execution.scheduler is None else 1,  # this machine's cores
+                           meanwhile=assemble)
+    digest, sample, sample_digest = records
     rows = study.games * len(study.cells())
     timings = {"simulate_s": round(played.seconds, 3), "write_s": round(time.perf_counter() - written, 3),
                "games_per_s": round(rows / max(played.seconds, 1e-9), 1)}
@@ -258,23 +273,24 @@ def _commit(run: Run, played: Played, revision: dict[str, Any] | None) -> None:
         folders.swap_in(place, run.id, hooks)
 
 
-def _watchers(part: Path, study: Study) -> tuple:
-    """What is computed from the records while ``games.parquet`` is written: their digest, the sample and
-    (up to ``report.SUMMARY_ROWS`` records) the columns the summary reads."""
-    keep = study.games * len(study.cells()) <= report.SUMMARY_ROWS
-    return (storage.RecordsDigest(part), storage.SampleRows(storage.sample_games(study.games)),
-            *([storage.Columns(report.summary_columns(study))] if keep else []))
-
-
-def _records_written(part: Path, study: Study, written: tuple | None) -> tuple[str, Any, Any]:
-    """The records' digest, the sampled rows and the summary's columns (None: the summary reads them from
-    ``games.parquet``): from the watchers of the assembly, or, where the records were assembled before (a
-    resumed run) or stepped to a precision, the digest and sample read back from ``games.parquet``."""
-    if written is not None:
-        digest, sample, *columns = written
-        return digest.hexdigest(), sample.frame(), columns[0].frame() if columns else None
-    return (storage.parquet_digest(part / storage.GAMES),
-            storage.read_games(part, games=storage.sample_games(study.games)), None)
+def _records(run: Run, played: Played) -> tuple[str, Any, str]:
+    """``games.parquet`` assembled from the pieces, its digest and the sampled rows computed as it is written,
+    ``sample.csv`` written; where a resumed run finds it assembled already, the digest and sample read back
+    from it. Returns the records' digest, the sample and its digest."""
+    part, hooks = run.place.part, run.hooks
+    watched = None
+    if not pieces.assembled(part):
+        hooks.pause("assemble")
+        watched = (storage.RecordsDigest(part), storage.SampleRows(storage.sample_games(played.study.games)))
+        pieces.assemble(part, played.order, watch=watched, hooks=hooks)
+    hooks.pause("digest")
+    if watched is not None:
+        digest, sample = watched[0].hexdigest(), watched[1].frame()
+    else:
+        digest = storage.parquet_digest(part / storage.GAMES)
+        sample = storage.read_games(part, games=storage.sample_games(played.study.games))
+    hooks.pause("sample")
+    return digest, sample, storage.write_sample(sample, part)
 
 
 def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stderr, hooks: Hooks = NONE) -> list[str]:

@@ -69,10 +69,11 @@ def name(task: int) -> str:
     return f"{task:09d}.parquet"
 
 
-def keep(part: Path, task: int, records: pd.DataFrame) -> None:
-    """Keep the records of task ``task`` (replacing a piece of it kept before)."""
+def keep(part: Path, task: int, records: pd.DataFrame) -> pa.Table:
+    """Keep the records of task ``task`` (replacing a piece of it kept before); return them as written."""
     table = pa.Table.from_pandas(records, preserve_index=False)
     storage.atomic_write(part / PIECES / name(task), lambda p: pq.write_table(table, p))
+    return table
 
 
 def assemble(part: Path, tasks: int | list[int], watch: tuple = (), hooks: Hooks = NONE) -> None:

@@ -152,19 +152,21 @@ class SampleRows:
 
 
 class Columns:
-    """The columns ``names`` of tables of records given one after another (``write_parquet``'s ``watch``),
-    kept in memory as they are written: what the summary reads, without reading ``games.parquet`` back."""
+    """The columns ``names`` of a run's pieces of records, kept in memory as each is kept (``add``, in any
+    order): what the summary reads, without waiting for ``games.parquet`` or reading it back."""
 
     def __init__(self, names: list[str]) -> None:
         self.names = names
-        self._parts: list[pa.Table] = []
+        self._parts: dict[int, pa.Table] = {}
 
-    def __call__(self, table: pa.Table) -> None:
-        self._parts.append(table.select(self.names))
+    def add(self, task: int, table: pa.Table) -> None:
+        """Keep the columns of task ``task``'s records (its piece's ``table``)."""
+        self._parts[task] = table.select(self.names)
 
     def frame(self) -> pd.DataFrame:
-        """The columns as ``read_games(folder, columns=names)`` reads them."""
-        return pa.concat_tables(self._parts).to_pandas()
+        """The columns, in task order, as ``read_games(folder, columns=names)`` reads them once the pieces are
+        assembled into ``games.parquet``."""
+        return pa.concat_tables([self._parts[t] for t in sorted(self._parts)]).to_pandas()
 
 
 def _arrow_head(name: str, kind: pa.DataType) -> bytes:

@@ -25,7 +25,6 @@ Nothing here knows a game, a seat or a file.
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize
 from scipy.sparse.csgraph import connected_components
 
 ELO = 400 / np.log(10)
@@ -87,6 +86,8 @@ def fit(wins: np.ndarray, anchor: int = 0, start: np.ndarray | None = None) -> n
         hess = -(n * p * p.T)
         np.fill_diagonal(hess, (n * p * p.T).sum(1))
         return value, grad[free], hess[np.ix_(free, free)]
+
+    from scipy import optimize  # here: a run that fits no ratings need not import the optimizers
 
     x0 = np.zeros(k - 1) if start is None else np.asarray(start, dtype=float)[free] - start[anchor]
     result = optimize.minimize(lambda x: negative_log_likelihood(x)[:2], x0, jac=True,

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
+from scipy import special
 
 from cardsim import games as registry
 from cardsim.study.folder import storage
@@ -59,7 +59,7 @@ def cross_fitted(d: np.ndarray, x: np.ndarray, mu: np.ndarray, mu_cov: np.ndarra
         slopes.append(b)
     b = np.mean(slopes, axis=0)
     var = e.var(ddof=1) / n + (0.0 if mu_cov is None else float(b @ mu_cov @ b))
-    half = sps.t.ppf(0.5 + level / 2, n - 1) * np.sqrt(var)
+    half = special.stdtrit(n - 1, 0.5 + level / 2) * np.sqrt(var)
     mean = float(e.mean())
     return mean, mean - half, mean + half, float(d.var(ddof=1) / n / var) if var > 0 else np.nan
 

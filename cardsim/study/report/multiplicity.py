@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
+from scipy import special
 
 from cardsim.study.report.stats import LEVEL
 
@@ -51,8 +50,8 @@ def p_value(estimate, lo, hi, games, level: float = LEVEL) -> np.ndarray:
     est, lo, hi = (np.asarray(x, dtype=float) for x in (estimate, lo, hi))
     df = np.asarray(games, dtype=float) - 1
     with np.errstate(invalid="ignore", divide="ignore"):
-        se = (hi - lo) / (2 * sps.t.ppf(0.5 + level / 2, df))
-        p = 2 * sps.t.sf(np.abs(est) / se, df)
+        se = (hi - lo) / (2 * special.stdtrit(df, 0.5 + level / 2))
+        p = 2 * special.stdtr(df, -np.abs(est) / se)  # Student t's upper tail
     zero = (np.abs(est) <= ROUNDING) & (np.abs(hi - lo) <= 2 * ROUNDING)
     p = np.where(zero, 1.0, np.where(se == 0, 0.0, p))
     return np.where(np.isfinite(se) & (df >= 1), p, np.nan)
@@ -62,14 +61,16 @@ def half_width(lo, hi, games, level: float = LEVEL, to: float = LEVEL) -> np.nda
     """The half-width at level ``to`` of Student t intervals ``[lo, hi]`` given at ``level``."""
     df = np.asarray(games, dtype=float) - 1
     with np.errstate(invalid="ignore"):
-        return ((np.asarray(hi, float) - np.asarray(lo, float)) / 2 * sps.t.ppf(0.5 + to / 2, df)
-                / sps.t.ppf(0.5 + level / 2, df))
+        return ((np.asarray(hi, float) - np.asarray(lo, float)) / 2 * special.stdtrit(df, 0.5 + to / 2)
+                / special.stdtrit(df, 0.5 + level / 2))
 
 
 def adjust(table: pd.DataFrame, alpha: float = ALPHA, level: float = LEVEL) -> pd.DataFrame:
     """``table`` (columns ``measure``, ``estimate``, ``lo``, ``hi``, ``games``; ``level`` intervals)
     with ``COLUMNS`` added, each family adjusted on its own (rows without a p-value are left out
     of the family and get NaN)."""
+    from statsmodels.stats.multitest import multipletests  # here: its import (scipy.stats, ~1 s) waits for effects
+
     out = table.copy()
     p = p_value(out.estimate, out.lo, out.hi, out.games, level)
     holm, q = np.full(len(out), np.nan), np.full(len(out), np.nan)

@@ -36,7 +36,7 @@ import os
 import re
 import signal
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import matplotlib
 
@@ -64,13 +64,15 @@ INTERVALS = "95% intervals (whiskers; narrower than a dot where they do not show
 
 def render(summary: pd.DataFrame, histograms: pd.DataFrame | None, m: Measures, baseline: str, folder: Path,
            unpaired: tuple[str, ...] = (), design: Design | None = None,
-           effects: pd.DataFrame | None = None, hooks: Hooks = NONE, jobs: int = 1) -> list[str]:
+           effects: pd.DataFrame | None = None, hooks: Hooks = NONE, jobs: int = 1,
+           meanwhile: Callable[[], None] = lambda: None) -> list[str]:
     """Write every plot of the study into ``folder`` (``histograms``: ``stats.length_histograms``;
     None draws only the figures of ``summary`` and ``effects``; ``unpaired``: the variants with
     another deck than the baseline's; ``design`` and ``effects``: a sweep's or factorial's); return
     the file names, in ``names`` order. A summary without fairness columns (an earlier cardsim's)
     draws no fairness figure. ``hooks``: a test's seams (``cardsim.study.hooks``). ``jobs`` > 1 draws the
-    figures in that many forked processes at once (``_draw_all``): the same bytes, in less wall time."""
+    figures in that many forked processes at once (``_draw_all``): the same bytes, in less wall time.
+    ``meanwhile``: what this process does while they draw (with one process: before drawing)."""
     colors = {v: f"C{i % 10}" for i, v in enumerate(summary.variant.unique())}  # one colour per variant
     slugs = _slugs(list(summary.policy.unique()))
     kind = design.kind if design is not None else None
@@ -95,17 +97,20 @@ def render(summary: pd.DataFrame, histograms: pd.DataFrame | None, m: Measures, 
         if kind is not None and effects is not None:
             figures["effects"] = (effects_heatmap, (effects.loc[effects.policy == policy], m, tag))
         todo += [(f"{name}_{slugs[policy]}.png", draw, args) for name, (draw, args) in figures.items()]
-    _draw_all(folder, todo, jobs, hooks)
+    _draw_all(folder, todo, jobs, hooks, meanwhile)
     return [file for file, _, _ in todo]
 
 
-def _draw_all(folder: Path, todo: list[tuple[str, Any, tuple]], jobs: int, hooks: Hooks) -> None:
-    """Draw and write each ``(file, draw, args)``: here, or with ``jobs`` > 1 (and ``fork``) in a pool of
-    forked processes, which inherit this one's imports and fonts, so a figure costs no start-up. Each
-    child dies with this process and ignores Ctrl-C (``die_with_parent``); leaving early (an
-    error, Ctrl-C) kills the pool. A figure's bytes do not depend on the process that draws it."""
+def _draw_all(folder: Path, todo: list[tuple[str, Any, tuple]], jobs: int, hooks: Hooks,
+              meanwhile: Callable[[], None]) -> None:
+    """Draw and write each ``(file, draw, args)``: here, after ``meanwhile``, or with ``jobs`` > 1 (and
+    ``fork``) in a pool of forked processes, which inherit this one's imports and fonts, so a figure costs
+    no start-up, while this process does ``meanwhile``. Each child dies with this process and ignores
+    Ctrl-C (``die_with_parent``); leaving early (an error, Ctrl-C) kills the pool. A figure's bytes do not
+    depend on the process that draws it."""
     jobs = min(jobs, len(todo))
     if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        meanwhile()
         for file, draw, args in todo:
             hooks.pause("plot")
             _draw_file(folder / file, draw, args)
@@ -115,6 +120,7 @@ def _draw_all(folder: Path, todo: list[tuple[str, Any, tuple]], jobs: int, hooks
         for file, draw, args in todo:
             hooks.pause("plot")
             pending.append(pool.apply_async(_draw_file, (folder / file, draw, args)))
+        meanwhile()
         for result in pending:
             result.get()
         pool.close()  # the drawers end of themselves; leaving early, ``with`` kills them

@@ -28,7 +28,7 @@ from typing import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
+from scipy import special  # the quantiles scipy.stats computes with, without its ~1 s import
 
 OUTCOMES = ("loser", "winner")
 """Outcome-seat columns, first present wins: a dealer-relative seat, -1 for none (or shared)."""
@@ -58,7 +58,7 @@ def measures(columns: Sequence[str]) -> Measures:
 def wilson(k: np.ndarray | int, n: np.ndarray | int, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval of a proportion ``k / n``: (low, high)."""
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
-    z = sps.norm.ppf(0.5 + level / 2)
+    z = special.ndtri(0.5 + level / 2)  # the normal quantile
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
@@ -74,7 +74,7 @@ def paired_mean(d: np.ndarray, level: float = LEVEL) -> tuple[float, float, floa
     mean = float(d.mean())
     if len(d) < 2:
         return mean, np.nan, np.nan
-    half = sps.t.ppf(0.5 + level / 2, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+    half = special.stdtrit(len(d) - 1, 0.5 + level / 2) * d.std(ddof=1) / np.sqrt(len(d))
     return mean, mean - half, mean + half
 
 
@@ -142,8 +142,8 @@ def clopper_pearson(k: np.ndarray | int, n: np.ndarray | int, level: float = LEV
     k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
     tail = (1 - level) / 2
     with np.errstate(invalid="ignore"):
-        lo = np.where(k > 0, sps.beta.ppf(tail, k, n - k + 1), 0.0)
-        hi = np.where(k < n, sps.beta.ppf(1 - tail, k + 1, n - k), 1.0)
+        lo = np.where(k > 0, special.betaincinv(k, n - k + 1, tail), 0.0)
+        hi = np.where(k < n, special.betaincinv(k + 1, n - k, 1 - tail), 1.0)
     return lo, hi
 
 

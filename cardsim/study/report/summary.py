@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from cardsim import games as registry
-from cardsim.profile import files as profile_files
 from cardsim.study.hooks import NONE, Hooks
 from cardsim.study.ladder import files as ladder_files
 from cardsim.study.report import multiplicity
@@ -107,27 +107,40 @@ def as_read(summary: pd.DataFrame, histograms: pd.DataFrame, effects: pd.DataFra
 
 
 def write(study: Study, folder: Path, summary: pd.DataFrame, histograms: pd.DataFrame | None,
-          effects: pd.DataFrame | None = None, hooks: Hooks = NONE, jobs: int = 1) -> list[str]:
+          effects: pd.DataFrame | None = None, hooks: Hooks = NONE, jobs: int = 1,
+          meanwhile: Callable[[], None] = lambda: None) -> list[str]:
     """Write ``summary.csv``, ``effects.csv`` (a sweep or factorial) and the plots into ``folder``
     (drawn by ``jobs`` processes at once, ``plots.render``); return the files written, in ``outputs``
     order. A ladder writes its own files (``ladder_files``, from ``folder/games.parquet``) instead of the
-    plots. ``hooks``: a test's seams (``cardsim.study.hooks``)."""
+    plots. ``meanwhile``: what this process does while the plots are drawn (a run: it assembles
+    ``games.parquet``), done first where the files written read ``games.parquet`` (a ladder, a profile).
+    ``hooks``: a test's seams (``cardsim.study.hooks``)."""
     storage.write_summary(summary, folder)
     if study.ladder is not None:
+        meanwhile()
         return [storage.SUMMARY, *ladder_files.write(ladder_files.compute(study, folder), study, folder)]
     if study.profile is not None:  # a balance profile: its own files instead of the per-cell plots
-        return [storage.SUMMARY, *profile_files.write(study, folder)]
+        meanwhile()
+        return [storage.SUMMARY, *_profile_files().write(study, folder)]
     written = [storage.SUMMARY]
     if effects is not None:
         storage.atomic_write(folder / EFFECTS, lambda p: p.write_text(effects_csv(effects), encoding="utf-8"))
         written.append(EFFECTS)
     written += plots.render(summary, histograms, study_measures(study), study.baseline, folder,
-                            unpaired(study), study.design, effects, hooks, jobs=jobs)
-    if study.skill is not None:  # a skill ladder: skill.csv and its plots (``skill``)
+                            unpaired(study), study.design, effects, hooks, jobs=jobs, meanwhile=meanwhile)
+    if study.skill is not None:  # a skill ladder: skill.csv and its plots (``skill``), from games.parquet
         written += skill.write(skill.compute(study, folder), folder)
         contrasts = effects if effects is not None else multiplicity.paired_table(summary, study.baseline, study.alpha)
         written += skillplot.render(contrasts, study.skill.rungs, study_measures(study).outcome, study.players, folder)
     return written
+
+
+def _profile_files():
+    """``cardsim.profile.files``, imported for a profile only: its tests and fits import scipy's statistics and
+    optimizers and statsmodels, a second of start-up that every other study would wait for."""
+    from cardsim.profile import files
+
+    return files
 
 
 def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> list[str]:
@@ -135,7 +148,7 @@ def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> lis
     if study.ladder is not None:
         return [storage.SUMMARY, *ladder_files.FILES]
     if study.profile is not None:
-        return [storage.SUMMARY, *profile_files.FILES]
+        return [storage.SUMMARY, *_profile_files().FILES]
     cells = study.cells()
     policies = list(dict.fromkeys(c.policy for c in cells))
     legacy = manifest_format <= LEGACY_FORMAT
