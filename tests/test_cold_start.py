@@ -219,3 +219,36 @@ print(sorted(m for m in ("scipy.stats", "statsmodels", "scipy.optimize") if m in
 """
     done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout + done.stderr
+
+
+def test_a_changed_compiled_module_drops_every_cache_file_beside_the_package(tmp_path, monkeypatch):
+    """numba checks a cached function against its own file only (numba#1833): a caller in another module
+    would keep a changed callee's old machine code. ``drop_stale`` removes the numba cache files of every
+    compiled folder once any of their modules changed, and nothing else."""
+    package = tmp_path / "cardsim"
+    for module in ("core/jit.py", "games/toy/engine.py", "study/report.py"):
+        (package / module).parent.mkdir(parents=True, exist_ok=True)
+        (package / module).write_text("x = 1\n")
+    monkeypatch.setattr(cache, "PACKAGE", package)
+
+    def cached() -> dict[str, list[str]]:
+        for folder in ("core", "games/toy", "study"):
+            pycache = package / folder / "__pycache__"
+            pycache.mkdir(exist_ok=True)
+            for name in ("m.f-1.py311.nbi", "m.f-1.py311.1.nbc", "m.cpython-311.pyc"):
+                (pycache / name).touch()
+        return files()
+
+    def files() -> dict[str, list[str]]:
+        return {f: sorted(p.name for p in (package / f / "__pycache__").iterdir()) for f in ("core", "games/toy", "study")}
+
+    everything = cached()
+    assert cache.drop_stale()  # no stamp yet: dropped once
+    assert files() == {"core": ["m.cpython-311.pyc"], "games/toy": ["m.cpython-311.pyc"], "study": everything["study"]}
+    assert cached() == everything and not cache.drop_stale() and files() == everything  # nothing changed
+    (package / "study" / "report.py").write_text("x = 2\n")  # no compiled code there
+    assert not cache.drop_stale() and files() == everything
+    os.utime(package / "games" / "toy" / "engine.py", ns=(1, 1))  # a module with compiled code changed
+    assert cache.drop_stale()
+    assert files()["core"] == files()["games/toy"] == ["m.cpython-311.pyc"]
+    assert sorted(p.name for p in (package / "__pycache__").iterdir()) == [cache.STAMP]
