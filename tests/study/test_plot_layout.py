@@ -75,3 +75,26 @@ def test_no_text_is_cut_off_or_overlapped(study, tmp_path, monkeypatch):
     plots.render(summary, None, report.study_measures(study_), study_.baseline, tmp_path, report.unpaired(study_),
                  study_.design, effects)
     assert checked
+
+
+def test_a_length_the_rules_fix_is_one_step_in_the_middle_and_said_in_words():
+    """Molotow's games all last 432 turns: the ECDF is one step at 432 in the middle of its panel (not a
+    line on the panel's edge that nobody sees), and the panel says so."""
+    import numpy as np
+    import pandas as pd
+
+    rows = pd.DataFrame({"variant": ["seed", "swiss", "seed", "swiss"], "players": [4, 4, 3, 3]})
+    bins = [{"variant": v, "players": n, "policy": "mc", "measure": "turns", "left": left, "right": left + 1,
+             "density": 1.0} for v in ("seed", "swiss") for n, left in ((4, 431.5), (3, 323.5))]
+    bins += [{"variant": "seed", "players": 4, "policy": "mc", "measure": "hands", "left": 0.5, "right": 30.5,
+              "density": 1 / 30}]
+    fig = plots.length_ecdf(rows, pd.DataFrame(bins), ("turns", "hands"), "molotow", {"seed": "C0", "swiss": "C1"})
+    for ax, value in zip(fig.axes, (324, 432)):
+        assert ax.get_xlim() == (value - 2, value + 2)
+        assert [t.get_text() for t in ax.texts] == [f"every finished game: {value} turns"]
+        for line in ax.get_lines():  # 0 before the value, 1 from it on
+            assert line.get_drawstyle() == "steps-post"
+            assert np.array_equal(line.get_xdata(), [value - 2, value, value + 2])
+            assert np.array_equal(line.get_ydata(), [0, 1, 1])
+    _check(fig, "fixed length")
+    plt.close(fig)
