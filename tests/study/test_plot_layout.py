@@ -98,3 +98,20 @@ def test_a_length_the_rules_fix_is_one_step_in_the_middle_and_said_in_words():
             assert np.array_equal(line.get_ydata(), [0, 1, 1])
     _check(fig, "fixed length")
     plt.close(fig)
+
+
+def test_the_ecdf_stops_where_the_bin_of_the_longest_games_begins():
+    """A few games thousands of turns long (``stats.TAIL``'s last bin) do not squeeze the rest into the
+    panel's first pixels: the x axis ends where that bin begins."""
+    import numpy as np
+    import pandas as pd
+
+    from cardsim.study.report.stats import length_histograms
+
+    turns = np.concatenate([np.repeat(np.arange(20, 60), 25), [7_000, 7_500, 7_900]])
+    games = pd.DataFrame({"variant": "a", "players": 4, "policy": "mc", "turns": turns, "truncated": False})
+    fig = plots.length_ecdf(pd.DataFrame({"variant": ["a"], "players": [4]}), length_histograms(games, ["turns"]),
+                            ("turns",), "musta_maija", {"a": "C0"})
+    assert fig.axes[0].get_xlim() == (19.5, 59.5)
+    _check(fig, "tail")
+    plt.close(fig)

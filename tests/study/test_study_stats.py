@@ -94,3 +94,16 @@ def test_length_histograms_have_at_most_40_bins_of_whole_numbers():
                           "truncated": False})
     h = length_histograms(games, ["turns"])
     assert len(h) == 40 and (h.right - h.left == 25).all() and h.density.sum() * 25 == pytest.approx(1)
+
+
+def test_the_longest_half_percent_of_lengths_get_one_bin_so_the_body_keeps_its_resolution():
+    """Musta-Maija's mc tables now and then circle for thousands of turns before a game ends: 40 equal bins
+    up to the longest would put nearly every game in the first."""
+    turns = np.concatenate([np.repeat(np.arange(20, 60), 25), [9_000, 9_500, 10_000]])
+    games = pd.DataFrame({"variant": "a", "players": 4, "policy": "mc", "turns": turns, "truncated": False})
+    h = length_histograms(games, ["turns"])
+    body, tail = h.iloc[:-1], h.iloc[-1]
+    assert (body.right - body.left == 1).all() and body.left.iloc[0] == 19.5
+    assert tail.left == body.right.iloc[-1] and tail.right == 10_000.5
+    assert (h.density * (h.right - h.left)).sum() == pytest.approx(1)
+    assert tail.density * (tail.right - tail.left) == pytest.approx(3 / len(turns))

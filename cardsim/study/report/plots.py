@@ -233,7 +233,7 @@ def length_ecdf(rows: pd.DataFrame, histograms: pd.DataFrame, lengths: tuple[str
                 colors: dict[str, str]):
     """The ECDF of the first length measure of the finished games, a line per variant, a panel per player
     count (from the histograms: the share of games at most each bin's right edge), the x axis up to the
-    99.5th percentile of the longest variant. A length the rules fix (one value in every game of a panel,
+    99.5th percentile of the longest variant, or to the histograms' last bin of the longest games. A length the rules fix (one value in every game of a panel,
     as Molotow's turns) is drawn as its single step in the middle of the panel, and said in words."""
     measure = lengths[0]
     players = sorted(rows.players.unique())
@@ -257,8 +257,10 @@ def length_ecdf(rows: pd.DataFrame, histograms: pd.DataFrame, lengths: tuple[str
             ax.set(xlim=(value - 2, value + 2), xticks=[value - 1, value, value + 1])
             ax.text(0.5, 0.5, f"every finished game: {value:g} {measure}", transform=ax.transAxes, ha="center",
                     va="center", fontsize="small", bbox={"facecolor": "white", "edgecolor": "#ccc"})
-        elif right:
-            ax.set_xlim(right=right)
+        elif right:  # not into the last bin where it holds the longest 0.5% (``stats.TAIL``)
+            edges = np.unique(np.append(here.left.to_numpy(float), here.right.to_numpy(float)))
+            tail = len(edges) > 2 and edges[-1] - edges[-2] > edges[1] - edges[0]
+            ax.set_xlim(edges[0], min(right, edges[-2]) if tail else right)
         ax.set(title=f"{n} players", ylim=(0, 1))
         ax.set_xlabel(measure, fontsize="small")
         ax.grid(alpha=0.3, lw=0.5)

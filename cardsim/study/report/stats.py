@@ -10,7 +10,8 @@ Definitions (also in the README):
   Wilson 95% interval;
 - game lengths: mean, median and 95th percentile over the games that were not truncated,
   and their histograms (``length_histograms``, the plots' input): one set of integer bins
-  per player count, policy and length column, shared by the variants;
+  per player count, policy and length column, shared by the variants, the longest 0.5% in
+  one last bin;
 - paired difference against the baseline: game i deals the same cards in every variant
   with the same deck, so for each seat the per-game difference of indicators
   ``[v_i = s] - [b_i = s]`` is averaged with a Student t 95% interval; lengths likewise,
@@ -37,7 +38,11 @@ LENGTHS = ("turns", "rounds", "hands", "tricks")
 CELL = ("variant", "players", "policy")
 """The columns that identify a cell in ``games.parquet``."""
 BINS = 40
-"""Most bins of a length histogram."""
+"""Most bins of a length histogram up to its ``TAIL`` quantile."""
+TAIL = 0.995
+"""The quantile of the lengths past which a histogram has one bin, up to the longest game: a few very
+long games (Musta-Maija's `mc` tables that circle for thousands of turns before one ends) would
+otherwise widen every bin until the body of the distribution fits in one."""
 LEVEL = 0.95
 
 
@@ -223,7 +228,9 @@ def length_histograms(games: pd.DataFrame, lengths: Sequence[str]) -> pd.DataFra
 
 
 def _integer_bins(x: np.ndarray, most: int = BINS) -> np.ndarray:
-    """Histogram edges between integers, at most ``most`` bins."""
-    lo, hi = int(x.min()), int(x.max())
-    step = max(1, -(-(hi - lo + 1) // most))
-    return np.arange(lo, hi + step + 1, step) - 0.5
+    """Histogram edges between integers: at most ``most`` equal bins up to the ``TAIL`` quantile, then one
+    bin up to the longest where that is further."""
+    lo, top, hi = int(x.min()), int(np.quantile(x, TAIL)), int(x.max())
+    step = max(1, -(-(top - lo + 1) // most))
+    edges = np.arange(lo, top + step + 1, step) - 0.5
+    return edges if edges[-1] >= hi + 0.5 else np.append(edges, hi + 0.5)
