@@ -25,7 +25,7 @@ from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
 from cardsim.games.musta_maija import learned_features as features
 from cardsim.games.musta_maija.cards import BLACK_MARIA, DIAMONDS, card_list, cards, mask, rank, suit, suit_cards
-from cardsim.games.musta_maija.policies import DEFAULT_MODEL
+from cardsim.games.musta_maija.policies import DECLARE, DEFAULT_MODEL
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 from cardsim.learn.train import train
 
@@ -185,6 +185,30 @@ def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop
     assert m.tobytes() == w["play"][int(np.argmax(scores))].tobytes() and C.is_legal(state[0], p, m[0])
 
 
+@given(setups(), st.integers(0, 80), st.integers(0, 2**32 - 1), st.integers(1, 2**20), st.sampled_from([0, DECLARE]))
+@settings(max_examples=120)
+def test_the_engine_s_decision_is_the_first_best_of_the_candidates_written_out(setup, stop, seed, size, forbid):
+    """``learned_move`` scores an attack's candidates as it makes them, none written out
+    (``compiled_policies.best_attack``; the kept hand weighed only across declarations), weighs a defence's played
+    cards only and takes a hand that beats nothing for one candidate: its decision is still the first of
+    ``decision_candidates`` whose features dotted with the weights no other candidate beats, for random weights
+    of either sign, small ones (ties, a copy of greedy's decision among them) and large, with and without
+    ``forbid=declare``."""
+    state, p = position(setup, stop)
+    assume(C.to_act(state[0]) >= 0)
+    s, w = state[0], C.new_work()[0]
+    weights = np.random.default_rng(seed).integers(-size, size + 1, features.WEIGHTS)
+    base = C.block_of(s, p) * features.N
+    x = np.zeros(features.N, np.int64)
+    scores = []
+    for i in range(C.decision_candidates(s, p, w["play"], forbid)):
+        C.candidate_features(s, p, w["play"][i], i == 0, w, x)
+        scores.append(int(weights[base:base + features.N] @ x))
+    m = np.zeros(1, C.MOVE)
+    C.learned_move(s, p, weights, forbid, m[0], C.new_work()[0])
+    assert m.tobytes() == w["play"][int(np.argmax(scores))].tobytes()
+
+
 @given(setups(), st.integers(0, 80), st.integers(0, 2**32 - 1))
 @settings(max_examples=40)
 def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights(setup, stop, seed):
@@ -201,7 +225,7 @@ def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights
     for i in range(C.decision_candidates(s, p, w["play"], 0)):
         c = w["play"][i]
         C.candidate_features(s, p, c, i == 0, w, x)
-        kept = C.card_gains(s, p, weights, base, C.trump_of(s, c), w)
+        kept = C.card_gains(s, p, weights, base, C.trump_of(s, c), w, lo, hi)
         got = features.score(weights, base, w["gain"], kept, i == 0, c["declare"] >= 0, c["cards"][0],
                              c["cards"][1], t_lo & ~c["beaten"][0], t_hi & ~c["beaten"][1], lo, hi)
         assert got == int(weights[base:base + features.N] @ x)

@@ -105,6 +105,16 @@ def test_beat_with_the_whole_hand_beats_every_card_exactly_when_a_complete_assig
     assert (joined(*beaten) == table) == complete
 
 
+@given(positions(), TRUMP, BLACK)
+def test_beats_any_is_whether_beat_with_beats_a_card(position, trump, black_maria):
+    """``beats_any`` (``learned``'s defence of one candidate: the hand beats nothing) answers without assigning
+    beaters what ``beat_with`` answers by assigning them."""
+    hand, table = position
+    maria_trump = black_maria == "highest_trump"
+    beaten = cpol.beat_with(*words(table), *words(hand), trump, maria_trump)[2:]
+    assert cpol.beats_any(*words(table), *words(hand), trump, maria_trump) == (joined(*beaten) != 0)
+
+
 @given(positions(), TRUMP)
 def test_beat_with_never_beats_the_black_maria_and_uses_it_only_as_highest_trump(position, trump):
     hand, table = position

@@ -488,6 +488,18 @@ def candidates(s: np.void, p: np.void, w: np.void, forbid: int = 0) -> int:
     return decision_candidates(s, p, w.candidates, forbid)
 
 
+GROUPS = SUITS + 2
+"""Groups of candidates by declaration (``group_declaration``)."""
+
+
+@njit(cache=True)
+def group_declaration(k: int, first: int, options: int) -> tuple[bool, int]:
+    """Whether the ``k``-th group of candidates exists, and its declaration: greedy's (``first``), then none
+    and each other suit of ``options`` (MM-5) in suit order."""
+    d = first if k == 0 else k - 2
+    return not (k and (d == first or (d >= 0 and not options >> d & 1))), d
+
+
 @njit(cache=True)
 def decision_candidates(s: np.void, p: np.void, out: np.ndarray, forbid: int) -> int:
     """The candidates of ``mc`` and ``learned`` for the seat to act, into ``out`` (``MOVE`` records): greedy's
@@ -498,16 +510,17 @@ def decision_candidates(s: np.void, p: np.void, out: np.ndarray, forbid: int) ->
     lo, hi = s.hands[seat, 0], s.hands[seat, 1]
     respond(s, p, pol.GREEDY, forbid, out[0])
     first, options, m = out[0].declare, may_declare_now(s, p, seat, forbid), 1
-    for k in range(SUITS + 2):
-        d = first if k == 0 else k - 2
-        if k and (d == first or (d >= 0 and not options >> d & 1)):
+    for k in range(GROUPS):
+        there, d = group_declaration(k, first, options)
+        if not there:
             continue
         trump = d if d >= 0 else s.trump
         if s.phase == ATTACK:
             m = pol.attack_candidates(out, m, d, lo, hi, trump, attack_cap(s))
         else:
+            greedy = pol.greedy_hand(s.table[0], s.table[1], out[0], stock_size(s) == 0) if k == 0 else -1
             m = pol.defence_candidates(out, m, d, lo, hi, s.table[0], s.table[1], trump, p.maria_trump,
-                                       duty_to_beat(s, p, trump))
+                                       p.must_beat != 0, greedy)
     return m
 
 
@@ -666,37 +679,88 @@ def block_of(s: np.void, p: np.void) -> int:
 
 
 @njit(cache=True)
-def card_gains(s: np.void, p: np.void, weights: np.ndarray, base: int, trump: int, w: np.void) -> int:
-    """Once per decision and trump: ``learned_features.card_gains`` of the seat to act's hand and the table under
-    ``trump`` (into ``w.gain``); the score of keeping the whole hand."""
+def card_gains(s: np.void, p: np.void, weights: np.ndarray, base: int, trump: int, w: np.void,
+               lo: np.uint64, hi: np.uint64) -> int:
+    """Once per decision and trump: ``learned_features.card_gains`` of the cards ``(lo, hi)`` of the seat to act's
+    hand and of the table under ``trump`` (into ``w.gain``); the score of keeping those cards."""
     o_lo, o_hi = others_of(s)
-    return feat.card_gains(w.gain, weights, base, s.hands[s.seat, 0], s.hands[s.seat, 1], s.table[0], s.table[1],
-                           o_lo, o_hi, trump, p.maria_trump != 0, s.phase == ATTACK)
+    return feat.card_gains(w.gain, weights, base, lo, hi, s.table[0], s.table[1], o_lo, o_hi, trump,
+                           p.maria_trump != 0, s.phase == ATTACK)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
     """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``learned_features.WEIGHTS``):
     the candidate of ``decision_candidates`` (under ``forbid``) with the highest score, ties to the first
     (greedy's). The scores are ``candidate_features`` dotted with the weights of the decision's block, summed
-    card by card (``card_gains``)."""
+    card by card (``card_gains``); an attack's without writing them out (``learned_attack``). A defender whose
+    whole hand beats no card (``compiled_policies.beats_any``), nor then any part of it, and who may declare no
+    trump has one candidate, greedy's: nothing beaten. Inlined into its callers (``choose``, ``roll_out``), as are
+    the scorers under it: a call that passes ``weights``, a view of the policy table, on costs its refcounting."""
+    if s.phase == ATTACK:
+        learned_attack(s, p, weights, forbid, m, w)
+    elif not (pol.beats_any(s.table[0], s.table[1], s.hands[s.seat, 0], s.hands[s.seat, 1], s.trump, p.maria_trump)
+              or may_declare_now(s, p, s.seat, forbid)):
+        m.declare, m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = -1, ZERO, ZERO, ZERO, ZERO
+    else:
+        best_candidate(s, p, weights, forbid, m, w)
+
+
+@njit(cache=True, inline="always")
+def best_candidate(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
+    """``learned_move`` over the candidates of ``decision_candidates``, written out and scored one by one. Under
+    one declaration the cards no candidate plays add the same to every score: only the played ones are weighed."""
     n = decision_candidates(s, p, w.play, forbid)
     best = 0
     if n > 1:
         base = block_of(s, p) * feat.N
-        lo, hi, t_lo, t_hi = s.hands[s.seat, 0], s.hands[s.seat, 1], s.table[0], s.table[1]  # empty in an attack
+        lo, hi, t_lo, t_hi = s.hands[s.seat, 0], s.hands[s.seat, 1], s.table[0], s.table[1]
+        played_lo, played_hi = lo, hi
+        if w.play[n - 1].declare == w.play[0].declare:  # they come grouped by declaration: one group
+            played_lo, played_hi = ZERO, ZERO
+            for i in range(n):
+                played_lo, played_hi = played_lo | w.play[i].cards[0], played_hi | w.play[i].cards[1]
         top, under = 0, trump_of(s, w.play[0])
-        kept = card_gains(s, p, weights, base, under, w)
+        kept = card_gains(s, p, weights, base, under, w, played_lo, played_hi)
         for i in range(n):
             c = w.play[i]
             trump = trump_of(s, c)
-            if trump != under:  # the candidates come grouped by declaration
-                kept, under = card_gains(s, p, weights, base, trump, w), trump
+            if trump != under:
+                kept, under = card_gains(s, p, weights, base, trump, w, played_lo, played_hi), trump
             value = feat.score(weights, base, w.gain, kept, i == 0, c.declare >= 0, c.cards[0], c.cards[1],
                                t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
             if i == 0 or value > top:
                 best, top = i, value
     copy_move(m, w.play[best])
+
+
+@njit(cache=True, inline="always")
+def learned_attack(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
+    """``learned_move``'s attack: greedy's decision, then group by group the best of the attacks of
+    ``decision_candidates`` (``compiled_policies.best_attack``); the first of the highest scores wins. The
+    hand's score as kept is the same in every score of a group: it is weighed only where other declarations'
+    groups are compared (MM-5)."""
+    seat = s.seat
+    lo, hi = s.hands[seat, 0], s.hands[seat, 1]
+    respond(s, p, pol.GREEDY, forbid, m)
+    first, options, base = m.declare, may_declare_now(s, p, seat, forbid), block_of(s, p) * feat.N
+    greedy, (o_lo, o_hi) = (first, m.cards[0], m.cards[1]), others_of(s)
+    held, top, kept = weights[base + feat.LEFT_SUITS] * pol.suits_held(lo, hi), 0, 0
+    for k in range(GROUPS):
+        there, d = group_declaration(k, first, options)
+        if not there:
+            continue
+        trump = d if d >= 0 else s.trump
+        if options:  # a group per declaration (MM-5): the kept hand's score differs by trump
+            kept = feat.card_gains(w.gain, weights, base, lo, hi, ZERO, ZERO, o_lo, o_hi, trump, p.maria_trump != 0,
+                                   True)
+        a_lo, a_hi, value = pol.best_attack(w.gain, weights, base, lo, hi, o_lo, o_hi, trump, p.maria_trump != 0,
+                                            attack_cap(s), d, greedy)
+        if k == 0:  # greedy's decision, first, under its own declaration
+            top = feat.score(weights, base, w.gain, kept, True, first >= 0, greedy[1], greedy[2], ZERO, ZERO, lo, hi)
+        value += kept + weights[base + feat.DECLARE] * (d >= 0) + held
+        if a_lo | a_hi and value > top:
+            top, m.declare, m.cards[0], m.cards[1] = value, d, a_lo, a_hi
 
 
 @njit(cache=True)

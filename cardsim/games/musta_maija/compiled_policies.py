@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core import jit, models
-from cardsim.core.jit import ONE, U, ZERO, below, ith_lowest, njit, popcount
+from cardsim.core.jit import ONE, U, ZERO, below, ith_lowest, lowest, njit, popcount
 from cardsim.core.search import MonteCarlo
 from cardsim.games.musta_maija.cards import (
-    KING, LOW_RANKS, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit, suit_mask,
-    suit_of_hand, to_ranks,
+    BLACK_MARIA, KING, LOW_RANKS, M13, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit,
+    suit_mask, suit_of_hand, to_ranks,
 )
 from cardsim.games.musta_maija import learned_features as features
 from cardsim.games.musta_maija.learned import load_model
@@ -30,6 +30,8 @@ decision, its base policy's code and whether its worlds are the true state; the 
 its search's ``learned`` base (``learned_features.WEIGHTS`` of them)."""
 NO_CAP = -1
 """``cap`` outside the endgame (MM-13)."""
+NONE = -(1 << 62)
+"""A score below every candidate's (``best_attack``: no attack)."""
 LOW = np.uint64(sum(int(LOW_RANKS) << (s * RANKS) for s in range(SUITS)))
 """Ranks 2..J of every suit, in either word."""
 
@@ -68,7 +70,7 @@ def _nth_suit(lo: np.uint64, hi: np.uint64, j: int) -> int:
 
 
 @njit(cache=True)
-def _suits_held(lo: np.uint64, hi: np.uint64) -> int:
+def suits_held(lo: np.uint64, hi: np.uint64) -> int:
     n = 0
     for s in range(SUITS):
         n += ((lo | hi) & suit_mask(s)) != ZERO
@@ -78,7 +80,7 @@ def _suits_held(lo: np.uint64, hi: np.uint64) -> int:
 @njit(cache=True)
 def _random_suit(lo: np.uint64, hi: np.uint64, u: np.uint64) -> int:
     """``held[below(u, len(held))]``: a suit uniformly among the suits held."""
-    return _nth_suit(lo, hi, below(u, _suits_held(lo, hi)))
+    return _nth_suit(lo, hi, below(u, suits_held(lo, hi)))
 
 
 @njit(cache=True)
@@ -198,6 +200,25 @@ def beat_with(t_lo: np.uint64, t_hi: np.uint64, w_lo: np.uint64, w_hi: np.uint64
 
 
 @njit(cache=True)
+def beats_any(t_lo: np.uint64, t_hi: np.uint64, w_lo: np.uint64, w_hi: np.uint64, trump: int,
+              maria_trump: bool) -> bool:
+    """Whether ``beat_with`` beats any attack card, without assigning beaters: a card of the attack's suit above
+    its lowest card (MM-8; the Black Maria beats nothing and nothing beats it, MM-2), a willing trump against
+    another suit, the Black Maria as the highest trump (MM-3)."""
+    s = suit_of_hand(t_lo, t_hi)
+    a0, a1 = to_ranks(t_lo & ~MARIA, t_hi, s)
+    if a0 | a1 == ZERO:
+        return False
+    d0, d1 = to_ranks(w_lo & ~MARIA, w_hi, s)
+    low = (a0 | a1) & (~(a0 | a1) + ONE)
+    if (d0 | d1) & ~(low + low - ONE):
+        return True
+    if 0 <= trump != s and (w_lo | w_hi) & suit_mask(trump):
+        return True
+    return maria_trump and w_lo & MARIA != ZERO
+
+
+@njit(cache=True)
 def _beat_lowest(q0: np.uint64, q1: np.uint64, x0: np.uint64,
                  x1: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
     """Move the lowest waiting attack card (rank, then copy) from ``q`` to the beaten ``x``."""
@@ -223,6 +244,13 @@ def defence(policy: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64, t_hi: np
         return full
     keep = LOW & ~suit_mask(trump)
     return beat_with(t_lo, t_hi, lo & keep, hi & keep, trump, maria_trump)
+
+
+@njit(cache=True)
+def greedy_hand(t_lo: np.uint64, t_hi: np.uint64, move: np.void, endgame: bool) -> int:
+    """Which of ``defence_candidates``'s hands greedy's ``defence`` beat with to make ``move``: the whole hand
+    (0) in the endgame or when it beats every card, else the low cards (2)."""
+    return 0 if endgame or (move.beaten[0] == t_lo and move.beaten[1] == t_hi) else 2
 
 
 # --- mc's candidate decisions (policies.py) ---------------------------------------------------------
@@ -262,14 +290,12 @@ def attack_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: 
         if own_lo | own_hi == ZERO:
             continue
         first = m
-        a_lo, a_hi = lowest_in_suit(own_lo, own_hi, s, limit)
-        m = add_candidate(out, m, first, m, declare, a_lo, a_hi, ZERO, ZERO)
-        if s != trump and (own_lo | own_hi) & LOW:
-            a_lo, a_hi = lowest_in_suit(own_lo & LOW, own_hi & LOW, s, limit)
-            m = add_candidate(out, m, first, m, declare, a_lo, a_hi, ZERO, ZERO)
-        if own_lo & MARIA and (own_lo & ~MARIA) | own_hi:
-            a_lo, a_hi = lowest_in_suit(own_lo & ~MARIA, own_hi, s, limit)
-            m = add_candidate(out, m, first, m, declare, a_lo, a_hi, ZERO, ZERO)
+        sets = suit_sets(own_lo, own_hi, s, trump)
+        for j in range(len(sets)):
+            a_lo, a_hi = sets[j]
+            if a_lo | a_hi:
+                a_lo, a_hi = lowest_in_suit(a_lo, a_hi, s, limit)
+                m = add_candidate(out, m, first, m, declare, a_lo, a_hi, ZERO, ZERO)
         sets = m  # a single card may repeat a set, never another single
         rest = own_lo
         while rest:
@@ -284,23 +310,41 @@ def attack_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: 
     return m
 
 
+@njit(cache=True, inline="always")
+def suit_sets(own_lo: np.uint64, own_hi: np.uint64, s: int, trump: int) -> tuple:
+    """The sets ``mc`` and ``learned`` attack with from ``own``, the hand's cards of suit ``s`` (MM-9): the
+    whole suit, its low cards (not trump), spades without the Black Maria; an empty set where there is none.
+    In the endgame each is cut to its lowest cards (``lowest_in_suit``, MM-13)."""
+    low = (own_lo & LOW, own_hi & LOW) if s != trump else (ZERO, ZERO)
+    spades = (own_lo & ~MARIA, own_hi) if own_lo & MARIA else (ZERO, ZERO)
+    return (own_lo, own_hi), low, spades
+
+
 @njit(cache=True)
 def defence_candidates(out: np.ndarray, m: int, declare: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
-                       t_hi: np.uint64, trump: int, maria_trump: bool, must: bool) -> int:
+                       t_hi: np.uint64, trump: int, maria_trump: bool, must_beat: bool, greedy: int) -> int:
     """``mc``'s defences (MM-10) after ``out[:m]``: ``beat_with`` the table with the whole hand (the Black
     Maria only as a trump, MM-3), with its non-trumps, with its low cards, with its low cards and
-    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must``) only
-    those that beat every card. The new count."""
+    trumps (keeping the high non-trumps), and beating nothing; under the duty to beat (``must_beat``, and
+    the whole hand beats every card) only those that beat every card. The hand ``greedy`` (``greedy_hand``;
+    -1: none) is the one greedy's decision ``out[0]`` beat with under this declaration: a copy of it, not
+    beaten with again. The new count."""
     full_lo = lo if maria_trump else lo & ~MARIA
     keep, trumps = LOW & ~suit_mask(trump), suit_mask(trump)
     willing = ((full_lo, hi), (lo & ~MARIA & ~trumps, hi & ~trumps), (lo & keep, hi & keep),
                (full_lo & (keep | trumps | MARIA), hi & (keep | trumps)), (ZERO, ZERO))
-    first = m
+    first, must = m, False
     for k in range(len(willing)):
         w_lo, w_hi = willing[k]
         if _among(willing, k, w_lo, w_hi):  # the same cards beat alike: a duplicate, or under the duty left out
             continue
+        if k == greedy:  # out[0] again: no candidate, but the whole hand's assignment when k is 0
+            if k == 0:
+                must = must_beat and out[0].beaten[0] == t_lo and out[0].beaten[1] == t_hi
+            continue
         move = beat_with(t_lo, t_hi, w_lo, w_hi, trump, maria_trump)
+        if k == 0:
+            must = must_beat and move[2] == t_lo and move[3] == t_hi
         if not must or (move[2] == t_lo and move[3] == t_hi):
             m = add_candidate(out, m, first, m, declare, move[0], move[1], move[2], move[3])
     return m
@@ -313,3 +357,95 @@ def _among(hands: tuple, k: int, lo: np.uint64, hi: np.uint64) -> bool:
         if hands[j][0] == lo and hands[j][1] == hi:
             return True
     return False
+
+
+# --- learned's attacks: mc's, scored as they come (compiled.learned_attack) -------------------------
+
+@njit(cache=True, inline="always")
+def best_attack(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, hi: np.uint64, o_lo: np.uint64,
+                o_hi: np.uint64, trump: int, maria_trump: bool, cap: int, declare: int, greedy: tuple) -> tuple:
+    """``learned``'s pass over ``attack_candidates``'s attacks under ``declare`` (``trump`` after it), in their
+    order, none written out: each card's gain (``learned_features.card_gains``) into ``gain``, and the first
+    best attack (lo, hi, its score less the hand's as kept). An attack scores its cards' gains, and the
+    ``left_suits`` weight less if it empties its suit, ``out``'s if the hand. A copy of ``greedy``'s decision
+    (declaration, lo, hi), scored apart, is skipped (no attack and ``NONE`` if all are); any other copy ties
+    with its first and cannot win."""
+    o_lo, by_trump, by_plain = features.by_suit(o_lo, o_hi, trump, maria_trump)
+    emptied, out = -weights[base + features.LEFT_SUITS], weights[base + features.OUT]
+    free = weights[base + features.UNBEATABLE] - weights[base + features.LEFT_UNBEATABLE]
+    beaten = weights[base + features.BEATERS]
+    maria = weights[base + features.SPENT_MARIA] - weights[base + features.LEFT_MARIA]
+    limit = cap if cap != NO_CAP else 2 * RANKS
+    skip_lo, skip_hi = (greedy[1], greedy[2]) if declare == greedy[0] else (ZERO, ZERO)
+    best = (ZERO, ZERO, NONE)
+    for s in range(SUITS):
+        own_lo, own_hi = lo & suit_mask(s), hi & suit_mask(s)
+        if own_lo | own_hi == ZERO:
+            continue
+        terms = features.rank_terms(weights, base, s == trump)[1]
+        total, low = _suit_gains(gain, terms, free, beaten, own_lo & ~MARIA, own_hi, s, o_lo, o_hi,
+                                 by_trump if s == trump else by_plain)
+        if own_lo & MARIA:  # nothing beats it (MM-2): unbeatable, its own weights besides
+            gain[BLACK_MARIA] = features.at_rank(terms, QUEEN) + free + maria
+            total += gain[BLACK_MARIA]
+        end = emptied + (out if own_lo == lo and own_hi == hi else 0)
+        sets, cut = suit_sets(own_lo, own_hi, s, trump), count(own_lo, own_hi) > limit
+        for j in range(len(sets)):
+            a_lo, a_hi = sets[j]
+            if cut:
+                a_lo, a_hi = lowest_in_suit(a_lo, a_hi, s, limit)
+            if a_lo | a_hi and (a_lo != skip_lo or a_hi != skip_hi):
+                if a_lo == own_lo and a_hi == own_hi:
+                    value = total + end
+                elif a_lo == own_lo & LOW and a_hi == own_hi & LOW:
+                    value = low
+                elif a_lo == own_lo & ~MARIA and a_hi == own_hi:
+                    value = total - gain[BLACK_MARIA]
+                else:
+                    value = features.gain_of(gain, a_lo, a_hi)
+                if value > best[2]:
+                    best = (a_lo, a_hi, value)
+        best = _best_single(gain, own_lo, own_hi, end if count(own_lo, own_hi) == 1 else 0, skip_lo, skip_hi, best)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _suit_gains(gain: np.ndarray, terms: tuple, free: int, beaten: int, own_lo: np.uint64, own_hi: np.uint64,
+                s: int, o_lo: np.uint64, o_hi: np.uint64, by_others: int) -> tuple[int, int]:
+    """``best_attack``'s gains of ``own``, cards of suit ``s`` (not the Black Maria), into ``gain``: by rank
+    (``terms``, ``learned_features.rank_terms``), ``free`` more if no card of ``others`` (``o``) beats it,
+    ``beaten`` for each that does (higher cards of its suit and ``by_others``, as ``beaters_in`` counts them);
+    their sum, and the sum over the low ones (2..J)."""
+    o0, o1 = to_ranks(o_lo, o_hi, s)
+    total, low = 0, 0
+    for copy in range(2):
+        rest = to_ranks(own_lo, own_hi, s)[copy]
+        while rest != ZERO:
+            b = rest & (~rest + ONE)
+            rest ^= b
+            above = M13 & ~(b + b - ONE)
+            k = popcount(o0 & above) + popcount(o1 & above) + by_others
+            r = lowest(b)
+            g = features.at_rank(terms, r) + free * (k == 0) + beaten * k
+            gain[s * RANKS + r + 52 * copy] = g
+            total += g
+            low += g if r < features.HIGH else 0
+    return total, low
+
+
+@njit(cache=True, inline="always")
+def _best_single(gain: np.ndarray, own_lo: np.uint64, own_hi: np.uint64, alone: int, skip_lo: np.uint64,
+                 skip_hi: np.uint64, best: tuple) -> tuple:
+    """``best_attack``'s single cards of ``own`` after ``best``, in ``attack_candidates``'s order (a copy-1 card
+    only without its twin), each scoring its gain plus ``alone`` (the suit's end when it is the suit's one card);
+    not ``skip``. The first best of them all."""
+    for copy in range(2):
+        rest = own_lo if copy == 0 else own_hi & ~own_lo
+        while rest != ZERO:
+            bit = rest & (~rest + ONE)
+            rest ^= bit
+            value = gain[lowest(bit) + 52 * copy] + alone
+            c_lo, c_hi = (bit, ZERO) if copy == 0 else (ZERO, bit)
+            if value > best[2] and (c_lo != skip_lo or c_hi != skip_hi):
+                best = (c_lo, c_hi, value)
+    return best

@@ -20,7 +20,9 @@ import numpy as np
 from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
 from cardsim.core.learned import SCALE
 from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
-from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, M13, MARIA, RANKS, SUITS, count, suit_mask
+from cardsim.games.musta_maija.cards import (
+    BLACK_MARIA, JACK, M13, MARIA, QUEEN, RANKS, SPADES, SUITS, count, suit_mask,
+)
 
 VERSION = 1
 """The feature set's version (a model file records it)."""
@@ -55,6 +57,27 @@ HIGH = JACK + 1
 def block_names() -> list[str]:
     """``kind/stage`` for every block, in order."""
     return [f"{k}/{s}" for k in KINDS for s in STAGE_NAMES]
+
+
+@njit(cache=True, inline="always")
+def rank_terms(weights: np.ndarray, base: int, is_trump: bool) -> tuple:
+    """A card's terms in the score of the block ``weights[base:base + N]`` as far as its suit (the trump's or
+    another, ``is_trump``) and rank decide them: as a card of ``left``, and its gain when spent less those; each
+    a triple ``(a, b, c)`` that ``at_rank`` weighs. Once per decision and suit, not per card."""
+    if is_trump:
+        left = (weights[base + LEFT] + weights[base + LEFT_TRUMPS], weights[base + LEFT_HIGH_TRUMPS], 0)
+        spent = (weights[base + SPENT] + weights[base + SPENT_TRUMPS], 0, 0)
+    else:
+        left = (weights[base + LEFT] + weights[base + LEFT_LOW_PLAIN], -weights[base + LEFT_LOW_PLAIN],
+                weights[base + LEFT_PLAIN_RANKS])
+        spent = (weights[base + SPENT], weights[base + SPENT_HIGH_PLAIN], weights[base + SPENT_PLAIN_RANKS])
+    return left, (spent[0] - left[0], spent[1] - left[1], spent[2] - left[2])
+
+
+@njit(cache=True, inline="always")
+def at_rank(terms: tuple, r: int) -> int:
+    """``rank_terms``'s ``(a, b, c)`` for a card of rank ``r`` (2 = 0 … A = 12): ``a + b * high + c * r``."""
+    return terms[0] + terms[1] * (r >= HIGH) + terms[2] * r
 
 
 @njit(cache=True)
@@ -164,6 +187,15 @@ def describe(out: np.ndarray, greedy: bool, declares: bool, s_lo: np.uint64, s_h
 
 
 @njit(cache=True)
+def by_suit(o_lo: np.uint64, o_hi: np.uint64, trump: int, maria_trump: bool) -> tuple[np.uint64, int, int]:
+    """``others`` without the Black Maria, and how many of them beat any card of a trump suit (the Black Maria
+    as the highest trump, MM-3) and of another suit (the trumps besides, MM-8)."""
+    by_maria = 1 if maria_trump and o_lo & MARIA else 0
+    o_lo &= ~MARIA
+    return o_lo, by_maria, by_maria + count(o_lo & suit_mask(trump), o_hi & suit_mask(trump))
+
+
+@njit(cache=True)
 def card_gains(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
                t_hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int, maria_trump: bool,
                attacking: bool) -> int:
@@ -172,50 +204,44 @@ def card_gains(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, 
     less ``spent``, which it holds, with ``picked``, from the table ``t``), so a candidate's score is those four
     (``score``) plus the hand's score as ``left`` (returned) plus ``gain[code]`` of each card it spends or
     picks up. Integer arithmetic: the same score as ``describe``'s features dotted with the weights, with a
-    hand's loop per decision instead of the features of each candidate. ``others`` (``o``) as in ``prepare``;
-    a card's beaters are counted as ``beaters_in`` counts them, the Black Maria's terms added last."""
-    left_high_trumps, left_low_plain = weights[base + LEFT_HIGH_TRUMPS], weights[base + LEFT_LOW_PLAIN]
-    left_plain_ranks, left_unbeatable = weights[base + LEFT_PLAIN_RANKS], weights[base + LEFT_UNBEATABLE]
-    spent_high_plain, spent_plain_ranks = weights[base + SPENT_HIGH_PLAIN], weights[base + SPENT_PLAIN_RANKS]
-    unbeatable = weights[base + UNBEATABLE] if attacking else 0
-    beaten_by = weights[base + BEATERS] if attacking else 0
-    by_maria = 1 if maria_trump and o_lo & MARIA else 0  # the highest trump beats every card (MM-3)
-    o_lo &= ~MARIA
-    by_trumps = count(o_lo & suit_mask(trump), o_hi & suit_mask(trump))
+    hand's loop per decision instead of the features of each candidate. A card's terms by suit and rank are
+    ``rank_terms``'s; ``others`` (``o``) as in ``prepare``, a card's beaters counted as ``beaters_in`` counts
+    them (higher cards of its suit, ``by_suit``'s), the Black Maria's terms (nothing beats it, MM-2) last."""
+    o_lo, by_trump, by_plain = by_suit(o_lo, o_hi, trump, maria_trump)
+    unbeatable = weights[base + LEFT_UNBEATABLE]
+    free = (weights[base + UNBEATABLE] if attacking else 0) - unbeatable  # a spent card no other card beats
+    beaten = weights[base + BEATERS] if attacking else 0
     kept = 0
     for s in range(SUITS):
-        mask, is_trump = suit_mask(s), s == trump
-        left = weights[base + LEFT] + (weights[base + LEFT_TRUMPS] if is_trump else 0)
-        spent = weights[base + SPENT] + (weights[base + SPENT_TRUMPS] if is_trump else 0)
-        picked = weights[base + PICKED] + (weights[base + PICKED_TRUMPS] if is_trump else 0)
-        by_others = by_maria + (0 if is_trump else by_trumps)
+        is_trump = s == trump
+        (left_terms, gain_terms), by_others = rank_terms(weights, base, is_trump), by_trump if is_trump else by_plain
+        picked = weights[base + PICKED] + weights[base + PICKED_TRUMPS] * is_trump
+        o0, o1 = (o_lo >> U(s * RANKS)) & M13, (o_hi >> U(s * RANKS)) & M13
         for copy in range(2):
-            held = (lo if copy == 0 else hi) & mask
-            rest = held | ((t_lo if copy == 0 else t_hi) & mask)
+            held = ((lo & ~MARIA if copy == 0 else hi) >> U(s * RANKS)) & M13
+            rest = held | (((t_lo & ~MARIA if copy == 0 else t_hi) >> U(s * RANKS)) & M13)
             while rest != ZERO:
-                bit = rest & (~rest + ONE)
-                rest ^= bit
-                above = mask & ~(bit + bit - ONE)
-                k = count(o_lo & above, o_hi & above) + by_others if copy or bit != MARIA else 0
-                r = lowest(bit) - s * RANKS
-                if is_trump:
-                    card_left = left + left_high_trumps * (r >= HIGH)
-                    card_spent = spent
+                b = rest & (~rest + ONE)
+                rest ^= b
+                above = M13 & ~(b + b - ONE)
+                k = popcount(o0 & above) + popcount(o1 & above) + by_others
+                r = lowest(b)
+                left = at_rank(left_terms, r) + unbeatable * (k == 0)
+                if held & b:
+                    kept += left
+                    gain[s * RANKS + r + 52 * copy] = at_rank(gain_terms, r) + free * (k == 0) + beaten * k
                 else:
-                    card_left = left + left_low_plain * (r < HIGH) + left_plain_ranks * r
-                    card_spent = spent + spent_high_plain * (r >= HIGH) + spent_plain_ranks * r
-                card_left += left_unbeatable * (k == 0)
-                code = lowest(bit) + 52 * copy
-                if held & bit:
-                    kept += card_left
-                    gain[code] = card_spent + unbeatable * (k == 0) + beaten_by * k - card_left
-                else:
-                    gain[code] = picked + card_left
-    if lo & MARIA:
-        kept += weights[base + LEFT_MARIA]
-        gain[BLACK_MARIA] += weights[base + SPENT_MARIA] - weights[base + LEFT_MARIA]
-    elif t_lo & MARIA:
-        gain[BLACK_MARIA] += weights[base + PICKED_MARIA] + weights[base + LEFT_MARIA]
+                    gain[s * RANKS + r + 52 * copy] = picked + left
+    if (lo | t_lo) & MARIA:
+        left_terms, gain_terms = rank_terms(weights, base, SPADES == trump)
+        left = at_rank(left_terms, QUEEN) + unbeatable + weights[base + LEFT_MARIA]
+        if lo & MARIA:
+            kept += left
+            gain[BLACK_MARIA] = (at_rank(gain_terms, QUEEN) + free + weights[base + SPENT_MARIA]
+                                 - weights[base + LEFT_MARIA])
+        else:
+            gain[BLACK_MARIA] = (weights[base + PICKED] + weights[base + PICKED_TRUMPS] * (SPADES == trump)
+                                 + weights[base + PICKED_MARIA] + left)
     return kept
 
 
@@ -225,13 +251,21 @@ def score(weights: np.ndarray, base: int, gain: np.ndarray, kept: int, greedy: b
     """The score of a candidate (``describe``'s ``s`` spent, ``p`` picked; the hand ``(lo, hi)``) from
     ``card_gains``'s ``gain`` and ``kept``."""
     total = kept + weights[base + GREEDY] * greedy + weights[base + DECLARE] * declares
-    for copy in range(2):
-        rest = s_lo | p_lo if copy == 0 else s_hi | p_hi
-        while rest != ZERO:
-            total += gain[lowest(rest) + 52 * copy]
-            rest &= rest - ONE
+    total += gain_of(gain, s_lo | p_lo, s_hi | p_hi)
     l_lo, l_hi = (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi
     suits = l_lo | l_hi
     for s in range(SUITS):
         total += weights[base + LEFT_SUITS] * ((suits >> U(s * RANKS)) & M13 != ZERO)
     return total + weights[base + OUT] * (l_lo | l_hi == ZERO)
+
+
+@njit(cache=True)
+def gain_of(gain: np.ndarray, lo: np.uint64, hi: np.uint64) -> int:
+    """The ``gain`` (``card_gains``) of the cards ``(lo, hi)``, summed."""
+    total = 0
+    for copy in range(2):
+        rest = lo if copy == 0 else hi
+        while rest != ZERO:
+            total += gain[lowest(rest) + 52 * copy]
+            rest &= rest - ONE
+    return total
