@@ -14,7 +14,7 @@ from cardsim.core import jit, models
 from cardsim.core.jit import ONE, U, ZERO, below, ith_lowest, lowest, njit, popcount
 from cardsim.core.search import MonteCarlo
 from cardsim.games.musta_maija.cards import (
-    BLACK_MARIA, KING, LOW_RANKS, M13, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit,
+    BLACK_MARIA, KING, LOW_RANKS, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, count, from_ranks, lowest_in_suit,
     suit_mask, suit_of_hand, to_ranks,
 )
 from cardsim.games.musta_maija import learned_features as features
@@ -423,9 +423,7 @@ def _suit_gains(gain: np.ndarray, terms: tuple, free: int, beaten: int, own_lo: 
         while rest != ZERO:
             b = rest & (~rest + ONE)
             rest ^= b
-            above = M13 & ~(b + b - ONE)
-            k = popcount(o0 & above) + popcount(o1 & above) + by_others
-            r = lowest(b)
+            k, r = features.beaters_above(o0, o1, b, by_others), lowest(b)
             g = features.at_rank(terms, r) + free * (k == 0) + beaten * k
             gain[s * RANKS + r + 52 * copy] = g
             total += g

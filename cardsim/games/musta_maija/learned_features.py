@@ -196,6 +196,14 @@ def by_suit(o_lo: np.uint64, o_hi: np.uint64, trump: int, maria_trump: bool) -> 
 
 
 @njit(cache=True)
+def beaters_above(o0: np.uint64, o1: np.uint64, b: np.uint64, by_others: int) -> int:
+    """How many cards of ``others`` beat the card of rank bit ``b`` (``o0``, ``o1``: each copy's ranks of its
+    suit, as ``beaters_in`` counts them): the higher ranks of its suit (MM-8), and ``by_others`` (``by_suit``)."""
+    above = M13 & ~(b + b - ONE)
+    return popcount(o0 & above) + popcount(o1 & above) + by_others
+
+
+@njit(cache=True)
 def card_gains(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
                t_hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int, maria_trump: bool,
                attacking: bool) -> int:
@@ -223,9 +231,7 @@ def card_gains(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, 
             while rest != ZERO:
                 b = rest & (~rest + ONE)
                 rest ^= b
-                above = M13 & ~(b + b - ONE)
-                k = popcount(o0 & above) + popcount(o1 & above) + by_others
-                r = lowest(b)
+                k, r = beaters_above(o0, o1, b, by_others), lowest(b)
                 left = at_rank(left_terms, r) + unbeatable * (k == 0)
                 if held & b:
                     kept += left
