@@ -43,7 +43,7 @@ from cardsim.study.report import plots
 from cardsim.study.report import summary as report
 from cardsim.study.folder import storage
 from cardsim.study.plan.spec import load
-from throughput import cpu_seconds
+from throughput import cpu_seconds, psutil
 
 SPENT: dict[str, float] = defaultdict(float)
 CPU: dict[str, float] = defaultdict(float)
@@ -54,11 +54,18 @@ ACTIVE: list[str] = []
 ``report.compute``) counts in the outer one."""
 
 
+WORKERS: dict[int, float] = {}
+"""The workers' CPU seconds when the last task came back, by pid: counted in simulate already."""
+
+
 def reaped_cpu() -> float:
     """CPU seconds of this process's children that have ended: the processes that drew the plots
-    (``plots.render`` with jobs > 1) end, and are reaped, inside the plot phase."""
+    (``plots.render`` with jobs > 1) end, and are reaped, inside the plot phase. The run's workers exit
+    once the last task is back and are reaped in whichever phase is on then: their CPU, counted in
+    simulate, is taken out again (a worker no longer among the children has been reaped)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    alive = {child.pid for child in psutil.Process().children(recursive=True)} if psutil else set(WORKERS)
+    return usage.ru_utime + usage.ru_stime - sum(cpu for pid, cpu in WORKERS.items() if pid not in alive)
 
 
 def timed(phase: str, fn: Callable) -> Callable:
@@ -86,6 +93,7 @@ def timed_stream(fn: Callable) -> Callable:
             SPENT["simulate"] += time.perf_counter() - start
             after = cpu_seconds()  # the workers are still up: their CPU so far is the simulation's
             CPU["simulate"] += sum(t - before.get(pid, 0.0) for pid, t in after.items())
+            WORKERS.update({pid: t for pid, t in after.items() if pid})
     return wrapper
 
 
@@ -117,6 +125,7 @@ def run(study_file: str, games: int, jobs: int) -> tuple[dict[str, float], dict[
     """Wall and CPU seconds by phase (``total``: the whole run; ``main``: this process's CPU)."""
     SPENT.clear()
     CPU.clear()
+    WORKERS.clear()
     with tempfile.TemporaryDirectory(prefix="cardsim-phases-") as tmp:
         start, cpu = time.perf_counter(), time.process_time()
         with instrumented():
