@@ -28,7 +28,7 @@ from cardsim.study.folder import storage
 def redraw(folder: Path) -> list[str]:
     """Re-draw ``folder``'s plots and update its manifest; return the plots drawn."""
     manifest = storage.read_manifest(folder)
-    study = claims.study_of(manifest, folder / storage.MANIFEST)
+    study = claims.study_of(manifest, folder / storage.MANIFEST, played=False)
     if study.ladder is not None:
         return []
     summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"))

@@ -252,3 +252,15 @@ def test_a_changed_compiled_module_drops_every_cache_file_beside_the_package(tmp
     assert cache.drop_stale()
     assert files()["core"] == files()["games/toy"] == ["m.cpython-311.pyc"]
     assert sorted(p.name for p in (package / "__pycache__").iterdir()) == [cache.STAMP]
+
+
+@pytest.mark.parametrize("study", ["molotow_rules_mc", "musta_maija_variants_mc", "skill_moska"])
+def test_an_html_report_of_a_searching_study_loads_no_engine(study, tmp_path):
+    """``cardsim report --html`` draws from a folder's files: its study's policies (``mc``, ``learned``) are
+    parsed, not played, so no engine is compiled or loaded (a searching one costs 25-50 s on a fresh install)."""
+    folder = shutil.copytree(PACKAGE.parent / "results" / study, tmp_path / study)
+    done = _python(COUNT_COMPILES.format(argvs=[["report", "--html", str(folder)]]))
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stderr.strip().splitlines()[-1])
+    assert seen["compiles"] == [] and seen["with_signatures"] == []
+    assert (folder / "report.html").stat().st_size > 10_000

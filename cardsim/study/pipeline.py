@@ -305,7 +305,7 @@ def report_study(folder: str | Path, note: Callable[[str], None] = note_on_stder
         for line in folders.recover(place, hooks):
             note(line)
         manifest = storage.read_manifest(place.folder)
-        study = claims.study_of(manifest, place.folder / storage.MANIFEST)
+        study = claims.study_of(manifest, place.folder / storage.MANIFEST, played=False)
         if not (place.folder / storage.GAMES).exists():
             raise StudyError(str(folder), None, f"no {storage.GAMES} (the full records are not committed); "
                              f"re-create them with `{_recreate(manifest, study, folder)}`")

@@ -146,10 +146,11 @@ def user_policies(cells) -> dict[str, Any]:
     return {"user_policies": [load(s).provenance() for s in specs]} if specs else {}
 
 
-def study_of(manifest: dict[str, Any], path: Path) -> Study:
+def study_of(manifest: dict[str, Any], path: Path, played: bool = True) -> Study:
     """The manifest's study, its variants in the order they were run (the order of its ``cells``: the
     manifest's JSON keeps its keys sorted, and the cell order is the order of the records).
-    ``StudyError`` (one line) for a manifest that is not one this version can check."""
+    ``StudyError`` (one line) for a manifest that is not one this version can check. ``played=False``: its
+    policies parsed, not played (``Study.from_dict``), for a caller that only draws or re-writes tables."""
     where = str(path)
     fmt = manifest.get("format")
     _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if fmt in (3, 4) else {}) | (_SHAPE_4 if fmt == 4 else {}))
@@ -158,7 +159,7 @@ def study_of(manifest: dict[str, Any], path: Path) -> Study:
     names = [*manifest["outputs"], *manifest.get("files", {}), *manifest.get("files", {}).values()]
     if not all(isinstance(n, str) and n for n in names):
         raise StudyError(where, "outputs", "expected file names (and their sha256 in files)")
-    study = Study.from_dict(manifest["study"], where=f"{where}: study")
+    study = Study.from_dict(manifest["study"], where=f"{where}: study", played=played)
     ran = [c.get("variant") if isinstance(c, dict) else None for c in manifest["cells"]]
     order = dict.fromkeys([*(v for v in ran if v in study.variants), *study.variants])
     return replace(study, variants={v: study.variants[v] for v in order})

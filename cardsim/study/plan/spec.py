@@ -211,9 +211,11 @@ class Study:
                 **({"profile": self.profile.to_dict()} if self.profile else {})}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "manifest") -> Study:
-        """The study of ``to_dict`` (full rules per variant), checked like a study file."""
-        return _build(where, _table(where, "study", data), full_rules=True)
+    def from_dict(cls, data: dict[str, Any], where: str = "manifest", played: bool = True) -> Study:
+        """The study of ``to_dict`` (full rules per variant), checked like a study file; ``played=False``
+        parses its policies without playing a game with each (a study read back to be drawn, whose run
+        played them: a searching policy's check would compile its engine)."""
+        return _build(where, _table(where, "study", data), full_rules=True, played=played)
 
 
 def load(path: str | Path) -> Study:
@@ -253,7 +255,7 @@ def seat_policies(policy: Policy, players: int) -> tuple[str, ...] | None:
     return tuple(policy) if len(policy) == players else None
 
 
-def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
+def _build(where: str, data: dict[str, Any], full_rules: bool, played: bool = True) -> Study:
     """The checked study; variants hold full rules (a manifest) or a preset plus overrides (a file)."""
     g = _game(where, data.get("game"))
     allowed = REQUIRED + DESIGNS + OPTIONAL if not full_rules else (*REQUIRED, "variants", *OPTIONAL, "design")
@@ -309,20 +311,23 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
     if "skill" in data and "profile" in data:
         raise StudyError(where, "profile", "a profile has its own ladder; give one of skill and profile")
     if "skill" in data:
-        skill = _skill(where, g, data["skill"], players, variants[baseline])
-        if "policies" in data and _policies(where, g, data["policies"], players, variants[baseline]) != skill.rungs:
+        skill = _skill(where, g, data["skill"], players, variants[baseline], played)
+        if ("policies" in data
+                and _policies(where, g, data["policies"], players, variants[baseline], played) != skill.rungs):
             raise StudyError(where, "policies", f"not the skill rungs {list(skill.rungs)}; leave policies out")
         policies = skill.rungs
     elif "profile" in data:
         if ladder is not None:
             raise StudyError(where, "profile", "a ladder has no profile; give one of ladder and profile")
-        profile = _profile(where, g, data["profile"], players, variants[baseline])
+        profile = _profile(where, g, data["profile"], players, variants[baseline], played)
         policies = _policies(where, g, [p if isinstance(p, str) else list(p)
-                                        for p in profiles.cells(profile, players)], players, variants[baseline])
-        if "policies" in data and _policies(where, g, data["policies"], players, variants[baseline]) != policies:
+                                        for p in profiles.cells(profile, players)], players, variants[baseline],
+                             played)
+        if ("policies" in data
+                and _policies(where, g, data["policies"], players, variants[baseline], played) != policies):
             raise StudyError(where, "policies", "not the profile's cells; leave policies out")
     elif ladder is None:
-        policies = _policies(where, g, data["policies"], players, variants[baseline])
+        policies = _policies(where, g, data["policies"], players, variants[baseline], played)
     alpha = data.get("alpha", ALPHA)
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
         raise StudyError(where, "alpha", f"expected a level between 0 and 1 (e.g. 0.05), not {alpha!r}")
@@ -334,7 +339,8 @@ def _build(where: str, data: dict[str, Any], full_rules: bool) -> Study:
                  profile if "profile" in data else None)
 
 
-def _profile(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> profiles.Profile:
+def _profile(where: str, g, value: object, players: tuple[int, ...], rules: Rules,
+             played: bool = True) -> profiles.Profile:
     """A ``[profile]`` section: the profiled policy, its ladder and options, each checked."""
     table = _table(where, "profile", value)
     unknown = [k for k in table if k not in profiles.KEYS]
@@ -343,7 +349,7 @@ def _profile(where: str, g, value: object, players: tuple[int, ...], rules: Rule
     policy = table.get("policy", "greedy" if "greedy" in g.policies else g.policies[0])
     if not isinstance(policy, str):
         raise StudyError(where, "profile.policy", f"expected one policy name, not {policy!r}")
-    (policy,) = _policies(where, g, [policy], players, rules)
+    (policy,) = _policies(where, g, [policy], players, rules, played)
     ladder = table.get("ladder")
     if ladder is not None and (not isinstance(ladder, list) or not all(isinstance(p, str) for p in ladder)):
         raise StudyError(where, "profile.ladder", f"expected a list of policy names, not {ladder!r}")
@@ -362,7 +368,7 @@ def _profile(where: str, g, value: object, players: tuple[int, ...], rules: Rule
     return profiles.Profile(policy, ladder, tuple(options), replays)
 
 
-def _skill(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> Skill:
+def _skill(where: str, g, value: object, players: tuple[int, ...], rules: Rules, played: bool = True) -> Skill:
     """A skill ladder's rungs (each checked as a study policy: self-play, distinct) and its margin."""
     table = _table(where, "skill", value)
     unknown = [k for k in table if k not in ("rungs", "margin")]
@@ -372,7 +378,7 @@ def _skill(where: str, g, value: object, players: tuple[int, ...], rules: Rules)
     if not isinstance(rungs, list) or len(rungs) < 2 or not all(isinstance(p, str) for p in rungs):
         raise StudyError(where, "skill.rungs", f"expected a list of two or more policies, weakest first, not {rungs!r}")
     try:
-        checked = _policies(where, g, rungs, players, rules)
+        checked = _policies(where, g, rungs, players, rules, played)
     except StudyError as err:
         raise StudyError(where, "skill.rungs", str(err)[len(where) + 2:]) from None
     margin = table.get("margin", MARGIN)
@@ -460,8 +466,10 @@ def _players(where: str, g, value: object, variants: dict[str, Rules]) -> tuple[
     return tuple(counts)
 
 
-def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rules) -> tuple[Policy, ...]:
-    """The policies in their one spelling, each checked in full by playing game 0 with it."""
+def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rules,
+              played: bool = True) -> tuple[Policy, ...]:
+    """The policies in their one spelling, each checked in full by playing game 0 with it (``played``; else
+    parsed only)."""
     entries = [value] if isinstance(value, str) else value
     if not isinstance(entries, list) or not entries:
         raise StudyError(where, "policies", f"expected a list of policies, not {value!r}")
@@ -474,7 +482,8 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
             raise StudyError(where, key, f"{len(p)} seat policies match no player count of {list(players)}")
         n = len(p) if isinstance(p, list) else players[0]
         seats = _keyed(where, key, g.seat_policies, p, n)
-        _keyed(where, key, g.play, rules, n, 0, 0, built_in(seats))  # a policy's parameters are the game's to check
+        if played:  # a policy's parameters are the game's to check
+            _keyed(where, key, g.play, rules, n, 0, 0, built_in(seats))
         policy = seats[0] if isinstance(p, str) else seats
         if policy in out:
             j = out.index(policy)

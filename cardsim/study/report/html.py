@@ -59,7 +59,7 @@ def write_report(folder: str | Path) -> Path:
     summary = pd.read_csv(folder / storage.SUMMARY)
     effects = parse_effects((folder / EFFECTS).read_text(encoding="utf-8"), str(folder / EFFECTS)) \
         if (folder / EFFECTS).exists() else None
-    study = claims.study_of(manifest, folder / storage.MANIFEST)
+    study = claims.study_of(manifest, folder / storage.MANIFEST, played=False)
     skipped = study.design.skipped if study.design is not None else ()
     page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped,
                   precision_png(manifest), profile_html.section(folder))
