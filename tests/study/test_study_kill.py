@@ -118,14 +118,16 @@ def test_a_run_killed_at_any_point_leaves_a_whole_study_and_resumes_to_the_same_
 
 
 
+@pytest.mark.parametrize("point", ["plot#2", "row group"])
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL, signal.SIGTERM], ids=lambda s: s.name)
 def test_a_run_killed_while_two_processes_draw_its_plots_leaves_the_earlier_study_and_no_drawer(
-        setting, uninterrupted, tmp_path, sig):
-    """``--jobs 2``: the plots are drawn by two forked processes; the run is stopped with one of them
-    drawing the first figure (the second ``plot`` point): the earlier study stays, no drawer is left
-    writing, and the resumed run writes the same study."""
+        setting, uninterrupted, tmp_path, sig, point):
+    """``--jobs 2``: the plots are drawn by two forked processes while this one assembles ``games.parquet``;
+    the run is stopped with one of them drawing the first figure (the second ``plot`` point), or with the
+    file half-written (``row group``, the drawers given every figure): the earlier study stays, no drawer
+    is left writing, and the resumed run writes the same study."""
     new, out, before = setting
-    child = paused(["run", str(new), "--out", str(out), "--force", "--quiet", "--jobs", "2"], "plot#2", tmp_path)
+    child = paused(["run", str(new), "--out", str(out), "--force", "--quiet", "--jobs", "2"], point, tmp_path)
     drawers = psutil.Process(child.pid).children(recursive=True)
     assert drawers  # the run's workers and its drawing processes
     status = child.kill(sig)
