@@ -273,22 +273,8 @@ def contrasts(name: str, results: Path = RESULTS) -> pd.DataFrame:
         effects = _effects(folder)
         return effects if "p_holm" in effects else multiplicity.adjust(effects, alpha)
     summary = pd.read_csv(folder / "summary.csv")
-    table = multiplicity.paired_table(summary, study["baseline"], alpha)
-    if "winner_none" in summary and summary.winner_none.any():
-        table = pd.concat([table, _ties(summary, study["baseline"], alpha)], ignore_index=True)
-    return table
-
-
-def _ties(summary: pd.DataFrame, baseline: str, alpha: float) -> pd.DataFrame:
-    base = summary.loc[summary.variant == baseline].set_index(["players", "policy"])
-    rows = []
-    for _, r in summary.loc[summary.variant != baseline].iterrows():
-        b = base.loc[(r.players, r.policy)]
-        p, q = r.winner_none / r.games, b.winner_none / b.games
-        half = 1.959964 * np.sqrt(p * (1 - p) / r.games + q * (1 - q) / b.games)
-        rows.append({"variant": r.variant, "players": r.players, "policy": r.policy, "measure": "winner_none",
-                     "estimate": p - q, "lo": p - q - half, "hi": p - q + half, "games": 10**9})  # normal: df large
-    return multiplicity.adjust(pd.DataFrame(rows), alpha)
+    return pd.concat([multiplicity.paired_table(summary, study["baseline"], alpha),
+                      multiplicity.tie_table(summary, study["baseline"], alpha)], ignore_index=True)
 
 
 def _row(table: pd.DataFrame, claim: Claim, study: str, policy: str) -> pd.Series | None:

@@ -54,7 +54,8 @@ SHOWN = ("estimate", "lo", "hi", "p_holm", "sim_lo", "sim_hi", "survives")
 
 def contrasts(folder: Path, study: Study) -> pd.DataFrame:
     """A study folder's contrasts, corrected (``multiplicity``): its effects (a sweep or factorial;
-    a table written before the corrections is corrected here) or its paired shifts."""
+    a table written before the corrections is corrected here) or its paired shifts and, where games
+    end in ties, the changes of the tie rate (``multiplicity.tie_table``)."""
     if study.design is not None:
         effects = report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"),
                                        str(folder / report.EFFECTS))
@@ -63,7 +64,8 @@ def contrasts(folder: Path, study: Study) -> pd.DataFrame:
         return effects
     summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"),
                                     str(folder / storage.SUMMARY))
-    return multiplicity.paired_table(summary, study.baseline, study.alpha)
+    return pd.concat([multiplicity.paired_table(summary, study.baseline, study.alpha),
+                      multiplicity.tie_table(summary, study.baseline, study.alpha)], ignore_index=True)
 
 
 def verdicts(original: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:

@@ -5,7 +5,7 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-from cardsim.study.report.multiplicity import adjust, family, p_value, paired_table
+from cardsim.study.report.multiplicity import adjust, family, p_value, paired_table, tie_table
 from cardsim.study.report.stats import paired_mean
 
 
@@ -85,3 +85,20 @@ def test_the_paired_table_reads_every_shift_of_the_summary():
     assert list(out.measure) == ["loser_rate_0", "loser_rate_1", "turns_mean"]
     assert list(out.games) == [100, 100, 98] and list(out.variant) == ["b"] * 3
     assert out.survives.tolist() == [True, True, False]
+
+
+def test_the_tie_table_is_a_two_proportion_z_interval_per_variant_adjusted_as_its_own_family():
+    """Molotow's shared wins: each variant's change of the tie rate against the baseline, unpaired (the summary
+    holds no per-game tie contrast), Holm within the tie family alone; nothing where no game is a tie."""
+    summary = pd.DataFrame({"variant": ["base", "swiss", "strict"], "players": 4, "policy": "greedy",
+                            "games": [10_000, 10_000, 8_000], "winner_none": [300, 520, 250]})
+    table = tie_table(summary, "base")
+    assert table.variant.tolist() == ["swiss", "strict"] and set(table.measure) == {"winner_none"}
+    p, q, n, m = 520 / 10_000, 300 / 10_000, 10_000, 10_000
+    half = sps.norm.ppf(0.975) * np.sqrt(p * (1 - p) / n + q * (1 - q) / m)
+    assert table.estimate[0] == pytest.approx(p - q) and table.hi[0] - table.lo[0] == pytest.approx(2 * half)
+    z = (table.estimate / ((table.hi - table.lo) / 2 / sps.norm.ppf(0.975))).abs()
+    assert table.p.to_numpy() == pytest.approx(2 * sps.norm.sf(z), rel=1e-6)
+    assert table.p_holm.to_numpy() == pytest.approx(multipletests(table.p, method="holm")[1])
+    assert tie_table(summary.assign(winner_none=0), "base").empty
+    assert tie_table(summary.drop(columns="winner_none"), "base").empty

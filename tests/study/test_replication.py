@@ -97,3 +97,16 @@ def test_a_part_of_a_study_replicates_at_fewer_games(fake, tmp_path, capsys):
     assert cli.main(["replicate", str(original), "--players", "5", "--out", str(tmp_path / "r2")]) == 2
     assert capsys.readouterr().err.strip() == ("cardsim: error: --players 5: not a player count of the study "
                                                "([2, 3])")
+
+
+def test_a_study_with_ties_replicates_its_tie_rates_too():
+    """Molotow's claims are about shared wins (``winner_none``): the replication table holds each variant's
+    change of the tie rate, so such a claim can be replicated (the committed Molotow replications)."""
+    from pathlib import Path
+
+    results = Path(__file__).resolve().parents[2] / "results"
+    table = read(results / "molotow_rules_replication" / TABLE)
+    ties = table.loc[table.measure == "winner_none"]
+    assert len(ties) == 4 and set(ties.policy) == {"random", "greedy"}
+    swiss = ties.loc[(ties.variant == "swiss") & (ties.policy == "greedy")].iloc[0]
+    assert swiss.verdict == "replicated" and swiss.estimate > 0 and swiss.fresh_estimate > 0

@@ -112,3 +112,23 @@ def paired_table(summary: pd.DataFrame, baseline: str, alpha: float = ALPHA) -> 
                                 "hi": r[f"{c}_diff_hi"], "games": r.games - truncated})
     columns = ["variant", "players", "policy", "measure", "estimate", "lo", "hi", "games"]
     return adjust(pd.DataFrame(rows, columns=columns), alpha)
+
+
+def tie_table(summary: pd.DataFrame, baseline: str, alpha: float = ALPHA) -> pd.DataFrame:
+    """Each variant's change of the rate of games without one winner (``winner_none``: a shared win,
+    Molotow's ties) against ``baseline``, adjusted as a family of its own: unpaired two-proportion normal
+    intervals, for the summary holds no per-game tie contrast (``games`` is set large: a normal, not a
+    t, quantile). Empty where the summary has no such column or no tie."""
+    columns = ["variant", "players", "policy", "measure", "estimate", "lo", "hi", "games"]
+    if "winner_none" not in summary or not summary.winner_none.any():
+        return adjust(pd.DataFrame(columns=columns), alpha)
+    z = special.ndtri(0.5 + LEVEL / 2)
+    base = summary.loc[summary.variant == baseline].set_index(["players", "policy"])
+    rows = []
+    for _, r in summary.loc[summary.variant != baseline].iterrows():
+        b = base.loc[(r.players, r.policy)]
+        p, q = r.winner_none / r.games, b.winner_none / b.games
+        half = z * np.sqrt(p * (1 - p) / r.games + q * (1 - q) / b.games)
+        rows.append({"variant": r.variant, "players": r.players, "policy": r.policy, "measure": "winner_none",
+                     "estimate": p - q, "lo": p - q - half, "hi": p - q + half, "games": 10**9})
+    return adjust(pd.DataFrame(rows, columns=columns), alpha)
