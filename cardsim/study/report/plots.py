@@ -233,8 +233,9 @@ def length_ecdf(rows: pd.DataFrame, histograms: pd.DataFrame, lengths: tuple[str
                 colors: dict[str, str]):
     """The ECDF of the first length measure of the finished games, a line per variant, a panel per player
     count (from the histograms: the share of games at most each bin's right edge), the x axis up to the
-    99.5th percentile of the longest variant, or to the histograms' last bin of the longest games. A length the rules fix (one value in every game of a panel,
-    as Molotow's turns) is drawn as its single step in the middle of the panel, and said in words."""
+    99.5th percentile of the longest variant, or to the histograms' last bin of the longest games. A length
+    the rules fix (one value in every game of a panel, as Molotow's turns) is drawn as its single step in
+    the middle of the panel, and said in words."""
     measure = lengths[0]
     players = sorted(rows.players.unique())
     variants = list(rows.variant.unique())
@@ -247,12 +248,13 @@ def length_ecdf(rows: pd.DataFrame, histograms: pd.DataFrame, lengths: tuple[str
         value = (held.left.min() + held.right.max()) / 2 if fixed else 0.0
         right = 0.0
         for v, bins in here.groupby("variant", sort=False):
-            cdf = np.cumsum(bins.density.to_numpy(float) * (bins.right - bins.left).to_numpy(float))
-            x = np.append(bins.left.iloc[0], bins.right.to_numpy(float))
             if fixed:  # the step at the value itself, not at its bin's right edge
                 x, cdf = np.array([value - 2, value, value + 2]), np.array([1.0, 1.0])
+            else:
+                cdf = np.cumsum(bins.density.to_numpy(float) * (bins.right - bins.left).to_numpy(float))
+                x = np.append(bins.left.iloc[0], bins.right.to_numpy(float))
+                right = max(right, x[1:][np.searchsorted(cdf, 0.995 * cdf[-1])] if len(cdf) else 0)
             ax.step(x, np.append(0.0, cdf), where="post", lw=1.2, label=v, color=colors[v])
-            right = max(right, x[1:][np.searchsorted(cdf, 0.995 * cdf[-1])] if len(cdf) else 0)
         if fixed:  # ticks clear of the panel's edges, where a neighbour's would meet them
             ax.set(xlim=(value - 2, value + 2), xticks=[value - 1, value, value + 1])
             ax.text(0.5, 0.5, f"every finished game: {value:g} {measure}", transform=ax.transAxes, ha="center",
