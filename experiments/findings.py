@@ -36,7 +36,6 @@ from cardsim.games import spec
 from cardsim.study import replication
 from cardsim.study.report import multiplicity
 from cardsim.study.report import skill
-from cardsim.study.report.stats import wilson
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = ("moska_variants", "musta_maija_variants", "uno_house_rules", "molotow_rules")

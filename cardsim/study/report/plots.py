@@ -416,7 +416,7 @@ def _cells(ax, rows: np.ndarray, columns: np.ndarray, values: np.ndarray, clear:
     values written in them, the others pale."""
     grid = np.full((height, width), np.nan)
     grid[rows, columns] = values
-    image = ax.imshow(grid, cmap=cmap, vmin=-scale, vmax=scale, aspect="auto", interpolation="nearest")
+    ax.imshow(grid, cmap=cmap, vmin=-scale, vmax=scale, aspect="auto", interpolation="nearest")
     pale = np.zeros((height, width, 4))
     pale[rows[~clear], columns[~clear]] = (1, 1, 1, 0.8)  # white over the cells whose interval holds 0
     ax.imshow(pale, aspect="auto", interpolation="nearest")
