@@ -272,8 +272,7 @@ def contrasts(name: str, results: Path = RESULTS) -> pd.DataFrame:
         effects = _effects(folder)
         return effects if "p_holm" in effects else multiplicity.adjust(effects, alpha)
     summary = pd.read_csv(folder / "summary.csv")
-    return pd.concat([multiplicity.paired_table(summary, study["baseline"], alpha),
-                      multiplicity.tie_table(summary, study["baseline"], alpha)], ignore_index=True)
+    return multiplicity.variant_table(summary, study["baseline"], alpha)
 
 
 def _row(table: pd.DataFrame, claim: Claim, study: str, policy: str) -> pd.Series | None:

@@ -55,7 +55,7 @@ SHOWN = ("estimate", "lo", "hi", "p_holm", "sim_lo", "sim_hi", "survives")
 def contrasts(folder: Path, study: Study) -> pd.DataFrame:
     """A study folder's contrasts, corrected (``multiplicity``): its effects (a sweep or factorial;
     a table written before the corrections is corrected here) or its paired shifts and, where games
-    end in ties, the changes of the tie rate (``multiplicity.tie_table``)."""
+    end in ties, the changes of the tie rate (``multiplicity.variant_table``)."""
     if study.design is not None:
         effects = report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"),
                                        str(folder / report.EFFECTS))
@@ -64,8 +64,7 @@ def contrasts(folder: Path, study: Study) -> pd.DataFrame:
         return effects
     summary = storage.parse_summary((folder / storage.SUMMARY).read_text(encoding="utf-8"),
                                     str(folder / storage.SUMMARY))
-    return pd.concat([multiplicity.paired_table(summary, study.baseline, study.alpha),
-                      multiplicity.tie_table(summary, study.baseline, study.alpha)], ignore_index=True)
+    return multiplicity.variant_table(summary, study.baseline, study.alpha)
 
 
 def verdicts(original: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:

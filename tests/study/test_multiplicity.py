@@ -5,7 +5,7 @@ import pytest
 from scipy import stats as sps
 from statsmodels.stats.multitest import multipletests
 
-from cardsim.study.report.multiplicity import adjust, family, p_value, paired_table, tie_table
+from cardsim.study.report.multiplicity import adjust, family, p_value, paired_table, tie_table, variant_table
 from cardsim.study.report.stats import paired_mean
 
 
@@ -102,3 +102,17 @@ def test_the_tie_table_is_a_two_proportion_z_interval_per_variant_adjusted_as_it
     assert table.p_holm.to_numpy() == pytest.approx(multipletests(table.p, method="holm")[1])
     assert tie_table(summary.assign(winner_none=0), "base").empty
     assert tie_table(summary.drop(columns="winner_none"), "base").empty
+
+
+def test_a_variant_table_without_ties_is_the_paired_table_as_it_is():
+    """No tie family to add: the paired table unchanged, its columns' types included (concatenating an empty
+    tie table had turned them to objects, and a replication's join then lost rows)."""
+    from pathlib import Path
+
+    from cardsim.study.folder import storage
+
+    summary = storage.parse_summary((Path(__file__).resolve().parents[2] / "results" / "uno_house_rules_mc"
+                                     / "summary.csv").read_text(encoding="utf-8"))
+    pd.testing.assert_frame_equal(variant_table(summary, "official"), paired_table(summary, "official"))
+    ties = summary.assign(winner_none=[0, 3, 0, 1])
+    assert variant_table(ties, "official").measure.tolist()[-3:] == ["winner_none"] * 3

@@ -114,6 +114,12 @@ def paired_table(summary: pd.DataFrame, baseline: str, alpha: float = ALPHA) -> 
     return adjust(pd.DataFrame(rows, columns=columns), alpha)
 
 
+def variant_table(summary: pd.DataFrame, baseline: str, alpha: float = ALPHA) -> pd.DataFrame:
+    """A variant study's contrasts: ``paired_table``, then, where games end in ties, ``tie_table``."""
+    paired, ties = paired_table(summary, baseline, alpha), tie_table(summary, baseline, alpha)
+    return paired if ties.empty else pd.concat([paired, ties], ignore_index=True)
+
+
 def tie_table(summary: pd.DataFrame, baseline: str, alpha: float = ALPHA) -> pd.DataFrame:
     """Each variant's change of the rate of games without one winner (``winner_none``: a shared win,
     Molotow's ties) against ``baseline``, adjusted as a family of its own: unpaired two-proportion normal
