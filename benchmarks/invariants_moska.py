@@ -13,7 +13,8 @@ checks, in numba, with rule checks of its own (not the engine's helpers):
   additions, M-12 give-backs of exactly the excess of the added cards);
 - ``turns``: a decision is awaited only before ``max_turns`` decisions (M-21);
 - ``result``: a finished game has exactly one loser who is not in ``finish_order`` and
-  everyone else went out, or nobody is left (M-20), or it was truncated (M-21);
+  everyone else went out, or nobody is left (M-20), or it was truncated (M-21), or, with
+  ``repetition``, stopped before ``max_turns`` decisions with the stock empty (M-23);
 - ``determinism``: a sample of games replayed alone by ``compiled.simulate`` differ.
 
     .venv/bin/python benchmarks/invariants_moska.py                   # 1,000,000 games per preset, 4 players
@@ -39,9 +40,9 @@ PRESETS = ("moska", "turamoska", "pyhaselka", "taraki")
 SEATINGS = (("random",) * 4, ("greedy",) * 4, ("random", "greedy", "random", "greedy"))
 VIOLATIONS = ("cards", "table", "out_holds_cards", "known", "illegal_open", "illegal_kill", "illegal_self_attack",
               "illegal_add", "illegal_give_back", "turns", "result", "determinism")
-OUTCOMES = ("everyone_out", "truncated", "decisions")
+OUTCOMES = ("everyone_out", "truncated", "repeated", "decisions")
 (CARDS, TABLE, OUT_HOLDS_CARDS, KNOWN, ILLEGAL_OPEN, ILLEGAL_KILL, ILLEGAL_SELF_ATTACK, ILLEGAL_ADD,
- ILLEGAL_GIVE_BACK, TURNS, RESULT, DETERMINISM, EVERYONE_OUT, TRUNCATED, DECISIONS) = range(15)
+ ILLEGAL_GIVE_BACK, TURNS, RESULT, DETERMINISM, EVERYONE_OUT, TRUNCATED, REPEATED, DECISIONS) = range(16)
 ALL_CARDS = np.uint64((1 << 52) - 1)
 RANKS = 13
 
@@ -184,12 +185,16 @@ def check_state(s: np.void, p: np.void, counts: np.ndarray) -> None:
 
 @njit(cache=True)
 def check_result(s: np.void, p: np.void, counts: np.ndarray) -> None:
-    """One loser not among those out and everyone else out; or nobody left (M-20); or truncated (M-21)."""
+    """One loser not among those out and everyone else out; or nobody left (M-20); or truncated (M-21); or
+    stopped by repetition (M-23)."""
     out = 0
     for j in range(s.n_out):
         out |= 1 << ((s.finish >> (4 * j) & 15) - 1)
     everyone = (1 << p.players) - 1
-    if s.truncated:
+    if s.truncated and s.turns < p.max_turns:
+        ok = p.repetition != 0 and s.loser == -1 and s.drawn == s.stock_size
+        counts[REPEATED] += 1
+    elif s.truncated:
         ok = s.loser == -1 and s.turns == p.max_turns
         counts[TRUNCATED] += 1
     elif s.loser == -1:
@@ -270,7 +275,8 @@ def main(argv: list[str] | None = None) -> None:
         line = ", ".join(f"{k}={total[k]}" for k in VIOLATIONS)
         print(f"{preset}: {total['games']:,} games, {total['decisions']:,} decisions checked in "
               f"{time.perf_counter() - start:.0f} s; violations: {line}; everyone out at once (M-20): "
-              f"{total['everyone_out']}, truncated (M-21): {total['truncated']}", flush=True)
+              f"{total['everyone_out']}, truncated (M-21): {total['truncated']}, stopped by repetition (M-23): "
+              f"{total['repeated']}", flush=True)
 
 
 if __name__ == "__main__":

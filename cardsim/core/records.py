@@ -60,7 +60,8 @@ def columns(table: str, seats: Iterable[int] = ()) -> tuple[Column, ...]:
 COMMON = columns("""
     game       int64  game index within the study; game i deals the same cards under every variant
     turns      int64  decisions made by the players (the unit of `max_turns`)
-    truncated  bool   the game hit `max_turns` and was stopped without a result
+    truncated  bool   the game was stopped without a result: at `max_turns` decisions (M-21, MM-16), or with
+               fewer by the repetition rule (M-23, MM-18; `ends` tells them apart)
 """)
 
 SHEDDING = columns("""
@@ -78,6 +79,18 @@ def frame(rows: Iterable[Mapping[str, Any]] | Mapping[str, np.ndarray], columns:
         rows = list(rows)
         data = {c.name: np.array([r[c.name] for r in rows], dtype=c.dtype) for c in columns}
     return pd.DataFrame(data)
+
+
+ENDS = ("finished", "repetition", "max_turns")
+"""How a game ended (``ends``): with its result, stopped by the repetition rule (M-23, MM-18), or at
+``max_turns`` decisions (M-21, MM-16 and the other games' truncation)."""
+
+
+def ends(truncated: np.ndarray, turns: np.ndarray, max_turns: int) -> np.ndarray:
+    """How each game ended (``ENDS``), read from its record: a game the repetition rule stops is truncated
+    before ``max_turns`` decisions; one stopped by ``max_turns`` made them all."""
+    truncated, turns = np.asarray(truncated, dtype=bool), np.asarray(turns)
+    return np.array(ENDS, dtype=object)[np.where(~truncated, 0, np.where(turns < max_turns, 1, 2))]
 
 
 def finish_strings(finish: np.ndarray, players: int) -> np.ndarray:

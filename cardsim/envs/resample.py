@@ -16,6 +16,7 @@ def _moska(engine, seat: int, key: np.uint64) -> None:
 
     s, p, w = engine.state[0], engine.params[0], engine.work[0]
     c.determinize(s, p, seat, key, c.hidden_cards(s, p, seat, w), w)
+    engine.state["n_seen"] = 0  # M-23: the world's past positions are unknown (mc's worlds forget them too)
 
 
 def _musta_maija(engine, seat: int, key: np.uint64) -> None:

@@ -26,7 +26,7 @@ NO_LIMIT = 52
 
 
 class GameEnds(Exception):
-    """The game ended (M-19, M-20) or was truncated (M-21) at the event just read."""
+    """The game ended (M-19, M-20), was truncated (M-21) or stopped by repetition (M-23) at the event just read."""
 
 
 def suit(card: str) -> str:
@@ -65,6 +65,7 @@ class Game:
         self.rounds = self.swaps = self.overplays = self.pickups = self.self_attacks = 0
         self.loser, self.truncated = -1, False
         self.attacker = 1 % players  # M-7
+        self.positions: list[tuple] = []  # M-23: (attacker, hands) where rounds began with the stock empty
         self.new_round(-1)
 
     def new_round(self, defender: int) -> None:
@@ -205,6 +206,7 @@ class Game:
     def play_round(self) -> None:
         """M-7, M-15: opening, then defence and addition steps, then the end of the round."""
         attacker, defender = self.attacker, self.next_in(self.attacker)
+        self.repetition(attacker)
         self.rounds += 1
         self.new_round(defender)
         event = self.ev.take("round", attacker)
@@ -221,6 +223,18 @@ class Game:
             if not self.addition_step(attacker):
                 break
         self.end_round()
+
+    def repetition(self, attacker: int) -> None:
+        """M-23: with the knob on and the stock empty, a round that would begin in the position one of the last
+        64 rounds began in (with the stock empty) is not begun: the game stops, unless M-21 stops it first."""
+        if not self.rules.get("repetition") or self.stock or self.ev.decisions >= self.rules["max_turns"]:
+            return
+        position = (attacker, [sorted(h) for h in self.hands])
+        if position in self.positions[-64:]:
+            self.state(self.ev.take("repetition", -1))
+            self.truncated = True
+            raise GameEnds
+        self.positions.append(position)
 
     def opening(self, attacker: int) -> None:
         """M-8, M-9: the attacker's opening; M-13: the refill."""

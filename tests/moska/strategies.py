@@ -16,6 +16,7 @@ RULES = st.builds(
     excess_return=st.sampled_from(["defender", "attacker", "last"]),
     hand_size=st.integers(1, 9),
     max_turns=st.sampled_from([10_000, 10_000, 10_000, 40, 400]),
+    repetition=st.booleans(),
 )
 
 

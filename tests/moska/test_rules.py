@@ -26,7 +26,7 @@ def test_presets_are_the_variants_table():
 def test_every_knob_of_the_rules_file():
     assert list(MoskaRules.knobs()) == ["continuation", "attack_cap", "cap_to_defender_hand", "cap_mode",
                                         "trump_two_swap", "defender_self_attack", "defender_closes",
-                                        "excess_return", "hand_size", "max_turns"]
+                                        "excess_return", "hand_size", "max_turns", "repetition"]
     assert MoskaRules() == MoskaRules.preset("moska")
 
 

@@ -46,6 +46,15 @@ def test_moska_steps_with_the_reads_and_learned_to_the_reference_record(seats):
     agree("moska", MoskaRules(), 4, 7, 0, seats)
 
 
+@pytest.mark.parametrize("preset, players, seed, game", [("moska", 6, 101, 250), ("turamoska", 5, 101, 19)])
+def test_moska_steps_to_the_reference_record_of_a_game_the_repetition_rule_stops(preset, players, seed, game):
+    """M-23 through the step API: greedy tables that would cycle to ``max_turns`` stop as the reference does."""
+    rules = MoskaRules.preset(preset).replace(repetition=True)
+    record = step_by_policy("moska", rules, players, seed, game, ("greedy",) * players)
+    assert record == reference_record("moska", rules, players, seed, game, ("greedy",) * players)
+    assert record["truncated"] and record["turns"] < rules.max_turns
+
+
 @settings(max_examples=EXAMPLES)
 @given(musta_setups(mc=True), st.integers(0, 10**6))
 def test_musta_maija_steps_to_the_reference_record(setup, game):

@@ -251,6 +251,22 @@ def test_a_manifest_sealed_again_after_an_informational_edit_passes_and_the_fiel
     assert "study.description" in _manifest(finished_copy)["informational"]
 
 
+def test_a_folder_written_before_a_knob_existed_verifies_when_the_knob_is_at_its_default(finished_copy):
+    """Records stay (docs/design.md): a knob missing from the manifest is read at its default, which plays as
+    before it existed (the committed Moska and Musta-Maija folders predate ``repetition``). A variant that
+    sets it otherwise (``sturdy``: ``dealer_lives = 2``) is a difference when it is missing."""
+    def before_dealer_lives(*variants):
+        def change(m):
+            for v in variants:
+                del m["rules"][v]["knobs"]["dealer_lives"]
+        return change
+    _set_manifest(finished_copy, before_dealer_lives("plain", "unlimited_short"))
+    assert verify_study(finished_copy, redraw=False).ok
+    _set_manifest(finished_copy, before_dealer_lives("sturdy"))
+    assert [m for m in verify_study(finished_copy, redraw=False).mismatches
+            if m.startswith("manifest.json: rules is not the study's")]
+
+
 def test_an_earlier_format_is_verified_unsealed_with_a_note(finished_copy):
     def format_3(m):
         m.update(format=3)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit, learned, shedding
+from cardsim.core import jit, learned, repetition, shedding
 from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, U, ZERO, bit, fold, lowest, njit, popcount
 from cardsim.core.search import MonteCarlo
@@ -105,6 +105,8 @@ STATE = np.dtype([
     ("barred", np.uint64, (MAX_PLAYERS,)),
     ("reads", np.bool_),
     ("forbid", np.int64, (MAX_PLAYERS,)),
+    ("seen", np.uint64, (repetition.WINDOW,)),
+    ("n_seen", np.int64),
 ])
 """One game. ``stock[drawn:stock_size]`` is the stock, front first; ``attack``/``unkilled``/``kills``
 the round's table; ``gone`` the defender's cards that left their hand this round; ``added``,
@@ -114,7 +116,8 @@ in their owners' hands until every adder has chosen), ``excess`` the cards to gi
 plus one, in bits ``4j .. 4j+3``); ``barred[q]`` the cards seat ``q``'s choices since its last draw say it
 does not hold, read as greedy's (``reads.py``), kept only while ``reads`` (a seat's ``mc`` deals its worlds
 from them); ``forbid[q]`` seat ``q``'s forbid mask (``policies.FORBID``, set by ``seat_forbids``: ``deal`` keeps
-it); the rest are the record's counters."""
+it); ``seen`` the fingerprints of the positions the last rounds began in with the stock empty, a ring of
+``n_seen`` so far (M-23, ``core/repetition.py``); the rest are the record's counters."""
 
 MOVE = np.dtype([("cards", np.uint64), ("killer", np.int8, (DECK_SIZE,))])
 """One decision (see the module docstring)."""
@@ -142,11 +145,11 @@ def new_work() -> np.ndarray:
 
 PARAMS = np.dtype([(name, np.int64) for name in (
     "players", "hand_size", "cap", "cap_to_hand", "cap_unkilled", "kill_ranks", "swap", "self_attack",
-    "leave_limit", "closes", "excess", "max_turns")])
+    "leave_limit", "closes", "excess", "max_turns", "repetition")])
 """The rules and the player count (``make_params``): ``cap`` is 52 when ``attack_cap`` is None;
 ``cap_unkilled``: ``cap_mode="unkilled"``; ``kill_ranks``: ``continuation="attack_and_kill"``;
 ``leave_limit``: TARAKI's six cards of M-14 (52: no limit); ``closes``: ``defender_closes``;
-``excess``: ``excess_return`` as ``BY_DEFENDER``, ``BY_ATTACKER`` or ``BY_LAST``."""
+``excess``: ``excess_return`` as ``BY_DEFENDER``, ``BY_ATTACKER`` or ``BY_LAST``; ``repetition``: M-23."""
 BY_DEFENDER, BY_ATTACKER, BY_LAST = 0, 1, 2
 EXCESS_CODES = {"defender": BY_DEFENDER, "attacker": BY_ATTACKER, "last": BY_LAST}
 
@@ -166,6 +169,7 @@ def make_params(rules: MoskaRules, players: int) -> np.ndarray:
     p["closes"] = rules.defender_closes
     p["excess"] = EXCESS_CODES[rules.excess_return]
     p["max_turns"] = rules.max_turns
+    p["repetition"] = rules.repetition
     return p
 
 
@@ -323,8 +327,35 @@ def await_decision(s: np.void, p: np.void, phase: int, seat: int) -> int:
 # --- the phases of a round (M-7 … M-17) ------------------------------------------------------
 
 @njit(cache=True)
+def position(s: np.void, p: np.void) -> np.uint64:
+    """M-23: the fingerprint of the position a round begins in: the attacker, then every hand."""
+    h = jit.fold(ZERO, s.attacker)
+    for q in range(p.players):
+        h = jit.fold(h, s.hands[q])
+    return h
+
+
+@njit(cache=True)
+def repeats(s: np.void, p: np.void) -> bool:
+    """M-23: the round about to begin, the stock empty, would begin in a position one of the last 64 did
+    (a new position is remembered)."""
+    if not p.repetition or stock_left(s) != 0 or s.turns >= p.max_turns:
+        return False
+    h = position(s, p)
+    if repetition.recurs(s.seen, s.n_seen, h):
+        return True
+    s.n_seen = repetition.remember(s.seen, s.n_seen, h)
+    return False
+
+
+@njit(cache=True)
 def begin_round(s: np.void, p: np.void) -> int:
-    """M-7: a round begins: the defender is the next seat in play; the attacker opens."""
+    """M-7: a round begins: the defender is the next seat in play; the attacker opens. M-23: unless it
+    would repeat; then the game stops."""
+    if repeats(s, p):
+        s.truncated = True
+        s.phase = OVER
+        return WAIT
     s.rounds += 1
     s.defender = next_active(s, p, s.attacker)
     s.attack = s.unkilled = s.kills = ZERO
@@ -548,6 +579,7 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, perm: np.ndarray
     s.turns = s.rounds = s.swaps = s.overplays = s.pickups = s.self_attacks = 0
     s.loser = -1
     s.truncated = False
+    s.n_seen = 0
     for q in range(players):  # M-6: the seat dealt the trump 2 swaps at once
         if can_swap(s, p, q):
             swap_trump_two(s, q)
@@ -984,6 +1016,7 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, n_worlds: int, n: int, 
     for j in range(n_worlds):
         w.worlds[0] = s
         world.reads = False  # the play-outs need no reads
+        world.n_seen = 0  # M-23 holds in a play-out from its world on: the game's positions are not the world's
         for q in range(p.players):
             if q != seat:
                 world.forbid[q] = 0  # the seat's own restriction holds in its play-outs, not the others'

@@ -13,7 +13,7 @@ opening (M-8); ``kill`` an attack card (``on``) killed with a card, or nothing k
 an adder (M-12); ``lay`` the added cards that go on the table; ``draw`` cards from the
 stock (M-13); ``discard`` the killed cards; ``pick_up`` the unkilled cards (M-16, M-17);
 ``out`` (M-18); ``lose`` / ``no_loser`` (M-19, M-20); ``truncated`` and ``table`` (the
-cards left on it, M-21); ``final`` each seat's cards at the end.
+cards left on it, M-21); ``repetition`` (the game stops before a round, M-23); ``final`` each seat's cards at the end.
 """
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ PHRASES = EVENT_PHRASES | {  # and deal, table, final
     "lose": "seat {seat} loses (M-19)",
     "no_loser": "everyone is out at once: no loser (M-20)",
     "truncated": "stopped after max_turns decisions: truncated (M-21)",
+    "repetition": "stopped: the round would begin as one of the last 64 began, the stock empty: no loser (M-23)",
 }
 
 

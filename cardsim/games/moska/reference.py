@@ -1,4 +1,4 @@
-"""Moska reference engine: one game in plain Python, rules M-1…M-22, a record and a trace.
+"""Moska reference engine: one game in plain Python, rules M-1…M-23, a record and a trace.
 
 This file is the oracle that the compiled engine (``compiled.py``) must reproduce game
 for game; it is written to be read next to docs/rules/moska.md. It is not fast. The
@@ -62,6 +62,13 @@ besides the cap.
 A decision is one call of a seat's policy; ``turn`` counts decisions from 0 and is
 the ``turn`` of ``rng.draw(key, Stream.POLICY, turn, k)``. Before each decision: if
 ``turn == max_turns`` the game stops: ``truncated=True``, ``loser=-1`` (M-21).
+
+Repetition (M-23, knob ``repetition``; ``core/repetition.py``). Before a round begins
+(before ``rounds`` counts it), when the knob is on, the stock is empty and ``turn <
+max_turns``: the position ``(A, hands of every seat)`` is compared with the positions
+of the last 64 rounds that began so (those positions are remembered as they occur); if
+it is one of them the game stops: ``truncated=True``, ``loser=-1``, with fewer than
+``max_turns`` decisions. No decision, no turn.
 
 A round (M-7, M-15). Attacker A (seat 1 in round 1), defender D = next seat
 clockwise (+1) after A that is not out.
@@ -128,6 +135,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from cardsim.core import rng
+from cardsim.core.repetition import Positions
 from cardsim.core.cards import FRENCH52, cards_of, count
 from cardsim.core.records import Replay, Setup
 from cardsim.games.moska import reads
@@ -165,7 +173,7 @@ class IllegalMove(RuntimeError):
 
 
 class GameOver(Exception):
-    """The game ended (M-19/M-20) or was truncated (M-21)."""
+    """The game ended (M-19/M-20) or was truncated (M-21) or stopped by repetition (M-23)."""
 
 
 @dataclass
@@ -221,6 +229,8 @@ class State:
     self_attacks: int = 0
     loser: int = -1
     truncated: bool = False
+    positions: Positions = field(default_factory=Positions)
+    """The positions the last rounds began in with the stock empty (M-23)."""
     log: list[tuple] = field(default_factory=list)
     """The replay's raw events (``events.py``), see ``note``."""
     on_move: Callable[[State], None] | None = None
@@ -629,8 +639,19 @@ def end_round(s: State) -> None:
     check_end(s)
 
 
+def repeats(s: State) -> bool:
+    """M-23: the round about to begin, the stock empty, would begin in a position one of the last 64 did."""
+    return (s.rules.repetition and not s.stock and s.turns < s.rules.max_turns
+            and s.positions.recurs((s.attacker, *s.hands)))
+
+
 def play_round(s: State, policies: Sequence) -> None:
-    """M-15: opening, defence and addition steps until nothing stays, the defender is out or closes (M-14b)."""
+    """M-15: opening, defence and addition steps until nothing stays, the defender is out or closes (M-14b);
+    M-23: no round, and the game stops, where it would repeat."""
+    if repeats(s):
+        s.truncated = True
+        s.note("repetition", -1)
+        raise GameOver
     s.rounds += 1
     s.defender = next_active(s, s.attacker)
     s.table = Table(start_hand=count(s.hands[s.defender]))

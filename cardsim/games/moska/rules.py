@@ -51,6 +51,8 @@ class MoskaRules(Rules):
                               choices=("defender", "attacker", "last"))
     hand_size: int = knob(6, "M-3: cards dealt and refilled to", minimum=1, maximum=(DECK_SIZE - 1) // 2)
     max_turns: int = knob(10_000, "M-21: decisions before a game is truncated", minimum=1)
+    repetition: bool = knob(False, "M-23: with the stock empty, a round that would begin in the position one of "
+                                   "the last 64 began in ends the game (no loser)")
 
     def check_players(self, players: int) -> None:
         # M-3: every hand is dealt and one card is left to turn for trump

@@ -172,7 +172,8 @@ def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int]
     expected = claims(study)
     rows = study.games * len(study.cells())
     sampled = storage.sample_games(study.games).tolist()
-    held = manifest | {"engine": ALIASES.get(manifest["engine"], manifest["engine"])}  # "vector" ran "compiled"
+    held = manifest | {"engine": ALIASES.get(manifest["engine"], manifest["engine"]),  # "vector" ran "compiled"
+                       "rules": _with_later_knobs(manifest["rules"], study)}
     problems = [f"manifest.json: {key} is not the study's ({_short(held.get(key))}; the study gives "
                 f"{_short(value)})" for key, value in expected.items() if key != "study" and held.get(key) != value]
     records, sample = manifest["records"], manifest["sample"]
@@ -192,6 +193,25 @@ def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int]
         if manifest["informational"] != list(INFORMATIONAL):
             problems.append(f"manifest.json: informational is not {', '.join(INFORMATIONAL)}")
     return problems
+
+
+def _with_later_knobs(rules: Any, study: Study) -> Any:
+    """A manifest's rules with each knob its game gained after the folder was written read at its default:
+    a new knob's default plays the game as before it (docs/design.md, "Records stay"), so the folder's
+    records are those of the study now. A knob set otherwise is in the manifest, and is compared."""
+    if not isinstance(rules, dict):
+        return rules
+    out = {}
+    for name, entry in rules.items():
+        variant = study.variants.get(name)
+        knobs = entry.get("knobs") if isinstance(entry, dict) else None
+        if variant is None or not isinstance(knobs, dict):
+            out[name] = entry
+            continue
+        defaults = type(variant)().to_dict()
+        later = {k: v for k, v in variant.to_dict().items() if k not in knobs and v == defaults[k]}
+        out[name] = entry | {"knobs": knobs | later}
+    return out
 
 
 def informational(manifest: dict[str, Any]) -> tuple[str, ...]:

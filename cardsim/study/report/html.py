@@ -224,11 +224,12 @@ def _cells(summary: pd.DataFrame, n: int, p: str) -> pd.DataFrame:
 def _rates(summary: pd.DataFrame, o: str, n: int, p: str) -> str:
     rows = _cells(summary, n, p)
     games = int(rows.games.max())
+    repeated = "repeated" in summary.columns  # a study playing the repetition rule (M-23, MM-18)
     header = ["variant", *(f"seat {s} %" for s in range(n)), f"no {o} %", "truncated",
-              *(f"mean {c}" for c in _lengths(summary))]
+              *(["of which by repetition"] if repeated else []), *(f"mean {c}" for c in _lengths(summary))]
     body = [[r.variant, *(_pct(r[f"{o}_rate_{s}"], r[f"{o}_lo_{s}"], r[f"{o}_hi_{s}"]) for s in range(n)),
-             _pct(r[f"{o}_none"] / r.games), int(r.truncated), *(_pct(r[f"{c}_mean"], scale=1, digits=1)
-                                                                  for c in _lengths(summary))]
+             _pct(r[f"{o}_none"] / r.games), int(r.truncated), *([int(r.repeated)] if repeated else []),
+             *(_pct(r[f"{c}_mean"], scale=1, digits=1) for c in _lengths(summary))]
             for _, r in rows.iterrows()]
     return _table(_id("rates", n, p), f"{n} players, policy {p}, {games:,} games per variant", header, body)
 

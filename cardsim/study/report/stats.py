@@ -25,11 +25,13 @@ Definitions (also in the README):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import special  # the quantiles scipy.stats computes with, without its ~1 s import
+
+from cardsim.core.records import ends
 
 OUTCOMES = ("loser", "winner")
 """Outcome-seat columns, first present wins: a dealer-relative seat, -1 for none (or shared)."""
@@ -152,18 +154,33 @@ def clopper_pearson(k: np.ndarray | int, n: np.ndarray | int, level: float = LEV
     return lo, hi
 
 
-def summarize(games: pd.DataFrame, game: str, baseline: str, seats: int | None = None) -> pd.DataFrame:
+def summarize(games: pd.DataFrame, game: str, baseline: str, seats: int | None = None,
+              limits: Mapping[str, int] | None = None) -> pd.DataFrame:
     """``summary.csv``: one row per cell, in the order of ``games``, with the columns of
-    ``seats`` seats (default: the most players in ``games``; NaN where a cell has fewer)."""
+    ``seats`` seats (default: the most players in ``games``; NaN where a cell has fewer).
+    ``limits`` (each variant's ``max_turns``), given where a variant plays the repetition rule
+    (``repetition_limits``), adds ``repeated``: the truncated games the rule stopped."""
     m = measures(list(games.columns))
     seats = range(int(games.players.max()) if seats is None else seats)
     cells = games.groupby(list(CELL), sort=False)
     rows = []
     for (variant, players, policy), cell in cells:
         base = cells.get_group((baseline, players, policy))
+        stats = _cell_stats(cell, m, seats, players)
+        if limits:
+            stopped = ends(cell.truncated, cell.turns, limits[variant]) == "repetition"
+            stats = {k: stats[k] for k in ("games", "truncated")} | {"repeated": int(stopped.sum())} | stats
         rows.append({"game": game, "variant": variant, "players": players, "policy": policy,
-                     **_cell_stats(cell, m, seats, players), **_paired_stats(cell, base, m, seats, players)})
+                     **stats, **_paired_stats(cell, base, m, seats, players)})
     return pd.DataFrame(rows)
+
+
+def repetition_limits(variants: Mapping[str, object]) -> dict[str, int] | None:
+    """Each variant's ``max_turns`` where one of ``variants`` (name -> rules) plays the repetition rule (a
+    ``repetition`` knob, M-23, MM-18), else None: ``summarize``'s ``limits``."""
+    if not any(getattr(rules, "repetition", False) for rules in variants.values()):
+        return None
+    return {name: rules.max_turns for name, rules in variants.items()}
 
 
 def _cell_stats(cell: pd.DataFrame, m: Measures, seats: range, players: int) -> dict[str, float]:

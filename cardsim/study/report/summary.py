@@ -27,7 +27,7 @@ from cardsim.study.report import skill_plot as skillplot
 from cardsim.study.folder import storage
 from cardsim.study.report.effects import COLUMNS as RAW_COLUMNS, effects as effects_of
 from cardsim.study.plan.spec import Study, StudyError
-from cardsim.study.report.stats import CELL, Measures, length_histograms, measures, summarize
+from cardsim.study.report.stats import CELL, Measures, length_histograms, measures, repetition_limits, summarize
 
 EFFECTS = "effects.csv"
 EFFECT_COLUMNS = (*RAW_COLUMNS, *multiplicity.COLUMNS)
@@ -81,7 +81,8 @@ def compute(study: Study, folder: Path, records: pd.DataFrame | None = None
                                        columns=summary_columns(study))
         else:
             group = records.loc[(records.players == players) & (records.policy == policy)].reset_index(drop=True)
-        summaries.append(summarize(group, study.game, study.baseline, seats=max(study.players)))
+        summaries.append(summarize(group, study.game, study.baseline, seats=max(study.players),
+                                   limits=repetition_limits(study.variants)))
         histograms.append(length_histograms(group, m.lengths))
         if study.design is not None:
             effects.append(effects_of(group, study.design, m, study.game, study.variants))
@@ -95,7 +96,8 @@ def compute(study: Study, folder: Path, records: pd.DataFrame | None = None
 def summarize_records(study: Study, records: pd.DataFrame) -> pd.DataFrame:
     """The summary of records held in memory (``cardsim compare`` without a folder), as its file reads back."""
     return storage.parse_summary(storage.summary_csv(summarize(records, study.game, study.baseline,
-                                                               seats=max(study.players))))
+                                                               seats=max(study.players),
+                                                               limits=repetition_limits(study.variants))))
 
 
 def as_read(summary: pd.DataFrame, histograms: pd.DataFrame, effects: pd.DataFrame | None
