@@ -24,6 +24,7 @@ def _musta_maija(engine, seat: int, key: np.uint64) -> None:
 
     s, w = engine.state[0], engine.work[0]
     c.determinize(s, seat, key, c.hidden_cards(s, seat, w), w)
+    engine.state["n_seen"] = 0  # MM-18: the world's past positions are unknown (mc's worlds forget them too)
 
 
 def _uno(engine, seat: int, key: np.uint64) -> None:

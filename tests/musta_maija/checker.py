@@ -3,7 +3,8 @@
 ``check(events, record, rules, players)`` re-plays a game from its events table
 (``Replay.events``) and raises ``CheckError`` (``replay_reading``) where an attack, a defence or a marriage
 breaks MM-2…MM-13, a refill or a pick-up is wrong, a card is lost or duplicated, the
-turn order is wrong, a state column is wrong, or the record disagrees. It reads the
+turn order is wrong, the game stops where MM-16 or MM-18 does not stop it (or goes on where
+they do), a state column is wrong, or the record disagrees. It reads the
 players' choices from the events (it knows the rules, not the policies) and imports
 nothing of cardsim.
 
@@ -18,6 +19,7 @@ from replay_reading import NEW, Events, cards, finish, hand_sizes, same_record
 SUITS = "♣♦♥♠"
 RANKS = "23456789TJQKA"  # MM-2: ace high
 BLACK_MARIA = "♠Q"
+WINDOW = 64  # MM-18: a position is compared with those of the last 64 attacks begun with the stock empty
 
 
 def deck(players: int) -> set[str]:
@@ -78,6 +80,20 @@ class Game:
         self.declared = -1
         self.out: list[int] = []
         self.rounds = 0
+        self.positions: list[tuple] = []  # MM-18: where attacks were to begin with the stock empty
+
+    def repeats(self, attacker: int) -> bool:
+        """MM-18: with the knob on, the stock empty and fewer than ``max_turns`` decisions made, an attack that
+        would begin in the position (attacker, trump, every hand) of one of the last 64 attacks that were to
+        begin with the stock empty is not begun: the game stops (``repetition``)."""
+        if not self.rules.get("repetition") or self.stock or self.ev.decisions >= self.rules["max_turns"]:
+            return False
+        position = (attacker, self.trump, tuple(frozenset(h) for h in self.hands))
+        if position in self.positions[-WINDOW:]:
+            self.state(self.ev.take("repetition", -1))
+            return True
+        self.positions.append(position)
+        return False
 
     def state(self, event: dict, on: str = "") -> None:
         self.ev.expect(event, hand_sizes=hand_sizes(len(h) for h in self.hands), stock=len(self.stock),
@@ -244,17 +260,20 @@ def check(table, record: dict, rules: dict, players: int) -> None:
     g = Game(ev, rules, players)
     g.deal()
     attacker = 1 % players  # MM-9: seat 1 attacks first
-    truncated = False
+    truncated = repeated = False
     while len(g.in_play()) > 1:
         if ev.decisions == rules["max_turns"]:  # MM-16, before any decision
             truncated = True
+            break
+        if g.repeats(attacker):  # MM-18, before an attack
+            truncated = repeated = True
             break
         g.attack(attacker)
         if ev.decisions == rules["max_turns"]:
             truncated = True
             break
         attacker = g.defend(g.next_in(attacker))
-    if truncated:
+    if truncated and not repeated:
         ev.truncation(g.table, g.state)
     ev.finals(g.hands, g.state)
     g.conserved()

@@ -18,7 +18,8 @@ def setups(draw, max_players=8, mc=False):
                  hand_size=draw(st.integers(1, 9)),
                  refill=draw(st.sampled_from(["played", "to_hand_size"])),
                  must_beat=draw(st.sampled_from(["all_if_possible", "free"])),
-                 max_turns=draw(st.sampled_from([1, 2, 7, 40, 10_000])))
+                 max_turns=draw(st.sampled_from([1, 2, 7, 40, 10_000])),
+                 repetition=draw(st.booleans()))  # MM-18
     rules = MustaMaijaRules(**knobs)
     try:
         rules.check_players(players)

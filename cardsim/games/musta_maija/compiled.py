@@ -10,7 +10,7 @@ Hands are two uint64 words per seat (``hands[p, 0]`` copy 0, ``hands[p, 1]`` cop
 cards.py), the stock is ``deck[top:n_cards]`` (card codes, drawn from the front; the
 turned trump card of MM-7 is the last). A state waits for one decision of
 ``seat`` (``phase`` ATTACK or DEFENCE) or is over (``phase == OVER``); everything
-automatic (refills, going out, the next attacker, the end, truncation) has been applied.
+automatic (refills, going out, the next attacker, the end, truncation, repetition) has been applied.
 
 - ``deal(s, p, key, u, order, tmp, count)``: game ``key``'s deal, waiting for seat 1's attack;
 - ``to_act(s)``: the seat whose decision it is, -1 when the game is over;
@@ -43,14 +43,17 @@ seat can see: ``known[p]``, the cards publicly known to be in seat ``p``'s hand 
 from the table, the king and queen shown by a marriage, the turned trump card drawn last),
 the ``discard``, the ``table``, the hand sizes, the stock size (``n_cards - top``) and the
 ``turned`` card under the stock. Not kept: what a pick-up under the duty to beat (MM-10)
-reveals (that hand could not beat every card). The reference engine's ``mc`` runs
-``choose`` on ``state_from`` of its table (``decide_from``).
+reveals (that hand could not beat every card). With ``repetition`` (MM-18) a play-out applies the
+rule from its world's start on: a world remembers none of the game's positions (``n_seen = 0``: its
+hands are not the game's), only those its own attacks begin in; a play-out the rule stops is one the
+seat did not lose. The reference engine's ``mc`` runs ``choose`` on ``state_from`` of its table
+(``decide_from``).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import jit, learned, shedding
+from cardsim.core import jit, learned, repetition, shedding
 from cardsim.core.jit import ONE, U, ZERO, njit
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija import learned_features as feat
@@ -96,21 +99,26 @@ STATE = np.dtype([
     ("rounds", np.int64),
     ("loser", np.int64),
     ("truncated", np.bool_),
+    ("seen", np.uint64, (repetition.WINDOW,)),
+    ("n_seen", np.int64),
 ])
 """One game. ``deck[top:n_cards]`` is the stock, front first; ``known[p]`` the cards seat ``p`` is
 publicly known to hold; ``table`` the attack on the table; ``turned`` the turned trump card (MM-7),
 -1 if none; ``seat`` the seat to act (``attacker`` or ``defender``, by ``phase``); ``out`` a bitmask
 of seats out (MM-14), ``finish`` their order packed (the ``j``-th seat out, plus one, in bits
-``4j .. 4j+3``); the rest are the record's fields."""
+``4j .. 4j+3``); ``seen`` the fingerprints of the positions the last attacks were to begin in with the
+stock empty, a ring of ``n_seen`` so far (MM-18, ``core/repetition.py``); the rest are the record's
+fields."""
 
 MOVE = np.dtype([("declare", np.int64), ("cards", np.uint64, (2,)), ("beaten", np.uint64, (2,))])
 """One decision (see the module docstring)."""
 
 PARAMS = np.dtype([(name, np.int64) for name in (
-    "players", "n_cards", "trump", "maria_trump", "hand_size", "refill_played", "must_beat", "max_turns")])
+    "players", "n_cards", "trump", "maria_trump", "hand_size", "refill_played", "must_beat", "max_turns",
+    "repetition")])
 """The rules and the player count (``make_params``): ``trump`` a ``TRUMP_CODES`` value, ``maria_trump``
 ``black_maria="highest_trump"``, ``refill_played`` ``refill="played"``, ``must_beat``
-``must_beat="all_if_possible"``."""
+``must_beat="all_if_possible"``, ``repetition`` MM-18."""
 
 
 MAX_CANDIDATES = 1 + 4 * SUITS * (3 + RANKS)
@@ -148,6 +156,7 @@ def make_params(rules: MustaMaijaRules, players: int) -> np.ndarray:
     p["refill_played"] = rules.refill == PLAYED
     p["must_beat"] = rules.must_beat == ALL_IF_POSSIBLE
     p["max_turns"] = rules.max_turns
+    p["repetition"] = rules.repetition
     return p
 
 
@@ -190,9 +199,12 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarra
     elif p.trump == TURNED:
         turn_trump(s, u, order, tmp, count)
     s.out, s.finish, s.n_out, s.turns, s.rounds, s.loser, s.truncated = 0, 0, 0, 0, 0, -1, False
+    s.n_seen = 0
     s.attacker = 1 % p.players  # MM-9
     s.defender = next_in(s, s.attacker)
     s.phase, s.seat = ATTACK, s.attacker
+    if repeats(s, p):  # MM-18 (a deal that leaves no stock: the first attack's position is remembered)
+        stop_repeated(s)
 
 
 @njit(cache=True)
@@ -345,8 +357,9 @@ def players_in(s: np.void) -> int:
 
 @njit(cache=True)
 def settle(s: np.void, p: np.void) -> None:
-    """After a decision: the end (MM-14: at most one player in, checked before each attack) or the
-    truncation (MM-16: ``max_turns`` decisions made, checked before every decision)."""
+    """After a decision: the end (MM-14: at most one player in, checked before each attack), the
+    truncation (MM-16: ``max_turns`` decisions made, checked before every decision) or, before an attack,
+    the repetition (MM-18, ``repeats``)."""
     over = s.phase == ATTACK and players_in(s) <= 1
     if over or s.turns >= p.max_turns:
         s.truncated = players_in(s) > 1
@@ -355,6 +368,39 @@ def settle(s: np.void, p: np.void) -> None:
                 if not is_out(s, seat):
                     s.loser = seat
         s.phase, s.seat = OVER, -1
+    elif s.phase == ATTACK and repeats(s, p):
+        stop_repeated(s)
+
+
+@njit(cache=True)
+def position(s: np.void) -> np.uint64:
+    """MM-18: the fingerprint of the position an attack begins in: the attacker, the trump (plus one: -1 while
+    none is declared), then every hand's two words in seat order."""
+    h = jit.fold(jit.fold(ZERO, s.attacker), s.trump + 1)
+    for q in range(s.players):
+        h = jit.fold(jit.fold(h, s.hands[q, 0]), s.hands[q, 1])
+    return h
+
+
+@njit(cache=True)
+def repeats(s: np.void, p: np.void) -> bool:
+    """MM-18: with the knob on, the stock empty and fewer than ``max_turns`` decisions made (MM-16 first), the
+    attack about to begin would begin in a position one of the last 64 did (a new position is remembered)."""
+    if not p.repetition or stock_size(s) != 0 or s.turns >= p.max_turns:
+        return False
+    h = position(s)
+    if repetition.recurs(s.seen, s.n_seen, h):
+        return True
+    s.n_seen = repetition.remember(s.seen, s.n_seen, h)
+    return False
+
+
+@njit(cache=True)
+def stop_repeated(s: np.void) -> None:
+    """MM-18: the game stops before the attack: truncated, no loser."""
+    s.truncated = True
+    s.loser = -1
+    s.phase, s.seat = OVER, -1
 
 
 # --- decisions ----------------------------------------------------------------------------------
@@ -592,6 +638,7 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, worlds: int, n: int, w:
     world, trial = w.worlds[0], w.worlds[1]
     for j in range(worlds):
         w.worlds[0] = s
+        world.n_seen = 0  # MM-18 holds in a play-out from its world on: the game's positions are not the world's
         if row[pol.SEES]:
             world.key = jit.world_key(s.key, s.turns, j)
         else:
@@ -858,7 +905,8 @@ def joined(lo: np.uint64, hi: np.uint64) -> int:
 def state_from(t: Table) -> np.ndarray:
     """The compiled state (a 1-element array) of a reference table waiting for a decision (a defence when
     the table holds an attack); the stock lies at the end of the deck, the dealt cards before it are
-    not kept. For the reference engine's ``mc`` and for scenario tests."""
+    not kept, nor the positions MM-18 remembers (``n_seen = 0``: ``mc``'s worlds forget them anyway). For the
+    reference engine's ``mc`` and for scenario tests."""
     n_cards = len(card_list(t.players))
     state = np.zeros(1, STATE)
     s = state[0]

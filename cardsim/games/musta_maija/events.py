@@ -9,7 +9,8 @@ marriage (MM-5); ``attack`` the cards played to the ``target`` seat (MM-9, MM-13
 ``discard`` the beaten pairs, attack card then beater; ``pick_up`` the unbeaten cards
 (MM-12); ``draw`` cards from the top of the stock (MM-9, MM-11, MM-12); ``out`` a seat
 out (MM-14); ``truncated`` and ``table`` (cards left on the table) at ``max_turns``
-(MM-16); ``final`` each seat's cards at the end.
+(MM-16); ``repetition`` the game stopped before an attack that would repeat a position
+(MM-18; the table is empty then); ``final`` each seat's cards at the end.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ PHRASES = EVENT_PHRASES | {  # and deal, table, final
     "pick_up": "seat {seat} picks up {cards} (MM-12)",
     "out": "seat {seat} is out (MM-14)",
     "truncated": "stopped after max_turns decisions: truncated (MM-16)",
+    "repetition": "stopped: an attack would begin as one of the last 64 began, the stock empty: no loser (MM-18)",
 }
 
 

@@ -18,6 +18,13 @@ The decision protocol (compiled.py implements exactly this):
   decision's policy draws; ``rounds`` counts attacks. Before every decision, a game that
   has made ``max_turns`` decisions stops as truncated (MM-16), even between an attack
   and its defence.
+- **Repetition** (MM-18, knob ``repetition``; ``core/repetition.py``): before an attack
+  decision (before ``rounds`` counts it), when the knob is on, the stock is empty and
+  ``turns < max_turns`` (MM-16 first): the *position* ``(attacker, trump, every hand)``
+  is compared with the positions of the last 64 attacks that were to begin so (each
+  remembered as it occurs); if it is one of them the game stops: ``truncated=True``,
+  loser -1, with fewer than ``max_turns`` decisions; no decision, no turn, no round.
+  What seats remember (``known``) and the counters are not part of the position.
 - **At the start of either decision** the deciding player may declare a marriage
   (MM-5); then the attack or the defence is made.
 - **Attack** (MM-9, MM-13): one or more cards of one suit, at most the defender's hand
@@ -50,6 +57,7 @@ from typing import Callable
 from cardsim.core import rng
 from cardsim.core.cards import FRENCH52
 from cardsim.core.records import Replay, Setup
+from cardsim.core.repetition import Positions
 from cardsim.core.search import unseated
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija.cards import (
@@ -88,6 +96,8 @@ class Table:
     turns: int = 0
     rounds: int = 0
     truncated: bool = False
+    positions: Positions = field(default_factory=Positions)
+    """MM-18: the positions the last attacks were to begin in with the stock empty (``repeats``)."""
     log: list[tuple] = field(default_factory=list)
     """The replay's raw events (``events.py``), see ``note``."""
     events: list[tuple] = field(default_factory=list)
@@ -390,11 +400,21 @@ def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seat
     yield from play_on(t, seats, search)
 
 
+def repeats(t: Table) -> bool:
+    """MM-18: the attack about to begin, the stock empty, would begin in a position one of the last 64 did (a
+    new position is remembered); never where MM-16 stops the game first."""
+    return (t.rules.repetition and not t.stock and t.turns < t.rules.max_turns
+            and t.positions.recurs((t.attacker, t.trump, *t.hands)))
+
+
 def play_on(t: Table, seats: tuple[str, ...], search: Search | None = None):
     """Play a game on from the start of a round; yield the table after every decision."""
     rules = t.rules
     while not finished(t):
         if t.turns >= rules.max_turns:
+            break
+        if repeats(t):  # MM-18: the game stops before the attack
+            t.note("repetition", -1)
             break
         attack_decision(t, seats[t.attacker], search)
         yield t
@@ -402,7 +422,7 @@ def play_on(t: Table, seats: tuple[str, ...], search: Search | None = None):
             break
         defence_decision(t, seats[defender(t)], search)
         yield t
-    t.truncated = not finished(t)  # MM-16
+    t.truncated = not finished(t)  # MM-16, MM-18
 
 
 def record(t: Table, game: int) -> dict:
@@ -431,7 +451,7 @@ def play(rules: MustaMaijaRules, players: int, seed: int, game: int, seats: tupl
     t = None
     for t in play_states(rules, players, seed, game, seats, search):
         pass
-    if t.truncated:
+    if t.truncated and t.turns >= rules.max_turns:  # MM-16 (MM-18 noted its stop itself)
         t.note("truncated", -1)
         t.note("table", -1, t.table)
     for seat in range(players):

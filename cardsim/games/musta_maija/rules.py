@@ -29,6 +29,8 @@ class MustaMaijaRules(Rules):
                           "must (the seed), or no duty at all (the house rule used before)",
                           choices=("all_if_possible", "free"))
     max_turns: int = knob(10_000, "decisions before a game is stopped as truncated (MM-16)", minimum=1)
+    repetition: bool = knob(False, "MM-18: with the stock empty, an attack that would begin in the position one of "
+                                   "the last 64 began in ends the game (no loser)")
 
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {
         "musta_maija": {},
