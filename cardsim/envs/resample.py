@@ -16,7 +16,7 @@ def _moska(engine, seat: int, key: np.uint64) -> None:
 
     s, p, w = engine.state[0], engine.params[0], engine.work[0]
     c.determinize(s, p, seat, key, c.hidden_cards(s, p, seat, w), w)
-    engine.state["n_seen"] = 0  # M-23: the world's past positions are unknown (mc's worlds forget them too)
+    engine.state["epoch"], engine.state["n_seen"] = -1, 0  # M-23: the world's past is not the game's (repetition.forget)
 
 
 def _musta_maija(engine, seat: int, key: np.uint64) -> None:
@@ -24,7 +24,7 @@ def _musta_maija(engine, seat: int, key: np.uint64) -> None:
 
     s, w = engine.state[0], engine.work[0]
     c.determinize(s, seat, key, c.hidden_cards(s, seat, w), w)
-    engine.state["n_seen"] = 0  # MM-18: the world's past positions are unknown (mc's worlds forget them too)
+    engine.state["epoch"], engine.state["n_seen"] = -1, 0  # MM-18: as for Moska
 
 
 def _uno(engine, seat: int, key: np.uint64) -> None:

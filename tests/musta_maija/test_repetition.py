@@ -95,7 +95,8 @@ def test_MM18_a_deal_that_leaves_no_stock_remembers_the_first_attack(rules):
             assert replayed(rules, 4, 5, game, policy).record == records[game]
         assert cut
     state, _, p = new_game(rules, 4, 5, 0)
-    assert state[0]["n_seen"] == 1 and state[0]["seen"][0] == C.position(state[0])
+    dealt = state[0]  # a stretch without discards begins at the deal: its first position kept as words
+    assert dealt["epoch"] == 0 and dealt["n_seen"] == -1 and (dealt["first"] == dealt["position"]).all()
     states = ref.play_states(rules, 4, 5, 0, ("greedy",) * 4)
     dealt = next(states)
     position = (dealt.attacker, dealt.trump, *dealt.hands)
@@ -119,7 +120,7 @@ def test_MM18_the_engines_agree_with_mc_seats(players, policy, seed, games):
 
 
 def test_MM18_mc_decides_alike_whatever_positions_the_game_remembers():
-    """MM-18: ``mc``'s worlds start with no remembered position (``n_seen = 0``), so a searching seat's decision does
+    """MM-18: ``mc``'s worlds start with no remembered position (``repetition.forget``), so a searching seat's decision does
     not depend on the positions the game remembers (nor can it see them): at every decision of greedy games that
     cycle (3 players: the games MM-18 stops), the same with them as without."""
     rules, players = on(), 3
@@ -132,9 +133,9 @@ def test_MM18_mc_decides_alike_whatever_positions_the_game_remembers():
         state, m, p = new_game(rules, players, 1, game)
         s = state[0]
         while C.to_act(s) >= 0:
-            if s["n_seen"]:
+            if s["epoch"] >= 0:
                 forgot = state.copy()
-                forgot[0]["n_seen"] = 0
+                forgot[0]["epoch"], forgot[0]["n_seen"] = -1, 0
                 m1, m2 = np.zeros(1, C.MOVE), np.zeros(1, C.MOVE)
                 C.choose(s, p, searching, m1[0], work)
                 C.choose(forgot[0], p, searching, m2[0], work)

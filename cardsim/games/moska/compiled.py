@@ -107,6 +107,9 @@ STATE = np.dtype([
     ("forbid", np.int64, (MAX_PLAYERS,)),
     ("seen", np.uint64, (repetition.WINDOW,)),
     ("n_seen", np.int64),
+    ("epoch", np.int64),
+    ("position", np.uint64, (1 + MAX_PLAYERS,)),
+    ("first", np.uint64, (1 + MAX_PLAYERS,)),
 ])
 """One game. ``stock[drawn:stock_size]`` is the stock, front first; ``attack``/``unkilled``/``kills``
 the round's table; ``gone`` the defender's cards that left their hand this round; ``added``,
@@ -116,8 +119,9 @@ in their owners' hands until every adder has chosen), ``excess`` the cards to gi
 plus one, in bits ``4j .. 4j+3``); ``barred[q]`` the cards seat ``q``'s choices since its last draw say it
 does not hold, read as greedy's (``reads.py``), kept only while ``reads`` (a seat's ``mc`` deals its worlds
 from them); ``forbid[q]`` seat ``q``'s forbid mask (``policies.FORBID``, set by ``seat_forbids``: ``deal`` keeps
-it); ``seen`` the fingerprints of the positions the last rounds began in with the stock empty, a ring of
-``n_seen`` so far (M-23, ``core/repetition.py``); the rest are the record's counters."""
+it); ``seen``, ``n_seen``, ``epoch``, ``position``, ``first``: the positions the last rounds began in with
+the stock empty (M-23, ``repetition.FIELDS``; a position's words: the attacker, then every hand); the rest are
+the record's counters."""
 
 MOVE = np.dtype([("cards", np.uint64), ("killer", np.int8, (DECK_SIZE,))])
 """One decision (see the module docstring)."""
@@ -327,25 +331,14 @@ def await_decision(s: np.void, p: np.void, phase: int, seat: int) -> int:
 # --- the phases of a round (M-7 … M-17) ------------------------------------------------------
 
 @njit(cache=True)
-def position(s: np.void, p: np.void) -> np.uint64:
-    """M-23: the fingerprint of the position a round begins in: the attacker, then every hand."""
-    h = jit.fold(ZERO, s.attacker)
-    for q in range(p.players):
-        h = jit.fold(h, s.hands[q])
-    return h
-
-
-@njit(cache=True)
 def repeats(s: np.void, p: np.void) -> bool:
-    """M-23: the round about to begin, the stock empty, would begin in a position one of the last 64 did
-    (a new position is remembered)."""
+    """M-23: the round about to begin, the stock empty, would begin in a position (the attacker, every hand)
+    one of the last 64 did (``repetition.repeats``)."""
     if not p.repetition or stock_left(s) != 0 or s.turns >= p.max_turns:
         return False
-    h = position(s, p)
-    if repetition.recurs(s.seen, s.n_seen, h):
-        return True
-    s.n_seen = repetition.remember(s.seen, s.n_seen, h)
-    return False
+    s.position[0] = s.attacker
+    s.position[1:1 + p.players] = s.hands[:p.players]
+    return repetition.repeats(s, 1 + p.players, popcount(s.discard))
 
 
 @njit(cache=True)
@@ -579,7 +572,7 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, perm: np.ndarray
     s.turns = s.rounds = s.swaps = s.overplays = s.pickups = s.self_attacks = 0
     s.loser = -1
     s.truncated = False
-    s.n_seen = 0
+    repetition.forget(s)
     for q in range(players):  # M-6: the seat dealt the trump 2 swaps at once
         if can_swap(s, p, q):
             swap_trump_two(s, q)
@@ -1016,7 +1009,7 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, n_worlds: int, n: int, 
     for j in range(n_worlds):
         w.worlds[0] = s
         world.reads = False  # the play-outs need no reads
-        world.n_seen = 0  # M-23 holds in a play-out from its world on: the game's positions are not the world's
+        repetition.forget(world)  # M-23 holds in a play-out from its world on: the game's positions are not the world's
         for q in range(p.players):
             if q != seat:
                 world.forbid[q] = 0  # the seat's own restriction holds in its play-outs, not the others'
@@ -1223,6 +1216,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
     engine's ``mc`` and for tests."""
     players = game.players
     state = np.zeros(1, STATE)
+    state["epoch"] = -1  # M-23, MM-18: no position remembered (repetition.forget)
     s, t = state[0], game.table
     s["key"], s["trump"], s["turned"] = game.key, game.trump, game.turned
     for q in range(players):

@@ -44,7 +44,7 @@ from the table, the king and queen shown by a marriage, the turned trump card dr
 the ``discard``, the ``table``, the hand sizes, the stock size (``n_cards - top``) and the
 ``turned`` card under the stock. Not kept: what a pick-up under the duty to beat (MM-10)
 reveals (that hand could not beat every card). With ``repetition`` (MM-18) a play-out applies the
-rule from its world's start on: a world remembers none of the game's positions (``n_seen = 0``: its
+rule from its world's start on: a world remembers none of the game's positions (``repetition.forget``: its
 hands are not the game's), only those its own attacks begin in; a play-out the rule stops is one the
 seat did not lose. The reference engine's ``mc`` runs ``choose`` on ``state_from`` of its table
 (``decide_from``).
@@ -54,7 +54,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardsim.core import jit, learned, repetition, shedding
-from cardsim.core.jit import ONE, U, ZERO, njit
+from cardsim.core.jit import ONE, U, ZERO, njit, popcount
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija import learned_features as feat
 from cardsim.games.musta_maija.cards import (
@@ -101,14 +101,18 @@ STATE = np.dtype([
     ("truncated", np.bool_),
     ("seen", np.uint64, (repetition.WINDOW,)),
     ("n_seen", np.int64),
+    ("epoch", np.int64),
+    ("position", np.uint64, (2 + 2 * MAX_PLAYERS,)),
+    ("first", np.uint64, (2 + 2 * MAX_PLAYERS,)),
 ])
 """One game. ``deck[top:n_cards]`` is the stock, front first; ``known[p]`` the cards seat ``p`` is
 publicly known to hold; ``table`` the attack on the table; ``turned`` the turned trump card (MM-7),
 -1 if none; ``seat`` the seat to act (``attacker`` or ``defender``, by ``phase``); ``out`` a bitmask
 of seats out (MM-14), ``finish`` their order packed (the ``j``-th seat out, plus one, in bits
-``4j .. 4j+3``); ``seen`` the fingerprints of the positions the last attacks were to begin in with the
-stock empty, a ring of ``n_seen`` so far (MM-18, ``core/repetition.py``); the rest are the record's
-fields."""
+``4j .. 4j+3``); ``seen``, ``n_seen``, ``epoch``, ``position``, ``first``: the positions the last attacks
+were to begin in with the stock empty (MM-18, ``repetition.FIELDS``; a position's words: the attacker, the
+trump plus one (-1 while none is declared), then every hand's words in seat order, the second only with two
+decks); the rest are the record's fields."""
 
 MOVE = np.dtype([("declare", np.int64), ("cards", np.uint64, (2,)), ("beaten", np.uint64, (2,))])
 """One decision (see the module docstring)."""
@@ -199,7 +203,7 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarra
     elif p.trump == TURNED:
         turn_trump(s, u, order, tmp, count)
     s.out, s.finish, s.n_out, s.turns, s.rounds, s.loser, s.truncated = 0, 0, 0, 0, 0, -1, False
-    s.n_seen = 0
+    repetition.forget(s)
     s.attacker = 1 % p.players  # MM-9
     s.defender = next_in(s, s.attacker)
     s.phase, s.seat = ATTACK, s.attacker
@@ -373,26 +377,19 @@ def settle(s: np.void, p: np.void) -> None:
 
 
 @njit(cache=True)
-def position(s: np.void) -> np.uint64:
-    """MM-18: the fingerprint of the position an attack begins in: the attacker, the trump (plus one: -1 while
-    none is declared), then every hand's two words in seat order."""
-    h = jit.fold(jit.fold(ZERO, s.attacker), s.trump + 1)
-    for q in range(s.players):
-        h = jit.fold(jit.fold(h, s.hands[q, 0]), s.hands[q, 1])
-    return h
-
-
-@njit(cache=True)
 def repeats(s: np.void, p: np.void) -> bool:
     """MM-18: with the knob on, the stock empty and fewer than ``max_turns`` decisions made (MM-16 first), the
-    attack about to begin would begin in a position one of the last 64 did (a new position is remembered)."""
+    attack about to begin would begin in a position (the attacker, the trump, every hand) one of the last 64
+    did (``repetition.repeats``)."""
     if not p.repetition or stock_size(s) != 0 or s.turns >= p.max_turns:
         return False
-    h = position(s)
-    if repetition.recurs(s.seen, s.n_seen, h):
-        return True
-    s.n_seen = repetition.remember(s.seen, s.n_seen, h)
-    return False
+    s.position[0], s.position[1] = s.attacker, s.trump + 1
+    words = 2 if s.n_cards > 64 else 1  # one deck: every hand's second word is empty
+    for q in range(s.players):
+        for k in range(words):
+            s.position[2 + words * q + k] = s.hands[q, k]
+    discarded = popcount(s.discard[0]) + popcount(s.discard[1])
+    return repetition.repeats(s, 2 + words * s.players, discarded)
 
 
 @njit(cache=True)
@@ -638,7 +635,7 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, worlds: int, n: int, w:
     world, trial = w.worlds[0], w.worlds[1]
     for j in range(worlds):
         w.worlds[0] = s
-        world.n_seen = 0  # MM-18 holds in a play-out from its world on: the game's positions are not the world's
+        repetition.forget(world)  # MM-18 holds in a play-out from its world on: the game's positions are not the world's
         if row[pol.SEES]:
             world.key = jit.world_key(s.key, s.turns, j)
         else:
@@ -905,10 +902,11 @@ def joined(lo: np.uint64, hi: np.uint64) -> int:
 def state_from(t: Table) -> np.ndarray:
     """The compiled state (a 1-element array) of a reference table waiting for a decision (a defence when
     the table holds an attack); the stock lies at the end of the deck, the dealt cards before it are
-    not kept, nor the positions MM-18 remembers (``n_seen = 0``: ``mc``'s worlds forget them anyway). For the
+    not kept, nor the positions MM-18 remembers (``mc``'s worlds forget them anyway). For the
     reference engine's ``mc`` and for scenario tests."""
     n_cards = len(card_list(t.players))
     state = np.zeros(1, STATE)
+    state["epoch"] = -1  # M-23, MM-18: no position remembered (repetition.forget)
     s = state[0]
     s["key"], s["players"], s["n_cards"], s["top"] = t.key, t.players, n_cards, n_cards - len(t.stock)
     s["deck"][s["top"]:n_cards] = t.stock
