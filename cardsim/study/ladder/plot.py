@@ -79,7 +79,7 @@ def _matrix(ax, report: Report, policies: list[str]) -> None:
     spread = np.nanmax(np.abs(values - report.parity)) if np.isfinite(values).any() else 1
     # red is worse than the average seat: a high loss rate, a low win rate or score
     ax.imshow(values - report.parity, cmap="RdBu_r" if report.measure.kind == "loser" else "RdBu",
-              vmin=-spread, vmax=spread)
+              vmin=-spread, vmax=spread, aspect="auto")  # cells as wide as the panel: long policy names fit
     digits, unit = (1, "%") if rate else (2, "")
     for (a, b), row in t.iterrows():
         i, j = policies.index(a), policies.index(b)
@@ -91,7 +91,7 @@ def _matrix(ax, report: Report, policies: list[str]) -> None:
            xlabel="B (every other seat)", ylabel="A (one seat)",
            title=f"{report.measure.name} of A among B (95% interval); average seat "
                  f"{scale * report.parity:.{digits}f}{unit}")
-    ax.tick_params(axis="x", labelrotation=20)
+    plt.setp(ax.get_xticklabels(), rotation=30, ha="right", rotation_mode="anchor")
 
 
 def _generations(ax, report: Report, families: dict[str, list[tuple[int, str]]]) -> None:
@@ -111,9 +111,35 @@ def _generations(ax, report: Report, families: dict[str, list[tuple[int, str]]])
     ax.set(xticks=every, xlim=(every[0] - 0.5, every[-1] + 0.5), xlabel="generation",
            ylabel=f"rating (Elo scale, {report.ratings.policy.iloc[0]} = 0)",
            title="rating by generation (95% interval)")
-    ax.legend(fontsize="small", loc="best")
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, [_wrap(t) for t in labels], fontsize="small", loc="best")
+
+
+WIDTH = 24
+"""The characters of a tick label's line: a longer policy string is broken (``_wrapped``)."""
 
 
 def _wrapped(labels) -> list[str]:
-    """Long policy strings broken after their commas, to fit a tick."""
-    return [label.replace(", ", ",\n") if len(label) > 16 else label for label in labels]
+    """Long policy strings broken after their commas, or, where a part is still longer than ``WIDTH``,
+    after the opening brackets of its nested policies (``mc(base=`` / ``'learned(model=``), to fit a tick."""
+    return [_wrap(label) if len(label) > 16 else label for label in labels]
+
+
+def _wrap(label: str) -> str:
+    lines = []
+    for part in label.split(", "):
+        while len(part) > WIDTH and "(" in part[1:WIDTH]:
+            cut = part.rindex("(", 1, WIDTH) + 1
+            lines.append(part[:cut])
+            part = part[cut:]
+        lines.append(part)
+    return _join(label, lines)
+
+
+def _join(label: str, lines: list[str]) -> str:
+    """The lines again, a comma kept where the label had one."""
+    out, at = [], 0
+    for line in lines:
+        at = label.index(line, at) + len(line)
+        out.append(line + ("," if label[at:at + 2] == ", " else ""))
+    return "\n".join(out)
