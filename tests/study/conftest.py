@@ -45,7 +45,9 @@ def write_study(tmp_path, fake):
 @pytest.fixture(scope="module")
 def dask_scheduler():
     """The address of a local Dask cluster of 2 worker processes, closed after the module."""
-    from distributed import LocalCluster
+    from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        with Client(cluster) as client:  # both workers in before a test asks how many there are (a loaded machine)
+            client.wait_for_workers(2, timeout=300)
         yield cluster.scheduler_address
