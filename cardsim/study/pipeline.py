@@ -357,6 +357,7 @@ def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped:
             held = None
     folders.check_contents(place, listed)
     if place.folder.exists() and any(place.folder.iterdir()) and not force:
+        held = claims.held_study(held, study)  # a knob added since the folder was written: at its default
         same = held == claims.claims(study)["study"]
         if stepped is not None:
             reached = held.get("games") if isinstance(held, dict) else None

@@ -299,6 +299,21 @@ def test_a_folder_holding_another_study_is_refused_without_force(finished_copy, 
     assert main(["run", str(other), "--out", str(out), "--quiet", "--games", "3"]) == 2  # fewer games: another one
 
 
+def test_a_folder_written_before_a_knob_existed_holds_the_same_study(finished_copy, write_study):
+    """Records stay (docs/design.md): a folder whose manifest predates a knob (``dealer_lives`` left out where it
+    is at its default) holds the same study, so it runs again without ``--force``; where a variant sets the knob
+    otherwise, it is another study."""
+    manifest = json.loads(_bytes(finished_copy, "manifest.json"))
+    for variant in ("plain", "unlimited_short"):
+        del manifest["study"]["variants"][variant]["dealer_lives"]
+    storage.write_manifest(claims.sealed(manifest), finished_copy)
+    assert claims.describes(manifest, load(write_study()))
+    assert main(["run", str(write_study()), "--out", str(finished_copy), "--quiet"]) == 0
+    manifest = json.loads(_bytes(finished_copy, "manifest.json"))
+    del manifest["study"]["variants"]["sturdy"]["dealer_lives"]
+    assert not claims.describes(manifest, load(write_study()))
+
+
 @pytest.mark.parametrize("edits, args, message", [
     ({}, ["--games", "0"], "--games: expected an integer >= 1 and < 2**63, not 0"),
     ({}, ["--jobs", "0"], "--jobs must be a positive integer or -1 (all cores), not 0"),

@@ -195,23 +195,37 @@ def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int]
     return problems
 
 
+def _later_knobs(knobs: Any, rules: Any) -> Any:
+    """A variant's knobs as a manifest holds them, with each knob its game gained after the folder was written
+    at its default: a new knob's default plays the game as before it (docs/design.md, "Records stay"), so
+    the folder's records are those of ``rules`` now. A knob ``rules`` sets otherwise stays missing: a
+    difference."""
+    if rules is None or not isinstance(knobs, dict):
+        return knobs
+    defaults = type(rules)().to_dict()
+    return knobs | {k: v for k, v in rules.to_dict().items() if k not in knobs and v == defaults[k]}
+
+
 def _with_later_knobs(rules: Any, study: Study) -> Any:
-    """A manifest's rules with each knob its game gained after the folder was written read at its default:
-    a new knob's default plays the game as before it (docs/design.md, "Records stay"), so the folder's
-    records are those of the study now. A knob set otherwise is in the manifest, and is compared."""
+    """A manifest's ``rules`` with ``_later_knobs`` in every variant's ``knobs``."""
     if not isinstance(rules, dict):
         return rules
-    out = {}
-    for name, entry in rules.items():
-        variant = study.variants.get(name)
-        knobs = entry.get("knobs") if isinstance(entry, dict) else None
-        if variant is None or not isinstance(knobs, dict):
-            out[name] = entry
-            continue
-        defaults = type(variant)().to_dict()
-        later = {k: v for k, v in variant.to_dict().items() if k not in knobs and v == defaults[k]}
-        out[name] = entry | {"knobs": knobs | later}
-    return out
+    return {name: entry | {"knobs": _later_knobs(entry.get("knobs"), study.variants.get(name))}
+            if isinstance(entry, dict) else entry for name, entry in rules.items()}
+
+
+def held_study(held: Any, study: Study) -> Any:
+    """A manifest's ``study`` with ``_later_knobs`` in every variant: what to compare with ``claims(study)``'s."""
+    if not isinstance(held, dict) or not isinstance(held.get("variants"), dict):
+        return held
+    return held | {"variants": {name: _later_knobs(knobs, study.variants.get(name))
+                                for name, knobs in held["variants"].items()}}
+
+
+def describes(manifest: dict[str, Any], study: Study) -> bool:
+    """Whether the folder of ``manifest`` holds ``study`` (a knob added since it was written read at its
+    default)."""
+    return held_study(manifest.get("study"), study) == claims(study)["study"]
 
 
 def informational(manifest: dict[str, Any]) -> tuple[str, ...]:
