@@ -18,6 +18,8 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import psutil
+
 from cardsim.study.hooks import Hooks
 
 HERE = Path(__file__).resolve().parent
@@ -62,9 +64,25 @@ class Child:
 
     def wait(self) -> int:
         if self.popen is not None:
-            return self.popen.wait(timeout=WAIT_S)
+            try:
+                return self.popen.wait(timeout=WAIT_S)
+            except subprocess.TimeoutExpired:
+                self.kill_all()  # no orphan keeps a port or a lock for the tests after this one
+                raise
         _, status = os.waitpid(self.pid, 0)
         return os.waitstatus_to_exitcode(status)
+
+    def kill_all(self) -> None:
+        """SIGKILL the child and every process below it."""
+        try:
+            family = psutil.Process(self.pid).children(recursive=True) + [psutil.Process(self.pid)]
+        except psutil.NoSuchProcess:
+            return
+        for p in family:
+            try:
+                p.kill()
+            except psutil.NoSuchProcess:
+                pass
 
     @property
     def text(self) -> str:
