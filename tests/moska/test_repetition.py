@@ -156,9 +156,9 @@ def test_M23_a_study_counts_the_games_each_way_and_its_report_shows_them(tmp_pat
         assert summary.repeated[variant] == count == summary.truncated[variant]
     assert summary.repeated["moska"] == 0 and summary.repeated["repeats"] >= 1
     assert list(summary.columns).index("repeated") == list(summary.columns).index("truncated") + 1
-    assert "of which by repetition" in write_report(out).read_text()
+    assert ">by repetition<" in write_report(out).read_text()
     assert verify_study(out, redraw=False).ok
     path.write_text(STUDY.replace("repetition = true", "hand_size = 5"))
     plain = run_study(path, out=tmp_path / "plain")
     assert "repeated" not in pd.read_csv(plain / "summary.csv").columns
-    assert "of which by repetition" not in write_report(plain).read_text()
+    assert ">by repetition<" not in write_report(plain).read_text()

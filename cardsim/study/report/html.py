@@ -103,7 +103,9 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
              "checks every digest of the manifest.</p>",
              f"<h2>{_e(o.capitalize())} rate by seat</h2>",
              "<p class=\"note\">Rates in %, Wilson 95% intervals; seats dealer-relative (seat 0 deals); lengths are "
-             "means over finished games.</p>"]
+             "means over finished games; truncated: games stopped without a result"
+             + ("; by repetition: those the repetition rule stopped (M-23, MM-18)" if "repeated" in summary.columns
+                else "") + ".</p>"]
     parts += [_rates(summary, o, n, p) for n, p in groups]
     if summary.variant.nunique() > 1:
         parts += [f"<h2>Paired differences against <code>{_e(baseline)}</code></h2>",
@@ -226,7 +228,7 @@ def _rates(summary: pd.DataFrame, o: str, n: int, p: str) -> str:
     games = int(rows.games.max())
     repeated = "repeated" in summary.columns  # a study playing the repetition rule (M-23, MM-18)
     header = ["variant", *(f"seat {s} %" for s in range(n)), f"no {o} %", "truncated",
-              *(["of which by repetition"] if repeated else []), *(f"mean {c}" for c in _lengths(summary))]
+              *(["by repetition"] if repeated else []), *(f"mean {c}" for c in _lengths(summary))]
     body = [[r.variant, *(_pct(r[f"{o}_rate_{s}"], r[f"{o}_lo_{s}"], r[f"{o}_hi_{s}"]) for s in range(n)),
              _pct(r[f"{o}_none"] / r.games), int(r.truncated), *([int(r.repeated)] if repeated else []),
              *(_pct(r[f"{c}_mean"], scale=1, digits=1) for c in _lengths(summary))]
