@@ -59,3 +59,17 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker("differential")
         if module in LONG_MODULES:
             item.add_marker("long")
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_restored():
+    """Each test leaves SIGINT and SIGTERM as it found them: a handler left behind (ignored SIGINT, as a run
+    worker's ``die_with_parent`` sets it) would pass on to every process a later test starts, and a child that
+    ignores Ctrl-C never answers the kill tests."""
+    import signal
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for s, handler in before.items():
+        if signal.getsignal(s) is not handler:
+            signal.signal(s, handler)

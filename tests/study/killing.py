@@ -119,10 +119,17 @@ def process(argv: list[str], point: str, tmp: Path) -> Child:
     marker, output = _files(tmp)
     with open(output, "w") as out:
         popen = subprocess.Popen([sys.executable, str(HERE / "fakegame.py"), "--pause", f"{point}:{marker}", *argv],
-                                 stdout=out, stderr=out)
+                                 stdout=out, stderr=out, preexec_fn=_default_signals)
     child = Child(popen.pid, output, popen)
     _await(child, marker)
     return child
+
+
+def _default_signals() -> None:
+    """In the child before it starts: SIGINT and SIGTERM at their defaults, whatever this process left them
+    at (an ignored signal stays ignored across ``exec``), so the child answers them as a user's would."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _files(tmp: Path) -> tuple[Path, Path]:
