@@ -82,3 +82,21 @@ def test_a_worker_lost_mid_run_is_replaced_and_the_digest_is_the_same(fake, clus
     assert (out / "games.parquet").read_bytes() == (alone / "games.parquet").read_bytes()
     assert storage.parquet_digest(out / "games.parquet") == manifest["records"]["digest"]
     assert verify_study(out, redraw=False).ok
+
+
+def test_a_local_cluster_leaves_port_8787_alone(write_study, tmp_path):
+    """A run's own Dask cluster has no dashboard, and its scheduler's HTTP server takes a free port: with 8787
+    taken (another cluster, a second run at the same time) the run prints nothing about it."""
+    import socket
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+    with socket.socket() as taken:
+        try:
+            taken.bind(("127.0.0.1", 8787))
+        except OSError:
+            pass  # already taken by something else: the same test
+        taken.listen()
+        run = subprocess.run([sys.executable, str(HERE / "fakegame.py"), "run", str(write_study()), "--out",
+                              str(tmp_path / "R"), "--quiet", "--jobs", "2", "--backend", "dask"],
+                             env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and run.stderr == "", run.stderr

@@ -182,5 +182,8 @@ class Execution:
 
         cluster = self._stack.enter_context(LocalCluster(
             n_workers=self.jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+            # no dashboard; the scheduler's HTTP server (health routes) on a free port, not 8787, which a
+            # second run at the same time would find taken (a warning in the run's output)
+            scheduler_kwargs={"dashboard_address": ":0"},
             silence_logs=logging.ERROR, preload=[workers.__name__]))
         self._client = self._stack.enter_context(Client(cluster))
