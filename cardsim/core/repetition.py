@@ -13,8 +13,8 @@ A position is what the rules carry from one round into the next: every hand and 
 table clear the discard pile follows from the hands. What seats remember is not part of it.
 
 The reference engines keep the positions themselves (``Positions``). The compiled engines keep a 64-bit
-fingerprint of each (``fingerprint``: splitmix64's finaliser over the position's words) in a ring of ``WINDOW`` in the game's state
-(``repeats``), and only since a card last left play: with the stock empty a card leaves play only to the
+fingerprint of each (``fingerprint``: splitmix64's finaliser over the position's words) in a ring of
+``WINDOW`` in the game's state (``repeats``), and only since a card last left play: with the stock empty a card leaves play only to the
 discard pile, and the pile only grows, so no position before that can recur. The first round of each such
 stretch is kept as words and fingerprinted only if a second round follows without a discard: most rounds
 discard, so most round beginnings cost a copy, not a fingerprint (``mc``'s play-outs begin many). The ring

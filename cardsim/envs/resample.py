@@ -12,19 +12,21 @@ import numpy as np
 
 
 def _moska(engine, seat: int, key: np.uint64) -> None:
+    from cardsim.core import repetition
     from cardsim.games.moska import compiled as c
 
     s, p, w = engine.state[0], engine.params[0], engine.work[0]
     c.determinize(s, p, seat, key, c.hidden_cards(s, p, seat, w), w)
-    engine.state["epoch"], engine.state["n_seen"] = -1, 0  # M-23: the world's past is not the game's (repetition.forget)
+    repetition.forget(s)  # M-23: the world's past is not the game's
 
 
 def _musta_maija(engine, seat: int, key: np.uint64) -> None:
+    from cardsim.core import repetition
     from cardsim.games.musta_maija import compiled as c
 
     s, w = engine.state[0], engine.work[0]
     c.determinize(s, seat, key, c.hidden_cards(s, seat, w), w)
-    engine.state["epoch"], engine.state["n_seen"] = -1, 0  # MM-18: as for Moska
+    repetition.forget(s)  # MM-18: as for Moska
 
 
 def _uno(engine, seat: int, key: np.uint64) -> None:

@@ -1216,7 +1216,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
     engine's ``mc`` and for tests."""
     players = game.players
     state = np.zeros(1, STATE)
-    state["epoch"] = -1  # M-23, MM-18: no position remembered (repetition.forget)
+    repetition.forget(state[0])  # no position remembered (M-23, MM-18)
     s, t = state[0], game.table
     s["key"], s["trump"], s["turned"] = game.key, game.trump, game.turned
     for q in range(players):

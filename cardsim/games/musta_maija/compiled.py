@@ -906,7 +906,7 @@ def state_from(t: Table) -> np.ndarray:
     reference engine's ``mc`` and for scenario tests."""
     n_cards = len(card_list(t.players))
     state = np.zeros(1, STATE)
-    state["epoch"] = -1  # M-23, MM-18: no position remembered (repetition.forget)
+    repetition.forget(state[0])  # no position remembered (M-23, MM-18)
     s = state[0]
     s["key"], s["players"], s["n_cards"], s["top"] = t.key, t.players, n_cards, n_cards - len(t.stock)
     s["deck"][s["top"]:n_cards] = t.stock
