@@ -2,7 +2,9 @@
 it holds and whether every image decoded; the page loads nothing from elsewhere."""
 import json
 import re
+import shutil
 import struct
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -13,6 +15,8 @@ from cardsim.study.report.explore import headline
 from cardsim.study.report.html import write_report
 from chromium import Browser
 from test_study_designs import FACTORIAL
+
+ROOT = Path(__file__).resolve().parents[2]
 
 FACTS = """JSON.stringify({
   tables: Object.fromEntries([...document.querySelectorAll('table')].map(t => [t.id, t.tBodies[0].rows.length])),
@@ -118,3 +122,29 @@ def test_report_html_needs_no_games_parquet_and_names_a_missing_plot(finished_co
     (finished_copy / "length_random.png").unlink()
     with pytest.raises(ValueError, match="the plot length_random.png of the manifest is missing"):
         write_report(finished_copy)
+
+
+WIDE = """JSON.stringify((() => {
+  const top = node => { const r = document.createRange(); r.selectNodeContents(node); return r.getBoundingClientRect().top; };
+  const cells = [...document.querySelectorAll('td.estimate')];
+  return {page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
+          under: cells.filter(td => top(td.querySelector('.ci')) > top(td.firstChild) + 5).length,
+          broken: cells.filter(td => td.querySelector('.ci').getClientRects().length > 1).length};
+})())"""
+"""The page's width and its window's; how many estimate cells show their interval on a line under the estimate,
+and in how many the interval itself is broken over lines."""
+
+
+def test_a_six_player_report_fits_the_page_each_interval_under_its_estimate(tmp_path):
+    """At 5 and 6 players the rates and paired tables are wider than the page: an interval moves under its
+    estimate (never broken inside) and nothing scrolls sideways (``results/moska_variants``: 2 to 6 players)."""
+    folder = tmp_path / "moska_variants"
+    shutil.copytree(ROOT / "results" / "moska_variants", folder, ignore=shutil.ignore_patterns("games.parquet"))
+    text = write_report(folder).read_text()
+    assert "<td class=\"estimate\">15.69 <span class=\"ci\">[15.62, 15.76]</span></td>" in text  # 6 players, greedy
+    with Browser() as page:
+        page.open(folder / "report.html")
+        facts = json.loads(page.evaluate(WIDE))
+    width, window = facts["page"]
+    assert width <= window  # no sideways scroll
+    assert facts["under"] > 0 and facts["broken"] == 0

@@ -35,8 +35,10 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1400px; 
 h1 { margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
+td.estimate { white-space: normal; } .ci { white-space: nowrap; }
 th { background: #f2f2f2; } td.name, th.name { text-align: left; white-space: normal; max-width: 60em; }
-td.name { overflow-wrap: anywhere; }
+.table { overflow-x: auto; }
+td.name { overflow-wrap: break-word; }
 td.clear { font-weight: bold; } caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
 code, pre { background: #f6f6f6; padding: 0.1em 0.3em; } pre { padding: 0.6em; overflow-x: auto; }
@@ -195,10 +197,21 @@ def _table(ident: str, caption: str, header: list[str], rows: Iterable[list], na
     rows = list(rows)
     flags = list(clear) if clear is not None else [[False] * len(r) for r in rows]
     head = "".join(f"<th class=\"{'name' if i < names else ''}\">{_e(h)}</th>" for i, h in enumerate(header))
-    body = "".join("<tr>" + "".join(f"<td class=\"{'name' if i < names else ('clear' if f else '')}\">{_e(c)}</td>"
+    body = "".join("<tr>" + "".join(_td(c, "name" if i < names else ("clear" if f else ""))
                                     for i, (c, f) in enumerate(zip(r, fl))) + "</tr>\n" for r, fl in zip(rows, flags))
     thead = f"<thead><tr>{head}</tr></thead>" if any(header) else ""  # a table of names and values has no header
-    return f"<table id=\"{_e(ident)}\"><caption>{_e(caption)}</caption>{thead}<tbody>\n{body}</tbody></table>"
+    return (f"<div class=\"table\"><table id=\"{_e(ident)}\"><caption>{_e(caption)}</caption>{thead}<tbody>\n{body}"
+            "</tbody></table></div>")
+
+
+def _td(cell: object, kind: str) -> str:
+    """A cell; an estimate with its interval (``_pct``'s ``x [lo, hi]``) may break before the interval, so that
+    a table of many seats fits the page with each interval on a line under its estimate."""
+    text = _e(cell)
+    estimate, _, interval = text.partition(" [")
+    if kind != "name" and interval and " " not in estimate:
+        kind, text = f"{kind} estimate".strip(), f"{estimate} <span class=\"ci\">[{interval}</span>"
+    return f"<td class=\"{kind}\">{text}</td>"
 
 
 def _pct(x: float, lo: float | None = None, hi: float | None = None, signed: bool = False, scale: float = 100,
