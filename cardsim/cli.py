@@ -64,7 +64,7 @@ def cmd_run(args: argparse.Namespace) -> None:
 
         folder = run_study(args.study, games=args.games, out=args.out, force=args.force, progress=not args.quiet,
                            resume=args.resume, precision=args.precision, max_games=args.max_games,
-                           hooks=args.hooks, execution=execution)
+                           precision_of=args.precision_of, hooks=args.hooks, execution=execution)
     print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
     from cardsim.study.plan.spec import load
 
@@ -97,8 +97,9 @@ def _reached(folder) -> str:
         return ""
     last = stepped["steps"][-1]
     verdict = "reached" if stepped["reached"] else f"NOT reached (stopped at --max-games {stepped['max_games']:,})"
+    of = " of a seat contrast" if stepped.get("of") == "contrasts" else ""
     return (f"; precision ±{stepped['pp']:g} pp {verdict} at {last['games']:,} games per cell (widest 95% "
-            f"half-width ±{last['widest_half_width_pp']:.3f} pp, {len(stepped['steps'])} steps)")
+            f"half-width{of} ±{last['widest_half_width_pp']:.3f} pp, {len(stepped['steps'])} steps)")
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
@@ -243,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--precision", type=float, help="play on, in steps, until every seat rate's 95%% half-width is "
                                                    "within this many percentage points in every cell (the study's "
                                                    "games are the first step)")
+    p.add_argument("--precision-of", choices=("rates", "contrasts"), default="rates",
+                   help="what --precision pins down: every seat rate (default), or every seat contrast, a cell's "
+                        "seat rate less its baseline cell's, paired on the same deals")
     p.add_argument("--max-games", type=int, help="the most games per cell a --precision run plays (default "
                                                  "1,000,000)")
     p.set_defaults(func=cmd_run)

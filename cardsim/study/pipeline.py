@@ -63,13 +63,14 @@ STEPS = "steps.json"
 def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out: str | Path | None = None,
               backend: str = "loky", scheduler: str | None = None, force: bool = False, progress: bool = False,
               resume: bool = False, precision: float | None = None, max_games: int | None = None,
-              note: Callable[[str], None] = note_on_stderr, hooks: Hooks = NONE,
+              precision_of: str = "rates", note: Callable[[str], None] = note_on_stderr, hooks: Hooks = NONE,
               execution: Execution | None = None) -> Path:
     """Run the study file ``path`` into its folder (default ``results/<name>``); return the folder.
 
     With ``precision`` (percentage points) the study's games are the first step of a run that
-    plays on until every seat rate's 95% half-width is within it, or ``max_games`` games per cell
-    (``precision``'s rule; default ``precision.MAX_GAMES``). ``hooks``: a test's seams (``cardsim.study.hooks``).
+    plays on until every seat rate's 95% half-width is within it (``precision_of="contrasts"``: every
+    seat contrast's against the baseline), or ``max_games`` games per cell (``precision``'s rule;
+    default ``precision.MAX_GAMES``). ``hooks``: a test's seams (``cardsim.study.hooks``).
     ``execution``: workers the caller started already (entered; ``jobs``, ``backend`` and ``scheduler`` are
     then theirs), so that they start up while this module and the study are read (``cardsim run``)."""
     study = load(path)
@@ -77,9 +78,10 @@ def run_study(path: str | Path, *, games: int | None = None, jobs: int = 1, out:
         study = study.with_games(games)
     if precision is not None and max_games is None:
         max_games = rule.MAX_GAMES
-    return run_loaded(study, str(path), _command(path, games, out, precision, max_games), jobs=jobs, out=out,
-                      backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume,
-                      precision=precision, max_games=max_games, note=note, hooks=hooks, execution=execution)
+    return run_loaded(study, str(path), _command(path, games, out, precision, max_games, precision_of), jobs=jobs,
+                      out=out, backend=backend, scheduler=scheduler, force=force, progress=progress, resume=resume,
+                      precision=precision, max_games=max_games, precision_of=precision_of, note=note, hooks=hooks,
+                      execution=execution)
 
 
 def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
@@ -102,19 +104,23 @@ def run_ladder(game: str, rules: str | Rules | None = None, *, policies: str | S
 @dataclass(frozen=True)
 class Stepped:
     """A run stepped to a precision (``precision``'s rule): the widest 95% half-width it asks (``pp``,
-    percentage points), the games per cell it may reach (``max_games``) and its first step (``first``)."""
+    percentage points) of the seat rates or the seat contrasts (``of``), the games per cell it may reach
+    (``max_games``) and its first step (``first``)."""
 
     pp: float
     max_games: int
     first: int
+    of: str = "rates"
 
     def asked(self) -> dict[str, Any]:
-        """What was asked, as the kept records' identity and the manifest hold it."""
-        return {"pp": self.pp, "max_games": self.max_games, "first": self.first}
+        """What was asked, as the kept records' identity and the manifest hold it (``of`` only where it is not
+        the rates: a folder stepped to the rates' precision before there was a choice is the same study)."""
+        return {"pp": self.pp, "max_games": self.max_games, "first": self.first,
+                **({"of": self.of} if self.of != "rates" else {})}
 
     def claims(self, steps: list[dict[str, float]]) -> dict[str, Any]:
         """The manifest's ``precision``: what was asked, the rule, the ``steps`` taken and whether it was reached."""
-        return self.asked() | {"rule": rule.RULE, "steps": steps,
+        return self.asked() | {"rule": rule.OF[self.of], "steps": steps,
                                "reached": steps[-1]["widest_half_width_pp"] <= self.pp}
 
 
@@ -157,16 +163,17 @@ class Played:
 def run_loaded(study: Study, study_file: str | None, argv: list[str], *, jobs: int = 1,
                out: str | Path | None = None, backend: str = "loky", scheduler: str | None = None,
                force: bool = False, progress: bool = False, resume: bool = False, precision: float | None = None,
-               max_games: int | None = None, note: Callable[[str], None] = note_on_stderr,
+               max_games: int | None = None, precision_of: str = "rates", note: Callable[[str], None] = note_on_stderr,
                hooks: Hooks = NONE, execution: Execution | None = None) -> Path:
     """Run a study already read (from ``study_file``, or made by ``cardsim compare``: None) as
     ``run_study`` does; ``argv``: the command line that re-creates it, kept in the manifest."""
     if precision is not None:
         max_games = rule.MAX_GAMES if max_games is None else max_games
-        rule.check(precision, max_games, study.games)
-    elif max_games is not None:
-        raise ValueError("--max-games bounds a --precision run: give --precision too")
-    stepped = None if precision is None else Stepped(precision, max_games, study.games)
+        rule.check(precision, max_games, study.games, precision_of, len(study.variants))
+    elif max_games is not None or precision_of != "rates":
+        raise ValueError(f"{'--max-games bounds' if max_games is not None else '--precision-of names'} a "
+                         "--precision run: give --precision too")
+    stepped = None if precision is None else Stepped(precision, max_games, study.games, precision_of)
     if study.design is not None and study.design.skipped:
         note(f"left out {len(study.design.skipped)} combinations that cannot be played (skip_unplayable): "
              + "; ".join(study.design.skipped))
@@ -226,7 +233,8 @@ def _play(run: Run) -> Played:
                 hooks.pause("piece")
         else:
             reached = stepping.play(study, place.part, run.execution, stepped.pp, stepped.max_games,
-                                    progress=run.progress, kept=kept, after_piece=lambda: hooks.pause("piece"))
+                                    progress=run.progress, kept=kept, after_piece=lambda: hooks.pause("piece"),
+                                    of=stepped.of)
             storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
             order = reached.order
         run.execution.release()  # every game is played: the workers exit while this process writes
@@ -346,7 +354,7 @@ def _report(study: Study, manifest: dict[str, Any], place: folders.Place, hooks:
 def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped: Stepped | None) -> None:
     """Refuse (unless ``force``) a folder whose manifest holds another study, and always one holding
     files that are not a study's. A run stepped to a precision is the same study as a folder's
-    that the same precision, bound and first step reached, whatever its number of games."""
+    that the same precision (of the same measure), bound and first step reached, whatever its number of games."""
     held, listed, old = None, [], {}
     if (place.folder / storage.MANIFEST).exists():
         try:
@@ -363,7 +371,8 @@ def _check_replaceable(place: folders.Place, study: Study, force: bool, stepped:
             reached = held.get("games") if isinstance(held, dict) else None
             same = (isinstance(reached, int) and not isinstance(reached, bool) and reached >= study.games
                     and held == claims.claims(study.with_games(reached))["study"]
-                    and {k: (old.get("precision") or {}).get(k) for k in stepped.asked()} == stepped.asked())
+                    and {k: (old.get("precision") or {}).get(k) for k in stepped.asked()} == stepped.asked()
+                    and (old.get("precision") or {}).get("of", "rates") == stepped.of)
         if not same:
             name = held.get("name", "?") if isinstance(held, dict) else "no readable study"
             raise StudyError(str(place.folder), None, f"holds results of a different study ({name}); "
@@ -396,10 +405,11 @@ def _recreate(manifest: dict[str, Any], study: Study, folder: str | Path) -> str
 
 
 def _command(path: str | Path, games: int | None, out: str | Path | None, precision: float | None = None,
-             max_games: int | None = None) -> list[str]:
+             max_games: int | None = None, precision_of: str = "rates") -> list[str]:
     """The command line of this run (what re-creates its study)."""
     return ["cardsim", "run", str(path), *(["--games", str(games)] if games is not None else []),
             *(["--precision", f"{precision:g}", "--max-games", str(max_games)] if precision is not None else []),
+            *(["--precision-of", precision_of] if precision_of != "rates" else []),
             *(["--out", str(out)] if out is not None else [])]
 
 

@@ -274,15 +274,16 @@ def _precision(folder: Path, manifest: dict[str, Any], study: Study, records: Pa
         return []
     shape = {"pp": (int, float), "max_games": int, "first": int, "rule": str, "steps": list, "reached": bool}
     if (not isinstance(stepped, dict) or any(not isinstance(stepped.get(k), t) for k, t in shape.items())
+            or stepped.get("of", "rates") not in rule.OF
             or not stepped["steps"] or any(not isinstance(x, dict) or not isinstance(x.get("games"), int)
                                            or not isinstance(x.get("widest_half_width_pp"), (int, float))
                                            for x in stepped["steps"])):
         return ["manifest.json: precision is not a precision run's record (pp, max_games, first, rule, steps, "
-                "reached)"]
-    pp, top, first = stepped["pp"], stepped["max_games"], stepped["first"]
+                f"reached; of: {' or '.join(rule.OF)})"]
+    pp, top, first, of = stepped["pp"], stepped["max_games"], stepped["first"], stepped.get("of", "rates")
     games = [x["games"] for x in stepped["steps"]]
     widths = [x["widest_half_width_pp"] for x in stepped["steps"]]
-    out = [] if stepped["rule"] == rule.RULE else ["manifest.json: precision.rule is not this cardsim's rule"]
+    out = [] if stepped["rule"] == rule.OF[of] else ["manifest.json: precision.rule is not this cardsim's rule"]
     walked = [first]
     for n, h in zip(games, widths):
         following = rule.next_games(n, h, pp, first, top)
@@ -296,32 +297,44 @@ def _precision(folder: Path, manifest: dict[str, Any], study: Study, records: Pa
         out.append(f"manifest.json: precision.reached is {stepped['reached']} with a widest half-width of "
                    f"{widths[-1]} pp for ±{pp} pp")
     if records is not None:
-        fresh = _step_widths(folder, study, games)
+        fresh = _step_widths(folder, study, games, of)
         out += [f"manifest.json: precision: after {n:,} games the widest half-width is {h} pp, not {w} "
                 f"(from {storage.GAMES})" for n, w, h in zip(games, widths, fresh) if not _close(w, h, 1e-9)]
     elif summary is not None:
         m = report.study_measures(study)
         rows = summary["summary"]
-        counts = [[round(rows[f"{m.outcome}_rate_{s}"].iloc[i] * study.games) for s in range(c.players)]
-                  for i, c in enumerate(study.cells())]
-        h = rule.widest_half_width(counts, study.games)
+        if of == "rates":
+            counts = [[round(rows[f"{m.outcome}_rate_{s}"].iloc[i] * study.games) for s in range(c.players)]
+                      for i, c in enumerate(study.cells())]
+            h = rule.widest_half_width(counts, study.games)
+        else:  # the paired intervals summary.csv gives each seat contrast (6 significant digits)
+            h = max(100 * (rows[f"{m.outcome}_diff_hi_{s}"].iloc[i] - rows[f"{m.outcome}_diff_lo_{s}"].iloc[i]) / 2
+                    for i, c in enumerate(study.cells()) if c.variant != study.baseline for s in range(c.players))
         if not _close(widths[-1], h, 1e-5):
             out.append(f"manifest.json: precision: the last widest half-width {widths[-1]} pp is not summary.csv's "
                        f"({h:.6g} pp)")
     return out
 
 
-def _step_widths(folder: Path, study: Study, steps: list[int]) -> list[float]:
-    """The widest half-width after each step, from ``games.parquet`` (one (players, policy) group at a time)."""
+def _step_widths(folder: Path, study: Study, steps: list[int], of: str = "rates") -> list[float]:
+    """The widest half-width of the seat rates (or contrasts: ``of``) after each step, from ``games.parquet``
+    (one (players, policy) group at a time)."""
     m = report.study_measures(study)
     counts: dict[int, list] = {n: [] for n in steps}
+    pairs: dict[int, list] = {n: [] for n in steps}
     for players, policy in dict.fromkeys((c.players, c.policy) for c in study.cells()):
         group = storage.read_games(folder, where={"players": players, "policy": policy},
                                    columns=["variant", "game", m.outcome])
-        for _, cell in group.groupby("variant", sort=False):
+        cells = {v: cell.sort_values("game") for v, cell in group.groupby("variant", sort=False)}
+        for variant, cell in cells.items():
             for n in steps:
                 x = cell[m.outcome].to_numpy()[cell.game.to_numpy() < n]
                 counts[n].append(np.bincount(x[x >= 0], minlength=players))
+                if of == "contrasts" and variant != study.baseline:
+                    base = cells[study.baseline]
+                    pairs[n].append((x, base[m.outcome].to_numpy()[base.game.to_numpy() < n], players))
+    if of == "contrasts":
+        return [rule.widest_contrast_half_width(pairs[n]) for n in steps]
     return [rule.widest_half_width(counts[n], n) for n in steps]
 
 

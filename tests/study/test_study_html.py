@@ -125,7 +125,8 @@ def test_report_html_needs_no_games_parquet_and_names_a_missing_plot(finished_co
 
 
 WIDE = """JSON.stringify((() => {
-  const top = node => { const r = document.createRange(); r.selectNodeContents(node); return r.getBoundingClientRect().top; };
+  const top = node => { const r = document.createRange(); r.selectNodeContents(node);
+                       return r.getBoundingClientRect().top; };
   const cells = [...document.querySelectorAll('td.estimate')];
   return {page: [document.documentElement.scrollWidth, document.documentElement.clientWidth],
           under: cells.filter(td => top(td.querySelector('.ci')) > top(td.firstChild) + 5).length,

@@ -2,7 +2,9 @@
 number of games, against values worked by hand."""
 import pytest
 
-from cardsim.study.run.precision import RULE, check, next_games, widest_half_width
+from cardsim.study.run.precision import (
+    CONTRAST_RULE, RULE, check, next_games, widest_contrast_half_width, widest_half_width,
+)
 from cardsim.study.report.stats import wilson
 
 
@@ -30,6 +32,22 @@ def test_the_run_stops_at_the_precision_or_at_max_games():
     assert next_games(10_000, 0.5, precision=0.2, first=1000, max_games=10_000) is None
 
 
+def test_the_widest_contrast_half_width_is_the_paired_t_interval_of_every_seat_against_the_baseline():
+    """Seat s's contrast: the mean of (here == s) - (there == s) game by game, Student t 95%, in pp."""
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    there = rng.integers(-1, 3, 500)
+    here = np.where(rng.random(500) < 0.8, there, rng.integers(0, 3, 500))  # the same outcome in most games
+    widest = 0.0
+    for s in range(3):
+        d = (here == s).astype(float) - (there == s)
+        widest = max(widest, 100 * stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
+    assert widest_contrast_half_width([(here, there, 3)]) == pytest.approx(widest, rel=1e-12)
+    assert widest_contrast_half_width([(there, there, 3)]) == 0  # a rule that changes no game: no spread
+    assert widest_contrast_half_width([(here[:1], there[:1], 3)]) == np.inf  # one game: no interval yet, play on
+
+
 @pytest.mark.parametrize("precision, max_games, message", [
     (0, 100, "--precision must be a number of percentage points > 0 and < 100, not 0"),
     (-0.1, 100, "--precision must be"), (float("nan"), 100, "--precision must be"), (True, 100, "--precision must be"),
@@ -41,12 +59,20 @@ def test_bad_precision_or_bound_is_one_line(precision, max_games, message):
         check(precision, max_games, first=10)
 
 
+def test_a_precision_of_something_else_or_of_contrasts_without_a_second_variant_is_one_line():
+    with pytest.raises(ValueError, match="--precision-of must be one of rates, contrasts, not 'seats'"):
+        check(1.0, 100, first=10, of="seats")
+    with pytest.raises(ValueError, match="needs a study of two or more variants: there is no contrast"):
+        check(1.0, 100, first=10, of="contrasts", variants=1)
+
+
 # --- the rule end to end: `cardsim run --precision` on the fake game ---------------------------------------
 
 import json  # noqa: E402
 import math  # noqa: E402
 
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 from cardsim.cli import main  # noqa: E402
 from cardsim.study import run_study, verify_study  # noqa: E402
@@ -134,6 +160,7 @@ def test_an_interrupted_precision_run_resumes_to_the_same_records(write_study, t
 
 @pytest.mark.parametrize("argv, message", [
     (["--max-games", "100"], "--max-games bounds a --precision run: give --precision too"),
+    (["--precision-of", "contrasts"], "--precision-of names a --precision run: give --precision too"),
     (["--precision", "0"], "--precision must be a number of percentage points > 0 and < 100, not 0.0"),
     (["--precision", "1", "--max-games", "10"], "--max-games must be an integer >= the study's games (40), not 10"),
 ])
@@ -161,3 +188,66 @@ def test_verify_re_walks_the_steps_of_a_precision_run(write_study, tmp_path):
     assert any(m.startswith("manifest.json: precision: the last widest half-width 1.0 pp is not summary.csv's")
                for m in v.mismatches)
     assert np.isfinite(manifest["precision"]["pp"])
+
+
+def _expected_contrast_steps(study, precision, max_games):
+    """``--precision-of contrasts``' rule worked out here: each cell's seat indicator less its baseline cell's,
+    game by game, a Student t interval (scipy's)."""
+    from scipy import stats
+
+    first, n, steps = study.games, study.games, []
+    while True:
+        records = simulate(study.with_games(n))
+        widest = 0.0
+        for (variant, players, policy), cell in records.groupby(["variant", "players", "policy"], sort=False):
+            base = records.loc[(records.variant == study.baseline) & (records.players == players)
+                               & (records.policy == policy)]
+            for s in range(players):
+                d = (cell.loser.to_numpy() == s).astype(float) - (base.loser.to_numpy() == s)
+                if variant != study.baseline:
+                    widest = max(widest, 100 * stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
+        steps.append((n, widest))
+        if widest <= precision or n >= max_games:
+            return steps
+        n = min(max_games, max(n + first, first * math.ceil(n * (widest / precision) ** 2 / first)))
+
+
+def test_a_run_to_a_precision_of_contrasts_stops_at_its_rule_s_n_and_verifies(write_study, tmp_path, capsys):
+    """``--precision-of contrasts``: the steps worked out from plain records, the manifest's rule and ``of``,
+    the last step's width read back from ``summary.csv``'s paired intervals, ``verify`` with and without
+    ``games.parquet``, and a folder stepped to the rates' precision is another study."""
+    path = write_study(**{"games = 40": "games = 30"})
+    expected = _expected_contrast_steps(load(path), 12.0, 1_000_000)
+    assert len(expected) > 1 and expected[-1][1] <= 12.0
+    out = tmp_path / "a"
+    assert main(["run", str(path), "--precision", "12", "--precision-of", "contrasts", "--out", str(out),
+                 "--quiet"]) == 0
+    n = expected[-1][0]
+    assert capsys.readouterr().out.strip().endswith(
+        f"precision ±12 pp reached at {n:,} games per cell (widest 95% half-width of a seat contrast "
+        f"±{expected[-1][1]:.3f} pp, {len(expected)} steps)")
+    manifest = json.loads((out / "manifest.json").read_text())
+    stepped = manifest["precision"]
+    assert [s["games"] for s in stepped["steps"]] == [n for n, _ in expected]
+    assert [s["widest_half_width_pp"] for s in stepped["steps"]] == pytest.approx([h for _, h in expected], rel=1e-9)
+    assert stepped["of"] == "contrasts" and stepped["rule"] == CONTRAST_RULE and stepped["reached"] is True
+    assert manifest["command"][-6:-2] == ["--max-games", "1000000", "--precision-of", "contrasts"]
+    summary = pd.read_csv(out / "summary.csv")
+    shown = max(100 * (r[f"loser_diff_hi_{s}"] - r[f"loser_diff_lo_{s}"]) / 2
+                for _, r in summary.loc[summary.variant != "plain"].iterrows() for s in range(r.players))
+    assert shown == pytest.approx(expected[-1][1], rel=1e-5)
+    assert verify_study(out).ok
+    from cardsim.study.report.html import write_report
+
+    page = write_report(out).read_text()
+    assert "until every seat contrast (a cell's seat rate less its baseline cell's" in page
+    assert "pp per seat contrast reached in" in page
+    (out / "report.html").unlink()
+    assert main(["run", str(path), "--precision", "12", "--out", str(out), "--quiet"]) == 2  # of the rates
+    assert "holds results of a different study" in capsys.readouterr().err
+    manifest["precision"]["steps"][-1]["widest_half_width_pp"] = 11.0
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    (out / "games.parquet").unlink()
+    v = verify_study(out, redraw=False)
+    assert any(m.startswith("manifest.json: precision: the last widest half-width 11.0 pp is not summary.csv's")
+               for m in v.mismatches)

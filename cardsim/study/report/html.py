@@ -133,8 +133,10 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
                      "survives)." if "survives" in effects else "interval excludes 0.") + "</p>"]
         parts += [_effects(effects, o, n, p) for n, p in groups]
     if precision is not None:
+        pinned = ("every seat contrast (a cell's seat rate less its baseline cell's, paired on the same deals)"
+                  if manifest["precision"].get("of") == "contrasts" else "every seat rate of every cell")
         parts += ["<h2>Precision</h2>",
-                  "<p class=\"note\">The run played in steps until every seat rate of every cell was pinned to the "
+                  f"<p class=\"note\">The run played in steps until {pinned} was pinned to the "
                   "target (the manifest's rule): the widest 95% half-width after each step.</p>",
                   _figure("precision", precision)]
     parts.append("<h2>Plots</h2>")
@@ -162,7 +164,8 @@ def _headline(manifest: dict[str, Any], skipped: tuple[str, ...]) -> dict[str, A
             + (f"; left out as unplayable: {', '.join(skipped)})" if skipped else ")"))
     if manifest.get("precision"):
         p = manifest["precision"]
-        out["games per cell"] += (f" (±{p['pp']:g} pp " + ("reached" if p["reached"] else "not reached")
+        of = " per seat contrast" if p.get("of") == "contrasts" else ""
+        out["games per cell"] += (f" (±{p['pp']:g} pp{of} " + ("reached" if p["reached"] else "not reached")
                                   + f" in {len(p['steps'])} steps)")
     return out
 

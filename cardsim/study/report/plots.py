@@ -457,15 +457,16 @@ def fairness_chart(rows: pd.DataFrame, m: Measures, tag: str):
 
 
 def precision_chart(precision: dict[str, Any], title: str):
-    """A ``--precision`` run's steps (its manifest's ``precision``): the widest seat-rate half-width after
-    each step against the games per cell, on log scales, with the target and the 1/√n line through the
-    first step (where the rule aims its next step)."""
+    """A ``--precision`` run's steps (its manifest's ``precision``): the widest seat-rate (or seat-contrast)
+    half-width after each step against the games per cell, on log scales, with the target and the 1/√n line
+    through the first step (where the rule aims its next step)."""
     steps = pd.DataFrame(precision["steps"])
     games, width = steps.games.to_numpy(float), steps.widest_half_width_pp.to_numpy(float)
     fig, ax = plt.subplots(layout="constrained", figsize=(WIDTH * 0.6, 3.4))
     span = np.geomspace(games[0], max(games[-1], precision["max_games"] if len(games) == 1 else games[-1]) * 1.2, 50)
     ax.plot(span, width[0] * np.sqrt(games[0] / span), color="grey", lw=0.8, ls="--", label="1/√n from the first step")
-    ax.plot(games, width, "o-", color="C0", label="widest 95% half-width after the step")
+    of = " of a seat contrast" if precision.get("of") == "contrasts" else ""
+    ax.plot(games, width, "o-", color="C0", label=f"widest 95% half-width{of} after the step")
     ax.axhline(precision["pp"], color="C3", lw=1, label=f"target ±{precision['pp']:g} pp")
     for g, w in zip(games, width):
         ax.annotate(f"{int(g):,}: ±{w:.2f}", (g, w), textcoords="offset points", xytext=(5, 5), fontsize="small")

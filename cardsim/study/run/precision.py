@@ -1,11 +1,15 @@
-"""Stop at a precision: how many games per cell a study plays to pin every seat rate down.
+"""Stop at a precision: how many games per cell a study plays to pin every seat rate (or every seat
+contrast) down.
 
-``cardsim run STUDY --precision P [--max-games M]`` plays in steps. The rule, exactly
-(the games are deterministic, so the same command reaches the same n):
+``cardsim run STUDY --precision P [--max-games M] [--precision-of contrasts]`` plays in steps. The
+rule, exactly (the games are deterministic, so the same command reaches the same n):
 
 1. step 0 plays ``n_0`` games per cell: the study's ``games`` (its file's, or ``--games``);
 2. after a step of ``n_k`` games per cell, ``h_k`` is the widest 95% Wilson half-width
-   ``(high - low) / 2`` over every seat rate of every cell, in percentage points;
+   ``(high - low) / 2`` over every seat rate of every cell, in percentage points; with
+   ``--precision-of contrasts``, the widest 95% half-width of every seat contrast instead: each
+   cell's seat rate less its baseline cell's (the same players and policy), paired game by game
+   with a Student t interval, as ``summary.csv``'s ``_diff`` columns give it (``CONTRAST_RULE``);
 3. if ``h_k <= P``, or ``n_k = M``, the study is the study of ``n_k`` games (games
    ``0 .. n_k - 1`` of every cell, exactly what ``--games n_k`` plays);
 4. otherwise ``n_{k+1} = min(M, max(n_k + n_0, n_0 * ceil(n_k * (h_k / P)**2 / n_0)))``: a half-width
@@ -14,8 +18,10 @@
    ``n_k + n_0``; go to 2.
 
 Each step plays only the new games ``n_k .. n_{k+1} - 1``. The manifest records the rule,
-``P``, ``M``, every ``n_k`` with its ``h_k``, and whether ``P`` was reached. Pure: nothing
-here plays or writes.
+``P``, ``M``, every ``n_k`` with its ``h_k``, and whether ``P`` was reached (and ``of``:
+``contrasts``, where it was asked). A seat contrast with independent outcomes is about
+``sqrt(2)`` times as wide as the rates it joins; pairing narrows it where a rule changes few
+games. Pure: nothing here plays or writes.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from cardsim.study.report.stats import wilson
+from cardsim.study.report.stats import paired_mean, wilson
 
 MAX_GAMES = 1_000_000
 """``--max-games`` when it is not given: the most games per cell a ``--precision`` run plays."""
@@ -32,10 +38,22 @@ RULE = ("n_0 = the study's games; after n_k games per cell, h_k = the widest 95%
         "of any seat rate of any cell, in pp; stop at h_k <= precision or n_k = max_games; else "
         "n_(k+1) = min(max_games, max(n_k + n_0, n_0 * ceil(n_k * (h_k / precision)^2 / n_0)))")
 """The stopping rule in one line, as the manifest states it."""
+CONTRAST_RULE = ("n_0 = the study's games; after n_k games per cell, h_k = the widest 95% half-width (high - low) / 2 "
+                 "of any seat contrast, a cell's seat rate less its baseline cell's (the same players and policy), "
+                 "paired game by game with a Student t interval, in pp; stop at h_k <= precision or n_k = max_games; "
+                 "else n_(k+1) = min(max_games, max(n_k + n_0, n_0 * ceil(n_k * (h_k / precision)^2 / n_0)))")
+"""The rule of ``--precision-of contrasts``."""
+OF = {"rates": RULE, "contrasts": CONTRAST_RULE}
+"""What ``--precision-of`` may name, and the rule each is held to (``rates``: the default)."""
 
 
-def check(precision: object, max_games: object, first: int) -> None:
-    """Raise ``ValueError`` for a precision or bound that cannot run (``first``: the study's games)."""
+def check(precision: object, max_games: object, first: int, of: object = "rates", variants: int = 2) -> None:
+    """Raise ``ValueError`` for a precision or bound that cannot run (``first``: the study's games; ``variants``:
+    how many it has, for contrasts)."""
+    if of not in OF:
+        raise ValueError(f"--precision-of must be one of {', '.join(OF)}, not {of!r}")
+    if of == "contrasts" and variants < 2:
+        raise ValueError("--precision-of contrasts needs a study of two or more variants: there is no contrast")
     if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision < 100 \
             or not math.isfinite(precision):
         raise ValueError(f"--precision must be a number of percentage points > 0 and < 100, not {precision!r}")
@@ -57,3 +75,15 @@ def next_games(games: int, widest: float, precision: float, first: int, max_game
         return None
     projected = first * math.ceil(games * (widest / precision) ** 2 / first)
     return min(max_games, max(projected, games + first))  # never the same n again, whatever the rounding
+
+
+def widest_contrast_half_width(pairs: Sequence[tuple[np.ndarray, np.ndarray, int]]) -> float:
+    """The widest 95% half-width, in percentage points, of the seat contrasts of ``pairs``: each a cell's
+    outcome per game (the seat, or < 0 for none), its baseline cell's for the same games, and its players.
+    Each contrast is ``stats.paired_mean`` of the per-game differences of ``outcome == seat``."""
+    widest = 0.0
+    for here, there, players in pairs:
+        for s in range(players):
+            _, lo, hi = paired_mean((here == s).astype(np.int64) - (there == s).astype(np.int64))
+            widest = max(widest, np.inf if np.isnan(hi) else 100 * (hi - lo) / 2)  # one game: no interval yet
+    return float(widest)
