@@ -158,6 +158,25 @@ def test_an_interrupted_precision_run_resumes_to_the_same_records(write_study, t
     assert sorted(p.name for p in resumed.iterdir()) == sorted(p.name for p in whole.iterdir())
 
 
+def test_an_interrupted_run_to_a_precision_of_contrasts_resumes_to_the_same_steps(write_study, tmp_path):
+    """The pieces a killed run kept count in the contrasts of the resumed one's steps (read back per game)."""
+    path = write_study(**{"games = 40": "games = 30"})
+    whole = run_study(path, precision=12, precision_of="contrasts", out=tmp_path / "whole")
+    seen = []
+
+    class StopAtTheTenthPiece(Hooks):
+        def pause(self, point):
+            seen.append(point)
+            if seen.count("piece") == 10:
+                raise KeyboardInterrupt
+    with pytest.raises(RunStopped, match="--precision-of contrasts --out .* --resume"):
+        run_study(path, precision=12, precision_of="contrasts", out=tmp_path / "cut", hooks=StopAtTheTenthPiece())
+    resumed = run_study(path, precision=12, precision_of="contrasts", out=tmp_path / "cut", resume=True)
+    manifest, first = (json.loads((f / "manifest.json").read_text()) for f in (resumed, whole))
+    assert manifest["execution"]["resumed_chunks"] > 0
+    assert manifest["records"] == first["records"] and manifest["precision"] == first["precision"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--max-games", "100"], "--max-games bounds a --precision run: give --precision too"),
     (["--precision-of", "contrasts"], "--precision-of names a --precision run: give --precision too"),
