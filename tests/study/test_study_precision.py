@@ -139,42 +139,29 @@ def test_a_precision_run_stops_at_max_games_and_says_it_fell_short(write_study, 
     assert verify_study(tmp_path / "o").ok
 
 
-def test_an_interrupted_precision_run_resumes_to_the_same_records(write_study, tmp_path):
+@pytest.mark.parametrize("of, pp, stop, cut", [
+    ("rates", 8, 5, "--precision 8 --max-games 1000000 --out"),
+    ("contrasts", 12, 10, "--precision 12 --max-games 1000000 --precision-of contrasts --out"),  # in step 2
+])
+def test_an_interrupted_precision_run_resumes_to_the_same_records_and_steps(write_study, tmp_path, of, pp, stop, cut):
+    """A killed run resumes to the records and steps of an uninterrupted one: the pieces it kept count in the
+    resumed one's steps (their seat counts, or for contrasts each game's outcome, read back)."""
     path = write_study(**{"games = 40": "games = 30"})
-    whole = run_study(path, precision=8, out=tmp_path / "whole")
+    whole = run_study(path, precision=pp, precision_of=of, out=tmp_path / "whole")
     seen = []
 
-    class StopAtTheFifthPiece(Hooks):
+    class StopAtAPiece(Hooks):
         def pause(self, point):
             seen.append(point)
-            if seen.count("piece") == 5:
+            if seen.count("piece") == stop:
                 raise KeyboardInterrupt
-    with pytest.raises(RunStopped, match="--precision 8 --max-games 1000000 --out .* --resume"):
-        run_study(path, precision=8, out=tmp_path / "cut", hooks=StopAtTheFifthPiece())
-    resumed = run_study(path, precision=8, out=tmp_path / "cut", resume=True)
-    manifest = json.loads((resumed / "manifest.json").read_text())
-    assert manifest["records"] == json.loads((whole / "manifest.json").read_text())["records"]
+    with pytest.raises(RunStopped, match=f"{cut} .* --resume"):
+        run_study(path, precision=pp, precision_of=of, out=tmp_path / "cut", hooks=StopAtAPiece())
+    resumed = run_study(path, precision=pp, precision_of=of, out=tmp_path / "cut", resume=True)
+    manifest, first = (json.loads((f / "manifest.json").read_text()) for f in (resumed, whole))
+    assert manifest["records"] == first["records"] and manifest["precision"] == first["precision"]
     assert manifest["execution"]["resumed_chunks"] > 0
     assert sorted(p.name for p in resumed.iterdir()) == sorted(p.name for p in whole.iterdir())
-
-
-def test_an_interrupted_run_to_a_precision_of_contrasts_resumes_to_the_same_steps(write_study, tmp_path):
-    """The pieces a killed run kept count in the contrasts of the resumed one's steps (read back per game)."""
-    path = write_study(**{"games = 40": "games = 30"})
-    whole = run_study(path, precision=12, precision_of="contrasts", out=tmp_path / "whole")
-    seen = []
-
-    class StopAtTheTenthPiece(Hooks):
-        def pause(self, point):
-            seen.append(point)
-            if seen.count("piece") == 10:
-                raise KeyboardInterrupt
-    with pytest.raises(RunStopped, match="--precision-of contrasts --out .* --resume"):
-        run_study(path, precision=12, precision_of="contrasts", out=tmp_path / "cut", hooks=StopAtTheTenthPiece())
-    resumed = run_study(path, precision=12, precision_of="contrasts", out=tmp_path / "cut", resume=True)
-    manifest, first = (json.loads((f / "manifest.json").read_text()) for f in (resumed, whole))
-    assert manifest["execution"]["resumed_chunks"] > 0
-    assert manifest["records"] == first["records"] and manifest["precision"] == first["precision"]
 
 
 @pytest.mark.parametrize("argv, message", [
