@@ -321,21 +321,18 @@ def _step_widths(folder: Path, study: Study, steps: list[int], of: str = "rates"
     (one (players, policy) group at a time)."""
     m = report.study_measures(study)
     counts: dict[int, list] = {n: [] for n in steps}
-    pairs: dict[int, list] = {n: [] for n in steps}
+    widest = dict.fromkeys(steps, 0.0)
     for players, policy in dict.fromkeys((c.players, c.policy) for c in study.cells()):
         group = storage.read_games(folder, where={"players": players, "policy": policy},
                                    columns=["variant", "game", m.outcome])
-        cells = {v: cell.sort_values("game") for v, cell in group.groupby("variant", sort=False)}
-        for variant, cell in cells.items():
-            for n in steps:
-                x = cell[m.outcome].to_numpy()[cell.game.to_numpy() < n]
-                counts[n].append(np.bincount(x[x >= 0], minlength=players))
-                if of == "contrasts" and variant != study.baseline:
-                    base = cells[study.baseline]
-                    pairs[n].append((x, base[m.outcome].to_numpy()[base.game.to_numpy() < n], players))
-    if of == "contrasts":
-        return [rule.widest_contrast_half_width(pairs[n]) for n in steps]
-    return [rule.widest_half_width(counts[n], n) for n in steps]
+        cells = [c for c in study.cells() if (c.players, c.policy) == (players, policy)]
+        outcomes = {v: cell.sort_values("game")[m.outcome].to_numpy() for v, cell in group.groupby("variant")}
+        for n in steps:  # games 0 .. n - 1 of each cell
+            firsts = [outcomes[c.variant][:n] for c in cells]
+            counts[n] += [np.bincount(x[x >= 0], minlength=players) for x in firsts]
+            if of == "contrasts":
+                widest[n] = max(widest[n], rule.widest_contrast_half_width(study.baseline, cells, firsts))
+    return [widest[n] if of == "contrasts" else rule.widest_half_width(counts[n], n) for n in steps]
 
 
 def _fairness_columns(study: Study) -> list[str]:

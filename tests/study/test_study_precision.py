@@ -36,6 +36,8 @@ def test_the_widest_contrast_half_width_is_the_paired_t_interval_of_every_seat_a
     """Seat s's contrast: the mean of (here == s) - (there == s) game by game, Student t 95%, in pp."""
     from scipy import stats
 
+    from cardsim.study.plan.spec import Cell
+
     rng = np.random.default_rng(3)
     there = rng.integers(-1, 3, 500)
     here = np.where(rng.random(500) < 0.8, there, rng.integers(0, 3, 500))  # the same outcome in most games
@@ -43,9 +45,10 @@ def test_the_widest_contrast_half_width_is_the_paired_t_interval_of_every_seat_a
     for s in range(3):
         d = (here == s).astype(float) - (there == s)
         widest = max(widest, 100 * stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)))
-    assert widest_contrast_half_width([(here, there, 3)]) == pytest.approx(widest, rel=1e-12)
-    assert widest_contrast_half_width([(there, there, 3)]) == 0  # a rule that changes no game: no spread
-    assert widest_contrast_half_width([(here[:1], there[:1], 3)]) == np.inf  # one game: no interval yet, play on
+    cells = [Cell("base", 3, "mc", ("mc",) * 3), Cell("rule", 3, "mc", ("mc",) * 3)]
+    assert widest_contrast_half_width("base", cells, [there, here]) == pytest.approx(widest, rel=1e-12)
+    assert widest_contrast_half_width("base", cells, [there, there]) == 0  # a rule that changes no game: no spread
+    assert widest_contrast_half_width("base", cells, [there[:1], here[:1]]) == np.inf  # one game: no interval yet
 
 
 @pytest.mark.parametrize("precision, max_games, message", [

@@ -85,6 +85,12 @@ def paired_mean(d: np.ndarray, level: float = LEVEL) -> tuple[float, float, floa
     return mean, mean - half, mean + half
 
 
+def seat_contrast(here: np.ndarray, there: np.ndarray, seat: int) -> tuple[float, float, float]:
+    """Seat ``seat``'s rate in the games of outcomes ``here`` less its rate in ``there``, the same games (a
+    variant's cell and its baseline's), paired game by game: ``paired_mean`` of the indicator differences."""
+    return paired_mean((here == seat).astype(np.int64) - (there == seat).astype(np.int64))
+
+
 def fairness(counts: Sequence[int], games: int, level: float = LEVEL) -> dict[str, float]:
     """How far a cell's seats are from equal: ``spread``, ``tv`` and their intervals (``_lo``, ``_hi``).
 
@@ -208,8 +214,7 @@ def _paired_stats(cell: pd.DataFrame, base: pd.DataFrame, m: Measures, seats: ra
     here, there = _paired(cell, base, columns)
     out: dict[str, float] = {}
     for s in seats:
-        d = (here[m.outcome] == s).astype(np.int64) - (there[m.outcome] == s).astype(np.int64)
-        mean, lo, hi = paired_mean(d) if s < players else (np.nan,) * 3
+        mean, lo, hi = seat_contrast(here[m.outcome], there[m.outcome], s) if s < players else (np.nan,) * 3
         out |= {f"{m.outcome}_diff_{s}": mean, f"{m.outcome}_diff_lo_{s}": lo, f"{m.outcome}_diff_hi_{s}": hi}
     both = ~here["truncated"] & ~there["truncated"]
     for c in m.lengths:

@@ -30,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from cardsim.study.report.stats import paired_mean, wilson
+from cardsim.study.report.stats import seat_contrast, wilson
 
 MAX_GAMES = 1_000_000
 """``--max-games`` when it is not given: the most games per cell a ``--precision`` run plays."""
@@ -77,13 +77,17 @@ def next_games(games: int, widest: float, precision: float, first: int, max_game
     return min(max_games, max(projected, games + first))  # never the same n again, whatever the rounding
 
 
-def widest_contrast_half_width(pairs: Sequence[tuple[np.ndarray, np.ndarray, int]]) -> float:
-    """The widest 95% half-width, in percentage points, of the seat contrasts of ``pairs``: each a cell's
-    outcome per game (the seat, or < 0 for none), its baseline cell's for the same games, and its players.
-    Each contrast is ``stats.paired_mean`` of the per-game differences of ``outcome == seat``."""
+def widest_contrast_half_width(baseline: str, cells: Sequence, outcomes: Sequence[np.ndarray]) -> float:
+    """The widest 95% half-width, in percentage points, of the seat contrasts of ``cells`` (each with its
+    ``variant``, ``players`` and ``policy``; ``outcomes[c]``: cell c's outcome per game, the seat or < 0 for
+    none, the same games in every cell): every cell not of ``baseline`` against the ``baseline`` cell of its
+    players and policy, seat by seat, as ``summary.csv`` gives it (``stats.seat_contrast``)."""
+    of = {(c.variant, c.players, c.policy): x for c, x in zip(cells, outcomes)}
     widest = 0.0
-    for here, there, players in pairs:
-        for s in range(players):
-            _, lo, hi = paired_mean((here == s).astype(np.int64) - (there == s).astype(np.int64))
+    for c, here in zip(cells, outcomes):
+        if c.variant == baseline:
+            continue
+        for s in range(c.players):
+            _, lo, hi = seat_contrast(here, of[(baseline, c.players, c.policy)], s)
             widest = max(widest, np.inf if np.isnan(hi) else 100 * (hi - lo) / 2)  # one game: no interval yet
     return float(widest)

@@ -77,10 +77,7 @@ def _widest(study: Study, cells: list, kept: list[list[np.ndarray]], games: int,
     ``kept[c]``, what ``play`` keeps of cell ``cells[c]``'s pieces, in game order."""
     if of == "rates":
         return widest_half_width([sum(parts) for parts in kept], games)
-    outcomes = [np.concatenate(parts) for parts in kept]
-    where = {(c.variant, c.players, c.policy): i for i, c in enumerate(cells)}
-    return widest_contrast_half_width([(x, outcomes[where[(study.baseline, c.players, c.policy)]], c.players)
-                                       for c, x in zip(cells, outcomes) if c.variant != study.baseline])
+    return widest_contrast_half_width(study.baseline, cells, [np.concatenate(parts) for parts in kept])
 
 
 def _outcomes(part: Path, piece: int, outcome: str) -> np.ndarray:
