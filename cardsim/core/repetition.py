@@ -14,12 +14,13 @@ table clear the discard pile follows from the hands. What seats remember is not 
 
 The reference engines keep the positions themselves (``Positions``). The compiled engines keep a 64-bit
 fingerprint of each (``fingerprint``: splitmix64's finaliser over the position's words) in a ring of
-``WINDOW`` in the game's state (``repeats``), and only since a card last left play: with the stock empty a card leaves play only to the
-discard pile, and the pile only grows, so no position before that can recur. The first round of each such
-stretch is kept as words and fingerprinted only if a second round follows without a discard: most rounds
-discard, so most round beginnings cost a copy, not a fingerprint (``mc``'s play-outs begin many). The ring
-then holds the last ``WINDOW`` positions that could recur, as the reference's memory does. Two different
-positions share a fingerprint with probability 2^-64 per comparison: the engines agree unless that happens.
+``WINDOW`` in the game's state (``repeats``), and only since a card last left play: with the stock empty a
+card leaves play only to the discard pile, and the pile only grows, so no position before that can recur.
+The first round of each such stretch is kept as words and fingerprinted only if a second round follows
+without a discard: most rounds discard, so most round beginnings cost a copy, not a fingerprint (``mc``'s
+play-outs begin many). The ring then holds the last ``WINDOW`` positions that could recur, as the
+reference's memory does. Two different positions share a fingerprint with probability 2^-64 per
+comparison: the engines agree unless that happens.
 """
 from __future__ import annotations
 
