@@ -33,3 +33,28 @@ def test_a_committed_study_folder_holds_its_sample_and_no_records():
     assert not [p for p in tracked if p.endswith("games.parquet")]
     for folder in {Path(p).parent for p in tracked if p.endswith("manifest.json")}:
         assert f"{folder}/sample.csv" in tracked, f"{folder} has a manifest but no committed sample.csv"
+
+
+REPLICATIONS = sorted(p.parent for p in (ROOT / "results").glob("*_replication/replication.csv"))
+
+
+@pytest.mark.parametrize("place", REPLICATIONS, ids=[p.name for p in REPLICATIONS])
+def test_a_committed_replication_table_is_its_two_runs_tabulated_today(place):
+    """Each ``replication.csv`` holds what today's verdict rule makes of the committed original and fresh
+    runs: a change of the rule (``replication.POWER``) that is not written through to the tables fails."""
+    from cardsim.profile import command as profiles
+    from cardsim.profile import files
+    from cardsim.study import replication
+    from cardsim.study.folder import manifest as claims
+    from cardsim.study.folder import storage
+
+    original, fresh = place.parent / place.name.removesuffix("_replication"), place / replication.FRESH
+    if (original / files.TABLE).exists():
+        expected = profiles.replicated(profiles.read(original), profiles.read(fresh))
+    else:
+        study_of = lambda f: claims.study_of(storage.read_manifest(f), f / storage.MANIFEST)  # noqa: E731
+        expected = replication.verdicts(replication.contrasts(original, study_of(original)),
+                                        replication.contrasts(fresh, study_of(fresh)))
+    committed = replication.read(place / replication.TABLE)
+    assert committed.verdict.tolist() == expected.verdict.tolist()
+    assert committed.fresh_power.to_numpy() == pytest.approx(expected.fresh_power.to_numpy(), rel=1e-5)

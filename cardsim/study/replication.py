@@ -10,11 +10,12 @@ many comparisons in its own run (``multiplicity``), with a verdict (``VERDICTS``
 
 - ``no finding``: the original does not survive correction: there is nothing to replicate;
 - ``replicated``: the fresh run's contrast survives too, with the same sign;
-- ``underpowered``: the fresh run's contrast does not survive, and could not have for an
-  effect of the original's size: its simultaneous interval's half-width is at least the
-  original's |estimate| (a fresh estimate equal to the original would not exclude 0);
+- ``underpowered``: the fresh run's contrast does not survive, and the fresh run had less
+  than ``POWER`` (80%) chance to find an effect of the original's size (``power``): a miss
+  then says little;
 - ``not replicated``: otherwise (the fresh contrast survives with the other sign, or it
-  does not survive although the fresh run could resolve an effect of the original's size).
+  does not survive although the fresh run would have found an effect of the original's
+  size at least 4 times in 5).
 
 The default seed is the original's plus 1: game keys hash the seed, so its deals share
 nothing with the original's.
@@ -34,18 +35,24 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
+from scipy import special
 
 from cardsim.core.game import SEED_LIMIT
 from cardsim.study.folder import place as folders
 from cardsim.study.folder import manifest as claims
 from cardsim.study.report import multiplicity
 from cardsim.study.report import summary as report
+from cardsim.study.report.stats import LEVEL
 from cardsim.study.folder import storage
 from cardsim.study.plan.spec import Study, StudyError
 
 TABLE = "replication.csv"
 FRESH = "fresh"
 VERDICTS = ("replicated", "not replicated", "underpowered", "no finding")
+POWER = 0.8
+"""A fresh run that misses a contrast counts against it only if it would have found an effect of the
+original's size with at least this chance; below, the miss is ``underpowered``. (An effect exactly at
+the fresh run's simultaneous half-width is found half the time.)"""
 LABELS = ("variant", "players", "policy", "effect", "knob", "level", "reference", "knob_b", "level_b",
           "reference_b", "measure")
 """The columns that name a contrast (those a table holds)."""
@@ -67,19 +74,34 @@ def contrasts(folder: Path, study: Study) -> pd.DataFrame:
     return multiplicity.variant_table(summary, study.baseline, study.alpha)
 
 
+def power(effect, lo, hi, sim_lo, sim_hi, level: float = LEVEL) -> np.ndarray:
+    """The chance that a run whose contrast has the ``level`` interval ``[lo, hi]`` and the simultaneous
+    interval ``[sim_lo, sim_hi]`` finds a true effect of size ``effect``: that its estimate clears the
+    simultaneous half-width ``h`` on the effect's side, ``Phi((|effect| - h) / se)``, the standard error
+    read from the interval (normal: a run holds thousands of games). Holm's step-down is at least as
+    lenient as the simultaneous interval, so this is a lower bound."""
+    effect, lo, hi, sim_lo, sim_hi = (np.asarray(x, dtype=float) for x in (effect, lo, hi, sim_lo, sim_hi))
+    se = (hi - lo) / (2 * special.ndtri(0.5 + level / 2))
+    margin = np.abs(effect) - (sim_hi - sim_lo) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        chance = special.ndtr(margin / se)
+    return np.where(se > 0, chance, (margin > 0).astype(float))  # a contrast the same in every game
+
+
 def verdicts(original: pd.DataFrame, fresh: pd.DataFrame) -> pd.DataFrame:
-    """Each contrast of ``fresh`` beside the same one of ``original`` (``fresh_`` columns), with its verdict."""
+    """Each contrast of ``fresh`` beside the same one of ``original`` (``fresh_`` columns), with the
+    fresh run's ``power`` for an effect of the original's size and the verdict."""
     keys = [c for c in LABELS if c in original.columns]
     a = original[[*keys, *SHOWN]]
     b = fresh[[*keys, *SHOWN]].rename(columns={c: f"fresh_{c}" for c in SHOWN})
     both = a.merge(b, on=keys, how="inner", validate="one_to_one")  # a part replicated: its contrasts only
     same = np.sign(both.estimate) == np.sign(both.fresh_estimate)
-    resolves = (both.fresh_sim_hi - both.fresh_sim_lo) / 2 < both.estimate.abs()
+    chance = power(both.estimate, both.fresh_lo, both.fresh_hi, both.fresh_sim_lo, both.fresh_sim_hi)
     fresh_survives = both.fresh_survives.astype(bool)
     verdict = np.where(~both.survives.astype(bool), "no finding",
                        np.where(fresh_survives & same, "replicated",
-                                np.where(~fresh_survives & ~resolves, "underpowered", "not replicated")))
-    return both.assign(verdict=verdict)
+                                np.where(~fresh_survives & (chance < POWER), "underpowered", "not replicated")))
+    return both.assign(fresh_power=chance, verdict=verdict)
 
 
 def fresh_seed(study: Study) -> int:

@@ -4,11 +4,12 @@ import json
 
 import pandas as pd
 import pytest
+from scipy import stats
 
 from cardsim import cli
 from cardsim.study import run_study
 from cardsim.study.folder import storage
-from cardsim.study.replication import FRESH, TABLE, read, replicate, verdicts
+from cardsim.study.replication import FRESH, TABLE, power, read, replicate, verdicts
 from cardsim.study.plan.spec import StudyError
 
 FACTORIAL = """\
@@ -40,6 +41,10 @@ def _row(estimate, half, survives, sim=None):
     (_row(0.02, 0.005, True), _row(-0.015, 0.005, True), "not replicated"),  # surviving, the other sign
     (_row(0.02, 0.005, True), _row(0.001, 0.005, False), "not replicated"),  # could have resolved 0.02
     (_row(0.02, 0.005, True), _row(0.01, 0.015, False), "underpowered"),  # half-width 0.03 >= 0.02
+    # the simultaneous half-width just under the effect: found about half the time, so a miss is no evidence
+    (_row(0.02, 0.005, True), _row(0.002, 0.0098, False, sim=0.0196), "underpowered"),
+    # the Molotow case: 1.32 pp, an 8,000-game replication's simultaneous half-width 1.30 pp
+    (_row(0.0132, 0.0061, True), _row(0.0011, 0.0065, False, sim=0.0130), "underpowered"),
     (_row(-0.0063, 0.0043, False), _row(0.0106, 0.011, False), "no finding"),  # the issue's trump-two swap
 ])
 def test_the_verdict_of_a_contrast(original, fresh, verdict):
@@ -47,6 +52,18 @@ def test_the_verdict_of_a_contrast(original, fresh, verdict):
     table = verdicts(pd.DataFrame([original | keys]), pd.DataFrame([fresh | keys]))
     assert table.verdict.tolist() == [verdict]
     assert table.fresh_estimate.iloc[0] == fresh["estimate"]
+
+
+@pytest.mark.parametrize("effect, half, sim", [(0.02, 0.005, 0.01), (0.02, 0.0098, 0.0196), (-0.013, 0.004, 0.009),
+                                               (0.001, 0.002, 0.004)])
+def test_the_power_of_a_fresh_run_is_its_chance_to_clear_the_simultaneous_interval(effect, half, sim):
+    """Against scipy.stats.norm: an estimate drawn around the original's effect with the fresh run's
+    standard error exceeds the simultaneous half-width on the effect's side."""
+    se = half / stats.norm.ppf(0.975)
+    expected = stats.norm.sf(sim, loc=abs(effect), scale=se)
+    assert power(effect, 0.0 - half, half, -sim, sim) == pytest.approx(expected, rel=1e-9)
+    assert power(0.0, -half, half, -sim, sim) < 0.5 < power(sim * 1.01, -half, half, -sim, sim)
+    assert power(effect, 0.0, 0.0, 0.0, 0.0) == (1.0 if effect else 0.0)  # a contrast the same in every game
 
 
 def test_a_factorial_replicates_on_fresh_deals_into_its_own_folder(fake, tmp_path):
