@@ -1,12 +1,9 @@
 """The Molotow ``learned`` policy (docs/design.md#the-learned-policy; specified in policies.py): model files, the
-scorer's decisions, both engines alike, information sets, bad input, training.
-
-Models here are written by the tests (random weights under ``tmp_path``), so the tests do not depend on what
-the committed models learned; the committed ones are checked to load and to play alike on both engines.
+scorer's decisions, both engines alike, information sets, training (bad model files and
+parameters, alike in every game: tests/test_learned_models.py).
 """
 import json
 import random
-import re
 import warnings
 
 import numpy as np
@@ -25,6 +22,8 @@ from cardsim.games.molotow.policies import DEFAULT_MODEL
 from cardsim.games.molotow.rules import MolotowRules
 from cardsim.learn.train import train
 
+from learned_models import ModelFiles, learned
+
 from .states import played_to
 from .strategies import rules_and_players
 from .test_differential import mismatches
@@ -32,39 +31,19 @@ from .test_mc import rehide
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
 
-PROVENANCE = dict(rules="molotow", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
-                  feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
-                  libraries={})
-
-
-def write_model(path, weights, **provenance):
-    models.write(path, models.content("molotow", weights, PROVENANCE | provenance, {}))
-    return path
-
-
-def random_model(path, seed: int):
-    return write_model(path, np.random.default_rng(seed).normal(size=(features.BLOCKS, features.N)))
-
-
-def learned(path) -> str:
-    return normal_call(f"learned(model={str(path)!r})")
+FILES = ModelFiles("molotow", features)
 
 
 @pytest.fixture(scope="module")
 def models_dir(tmp_path_factory):
-    """Three random models and a zero one."""
-    d = tmp_path_factory.mktemp("models")
-    for k in range(3):
-        random_model(d / f"r{k}.json", k)
-    write_model(d / "zero.json", np.zeros((features.BLOCKS, features.N)))
-    return d
+    return FILES.folder(tmp_path_factory)
 
 
 # --- model files and parameters ------------------------------------------------------------------
 
 def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
     w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
-    path = write_model(tmp_path / "m.json", w)
+    path = FILES.write(tmp_path / "m.json", w)
     model = C.load_model(str(path))
     assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
     row = C.policy_table((learned(path),))[0]
@@ -85,63 +64,6 @@ def test_the_committed_models_load_and_name_their_provenance():
         assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] == parent
         assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
         parent = content["digest"]
-
-
-def corrupt(path):
-    body = json.loads(path.read_text())
-    body["weights"][0][0] += 1
-    path.write_text(json.dumps(body))
-
-
-def foreign(path):
-    body = json.loads(path.read_text()) | {"game": "moska"}
-    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
-
-
-def other_features(path):
-    body = json.loads(path.read_text()) | {"features": list(features.NAMES[::-1])}
-    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
-
-
-@pytest.mark.parametrize("spoil, match", [
-    (lambda p: p.write_text(p.read_text()[:300]), "not a model file (truncated or corrupt JSON"),
-    (corrupt, "model file is corrupt (its content does not match its digest)"),
-    (foreign, "a model of moska, not of molotow"),
-    (other_features, "do not match this engine's"),
-    (lambda p: p.unlink(), "no such molotow model"),
-])
-def test_a_bad_model_file_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys, spoil, match):
-    path = random_model(tmp_path / "bad.json", 0)
-    spoil(path)
-    for engine in ("compiled", "reference"):
-        for policy in (learned(path), f"mc(base={learned(path)!r})"):
-            with pytest.raises(ValueError, match=re.escape(match)) as err:
-                cardsim.simulate("molotow", games=1, policy=policy, engine=engine)
-            assert str(path) in str(err.value) and "\n" not in str(err.value)
-    out = tmp_path / "out"
-    assert cli.main(["ladder", "molotow", "--policies", f"greedy,{learned(path)}", "--games", "2", "--out",
-                     str(out)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and match in err and not out.exists()
-
-
-@pytest.mark.parametrize("text, match", [
-    ("learned(depth=2)", "molotow policy learned has no parameter 'depth'; known: model"),
-    ("learned(model=3)", "molotow policy learned: model=3 must be a model name"),
-    ("learned(model=nobody)", "nobody.json: no such molotow model (committed models: "),
-    ("mc(base=learned(model=nobody))", "nobody.json: no such molotow model"),
-    ("learned(model=moska_4p_g1)", "moska_4p_g1.json: no such molotow model"),
-])
-def test_learned_parameters_are_checked_with_one_line(text, match):
-    with pytest.raises(ValueError, match=re.escape(match)) as err:
-        cardsim.simulate("molotow", games=1, policy=text)
-    assert "\n" not in str(err.value)
-
-
-def test_a_model_of_other_rules_plays_with_a_warning(tmp_path):
-    path = write_model(tmp_path / "t.json", np.zeros((features.BLOCKS, features.N)), rules="swiss")
-    with pytest.warns(UserWarning, match="t.json: a model trained for swiss at 4 players plays molotow at 4"):
-        cardsim.simulate("molotow", games=1, policy=learned(path))
 
 
 # --- decisions ---------------------------------------------------------------------------------------

@@ -1,12 +1,8 @@
 """The Moska ``learned`` policy (docs/design.md#learned-players): model files, decisions, both engines alike,
-information sets, the fit and ``cardsim train``.
-
-Models here are written by the tests (random weights under ``tmp_path``), so the tests do not depend on
-what the committed models learned; the committed ones are checked to load and to play alike on both
-engines.
+information sets, the fit and ``cardsim train`` (bad model files and
+parameters, alike in every game: tests/test_learned_models.py).
 """
 import json
-import re
 import warnings
 
 import numpy as np
@@ -15,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import cardsim
 from cardsim import cli
 from cardsim.core import models
 from cardsim.core.records import frame
@@ -29,37 +24,19 @@ from cardsim.games.moska.rules import MoskaRules
 from cardsim.learn import fit as fitting
 from cardsim.learn.train import train
 
+from learned_models import ModelFiles, learned
+
 from .states import Game, assert_same_decision, hidden_cards_dealt_again
 from .strategies import setups
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
 
-PROVENANCE = dict(rules="moska", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
-                  feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
-                  libraries={})
-
-
-def write_model(path, weights, **provenance):
-    models.write(path, models.content("moska", weights, PROVENANCE | provenance, {}))
-    return path
-
-
-def random_model(path, seed: int):
-    return write_model(path, np.random.default_rng(seed).normal(size=(features.BLOCKS, features.N)))
-
-
-def learned(path) -> str:
-    return normal_call(f"learned(model={str(path)!r})")
+FILES = ModelFiles("moska", features)
 
 
 @pytest.fixture(scope="module")
 def models_dir(tmp_path_factory):
-    """Three random models and a zero one."""
-    d = tmp_path_factory.mktemp("models")
-    for k in range(3):
-        random_model(d / f"r{k}.json", k)
-    write_model(d / "zero.json", np.zeros((features.BLOCKS, features.N)))
-    return d
+    return FILES.folder(tmp_path_factory)
 
 
 def records(engine, rules, players, seed, games, seats) -> pd.DataFrame:
@@ -72,7 +49,7 @@ def records(engine, rules, players, seed, games, seats) -> pd.DataFrame:
 
 def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
     w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
-    path = write_model(tmp_path / "m.json", w)
+    path = FILES.write(tmp_path / "m.json", w)
     model = models.load("moska", str(path), features.VERSION, features.NAMES, features.block_names())
     assert model.digest == models.digest(json.loads(path.read_text())) and model.digest.startswith("sha256:")
     assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
@@ -91,68 +68,11 @@ def test_the_committed_models_load_and_name_their_provenance():
     assert isinstance(make_policy("learned"), LearnedPolicy)
 
 
-def corrupt(path):
-    body = json.loads(path.read_text())
-    body["weights"][0][0] += 1
-    path.write_text(json.dumps(body))
-
-
-def foreign(path):
-    body = json.loads(path.read_text()) | {"game": "uno"}
-    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
-
-
-def old_features(path):
-    body = json.loads(path.read_text()) | {"feature_version": features.VERSION + 1}
-    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
-
-
-@pytest.mark.parametrize("spoil, match", [
-    (lambda p: p.write_text(p.read_text()[:200]), "not a model file (truncated or corrupt JSON"),
-    (corrupt, "model file is corrupt (its content does not match its digest)"),
-    (foreign, "a model of uno, not of moska"),
-    (old_features, "do not match this engine's"),
-    (lambda p: p.unlink(), "no such moska model"),
-])
-def test_a_bad_model_file_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys, spoil, match):
-    path = random_model(tmp_path / "bad.json", 0)
-    spoil(path)
-    for call in (lambda: cardsim.simulate("moska", players=4, games=2, policy=learned(path)),
-                 lambda: cardsim.simulate("moska", players=4, games=2, policy=f"mc(base={learned(path)!r})",
-                                          engine="reference")):
-        with pytest.raises(ValueError, match=re.escape(match)) as err:
-            call()
-        assert str(path) in str(err.value) and "\n" not in str(err.value)
-    out = tmp_path / "out"
-    assert cli.main(["ladder", "moska", "--policies", f"greedy,{learned(path)}", "--games", "4", "--out",
-                     str(out)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and match in err and not out.exists()
-
-
-@pytest.mark.parametrize("text, match", [
-    ("learned(depth=2)", "moska policy learned has no parameter 'depth'; known: model"),
-    ("learned(model=3)", "moska policy learned: model=3 must be a model name"),
-    ("learned(model=nobody)", "nobody.json: no such moska model (committed models: "),
-    ("mc(base=learned(model=nobody))", "nobody.json: no such moska model"),
-])
-def test_learned_parameters_are_checked_with_one_line(text, match):
-    with pytest.raises(ValueError, match=re.escape(match)) as err:
-        cardsim.simulate("moska", players=3, games=2, policy=text)
-    assert "\n" not in str(err.value)
-
-
 def test_mc_over_a_learned_base_has_one_spelling():
     text = normal_call("mc(determinizations=4, base=learned(model=moska_4p_g1))")
     assert text == normal_call(text) == "mc(base='learned(model=moska_4p_g1)', determinizations=4)"
     row = table((text,))[0]
     assert (row[1], row[2]) == (4, 3) and (row[WEIGHTS:] == table(("learned(model=moska_4p_g1)",))[0][WEIGHTS:]).all()
-
-
-def test_a_model_of_other_rules_is_used_with_a_warning(tmp_path):
-    path = write_model(tmp_path / "t.json", np.zeros((features.BLOCKS, features.N)), rules="turamoska")
-    with pytest.warns(UserWarning, match="t.json: a model trained for turamoska at 4 players plays moska at 4 players"):
-        cardsim.simulate("moska", players=4, games=2, policy=learned(path))
 
 
 # --- decisions --------------------------------------------------------------------------------

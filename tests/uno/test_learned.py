@@ -1,11 +1,8 @@
 """The Uno ``learned`` policy (docs/design.md#learned-players; ``policies.py`` says it in words): model files,
-choices, both engines alike, information sets, warnings and ``cardsim train uno``.
-
-Models here are written by the tests (random weights under ``tmp_path``), so the tests do not depend on what
-the committed models learned; the committed ones are checked to load and to play alike on both engines.
+choices, both engines alike, information sets, warnings and ``cardsim train uno`` (bad model files and
+parameters, alike in every game: tests/test_learned_models.py).
 """
 import json
-import re
 import warnings
 
 import numpy as np
@@ -15,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cardsim
-from cardsim import cli
 from cardsim.core import models
 from cardsim.core.rules import format_call, normal_call
 from cardsim.games.uno import GAME
@@ -26,45 +22,27 @@ from cardsim.games.uno.policies import DEFAULT_MODEL, parse_policy
 from cardsim.games.uno.rules import UnoRules
 from cardsim.learn.train import train
 
+from learned_models import ModelFiles, learned
+
 from .test_compiled import start
 from .test_mc import view_twin
 from .test_properties import tables
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*a model trained for")
 
-PROVENANCE = dict(rules="official", players=4, seed=0, teacher="none", generation=0, parent=None, positions=0,
-                  feature_version=features.VERSION, features=list(features.NAMES), blocks=features.block_names(),
-                  libraries={})
-
-
-def write_model(path, weights, game="uno", **provenance):
-    models.write(path, models.content(game, weights, PROVENANCE | provenance, {}))
-    return path
-
-
-def random_model(path, seed: int):
-    return write_model(path, np.random.default_rng(seed).normal(size=(features.BLOCKS, features.N)))
-
-
-def learned(path, **more) -> str:
-    return normal_call(format_call("learned", {"model": str(path), **more}))
+FILES = ModelFiles("uno", features)
 
 
 @pytest.fixture(scope="module")
 def models_dir(tmp_path_factory):
-    """Three random models and a zero one."""
-    d = tmp_path_factory.mktemp("models")
-    for k in range(3):
-        random_model(d / f"r{k}.json", k)
-    write_model(d / "zero.json", np.zeros((features.BLOCKS, features.N)))
-    return d
+    return FILES.folder(tmp_path_factory)
 
 
 # ---------------------------------------------------------------- model files and parameters
 
 def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
     w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
-    path = write_model(tmp_path / "m.json", w)
+    path = FILES.write(tmp_path / "m.json", w)
     model = models.load("uno", str(path), features.VERSION, features.NAMES, features.block_names())
     assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
     row = C.policy_of((learned(path, forbid="bluff"),))[0]
@@ -87,64 +65,6 @@ def test_the_committed_models_load_and_name_their_provenance():
         assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
         parents.add(content["digest"])
     assert parse_policy("learned").model == DEFAULT_MODEL
-
-
-def corrupt(path):
-    body = json.loads(path.read_text())
-    body["weights"][0][0] += 1
-    path.write_text(json.dumps(body))
-
-
-def foreign(path):
-    body = json.loads(path.read_text()) | {"game": "moska"}
-    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
-
-
-def other_features(path):
-    body = json.loads(path.read_text()) | {"feature_version": features.VERSION + 1}
-    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
-
-
-@pytest.mark.parametrize("spoil, match", [
-    (lambda p: p.write_text(p.read_text()[:200]), "not a model file (truncated or corrupt JSON"),
-    (corrupt, "model file is corrupt (its content does not match its digest)"),
-    (foreign, "a model of moska, not of uno"),
-    (other_features, "do not match this engine's"),
-    (lambda p: p.unlink(), "no such uno model"),
-])
-def test_a_bad_model_file_is_one_line_naming_the_file_and_exit_2(tmp_path, capsys, spoil, match):
-    path = random_model(tmp_path / "bad.json", 0)
-    spoil(path)
-    for call in (lambda: cardsim.simulate("uno", players=4, games=2, policy=learned(path)),
-                 lambda: cardsim.simulate("uno", players=4, games=2, policy=f"mc(base={learned(path)!r})",
-                                          engine="reference")):
-        with pytest.raises(ValueError, match=re.escape(match)) as err:
-            call()
-        assert str(path) in str(err.value) and "\n" not in str(err.value)
-    out = tmp_path / "out"
-    assert cli.main(["ladder", "uno", "--policies", f"greedy,{learned(path)}", "--games", "4", "--out",
-                     str(out)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and match in err and not out.exists()
-
-
-@pytest.mark.parametrize("text, match", [
-    ("learned(depth=2)", "uno policy learned has no parameter 'depth'; known: model"),
-    ("learned(bluff=0.1)", "uno policy learned has no parameter 'bluff'; known: model"),
-    ("learned(model=3)", "uno policy learned: model=3 must be a model name"),
-    ("learned(model=nobody)", "nobody.json: no such uno model (committed models: "),
-    ("mc(base=learned(model=nobody))", "nobody.json: no such uno model"),
-])
-def test_learned_parameters_are_checked_with_one_line(text, match):
-    with pytest.raises(ValueError, match=re.escape(match)) as err:
-        cardsim.simulate("uno", players=3, games=2, policy=text)
-    assert "\n" not in str(err.value)
-
-
-def test_a_model_of_other_rules_is_used_with_a_warning(tmp_path):
-    path = write_model(tmp_path / "t.json", np.zeros((features.BLOCKS, features.N)), rules="stacking")
-    with pytest.warns(UserWarning, match="t.json: a model trained for stacking at 4 players plays official at 3"):
-        cardsim.simulate("uno", players=3, games=2, policy=learned(path))
 
 
 # ---------------------------------------------------------------- choices

@@ -1,0 +1,72 @@
+"""Model files for the four games' ``learned`` tests (tests/<game>/test_learned.py, tests/test_learned_models.py).
+
+The tests write their own models (random weights under ``tmp_path``), so they do not depend on what the
+committed models learned; ``spoilt`` breaks a written file in each way a user's file can be broken.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from cardsim.core import models
+from cardsim.core.rules import format_call, normal_call
+
+
+class ModelFiles:
+    """Writes model files of one game whose features are ``features`` (its ``learned_features`` module)."""
+
+    def __init__(self, game: str, features: ModuleType, rules: str | None = None):
+        self.game, self.features = game, features
+        self.provenance = dict(rules=rules or game, players=4, seed=0, teacher="none", generation=0, parent=None,
+                               positions=0, feature_version=features.VERSION, features=list(features.NAMES),
+                               blocks=features.block_names(), libraries={})
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.features.BLOCKS, self.features.N
+
+    def write(self, path: Path, weights: np.ndarray, **provenance) -> Path:
+        models.write(path, models.content(self.game, weights, self.provenance | provenance, {}))
+        return path
+
+    def random(self, path: Path, seed: int) -> Path:
+        return self.write(path, np.random.default_rng(seed).normal(size=self.shape))
+
+    def folder(self, tmp_path_factory) -> Path:
+        """Three random models (``r0.json`` .. ``r2.json``) and a zero one (``zero.json``)."""
+        d = tmp_path_factory.mktemp("models")
+        for k in range(3):
+            self.random(d / f"r{k}.json", k)
+        self.write(d / "zero.json", np.zeros(self.shape))
+        return d
+
+
+def learned(path, **more) -> str:
+    """The policy text that seats the model file ``path``."""
+    return normal_call(format_call("learned", {"model": str(path), **more}))
+
+
+def _rewritten(path: Path, **changes) -> None:
+    """The file with ``changes`` and a digest that matches them: a well-formed model, wrong for its reader."""
+    body = json.loads(path.read_text()) | changes
+    path.write_text(json.dumps(body | {"digest": models.digest(body)}))
+
+
+def _corrupt(path: Path) -> None:
+    body = json.loads(path.read_text())
+    body["weights"][0][0] += 1
+    path.write_text(json.dumps(body))
+
+
+def spoilt(game: str, other_game: str, features: ModuleType) -> list[tuple]:
+    """(spoil the file at a path, the message's part) for each way a model file of ``game`` can be wrong."""
+    return [
+        (lambda p: p.write_text(p.read_text()[:200]), "not a model file (truncated or corrupt JSON"),
+        (_corrupt, "model file is corrupt (its content does not match its digest)"),
+        (lambda p: _rewritten(p, game=other_game), f"a model of {other_game}, not of {game}"),
+        (lambda p: _rewritten(p, feature_version=features.VERSION + 1), "do not match this engine's"),
+        (lambda p: p.unlink(), f"no such {game} model"),
+    ]
