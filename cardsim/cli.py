@@ -197,7 +197,7 @@ def cmd_train(args: argparse.Namespace) -> None:
 
     paths = train(args.game, args.rules, players=args.players, generations=args.generations,
                   positions=args.positions, teacher=args.teacher, seed=args.seed, jobs=args.jobs, out=args.out,
-                  name=args.name, every=args.every, progress=not args.quiet)
+                  name=args.name, every=args.every, hidden=args.hidden, progress=not args.quiet)
     for path in paths:
         print(f"wrote {path}")
 
@@ -336,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_warm)
 
     p = sub.add_parser("train", help="train a learned policy by expert iteration: self-play positions labelled by "
-                                     "mc, a conditional logit per generation")
+                                     "mc, a conditional logit (or a small network) per generation")
     p.add_argument("game")
     p.add_argument("rules", nargs="?", help="a preset or string form (default: the game's default preset)")
     p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
@@ -348,6 +348,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "later generations search the previous one's play-outs with its worlds")
     p.add_argument("--seed", type=int, default=0, help="the training seed (default 0)")
     p.add_argument("--every", type=int, default=8, help="one decision in EVERY becomes a position (default 8)")
+    p.add_argument("--hidden", type=int, default=0,
+                   help="rectified units per block, a small network (Moska, Uno: 1 to 4); default 0, linear")
     p.add_argument("--jobs", type=int, default=1, help="labelling processes (default 1)")
     p.add_argument("--name", help="model names NAME_g1, NAME_g2, ... (default RULES_<players>p, e.g. moska_4p)")
     p.add_argument("--out", required=True, help="folder of the model files; a run with a folder holding some "

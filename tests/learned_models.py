@@ -28,6 +28,10 @@ class ModelFiles:
     def shape(self) -> tuple[int, int]:
         return self.features.BLOCKS, self.features.N
 
+    def load(self, path: Path) -> models.Model:
+        """The model file at ``path``, read by the game's engine."""
+        return models.Models(self.game, self.features, "", lambda text: None).load(str(path))
+
     def write(self, path: Path, weights: np.ndarray, **provenance) -> Path:
         models.write(path, models.content(self.game, weights, self.provenance | provenance, {}))
         return path
@@ -35,12 +39,22 @@ class ModelFiles:
     def random(self, path: Path, seed: int) -> Path:
         return self.write(path, np.random.default_rng(seed).normal(size=self.shape))
 
+    def network(self, path: Path, seed: int) -> Path:
+        """A random network (``core.learned.HIDDEN`` units per block; the last unit's output weight 0, so the
+        engine skips it), in a game whose blocks have room for units."""
+        weights = np.random.default_rng(seed).normal(size=(self.features.BLOCKS, self.features.WIDTH))
+        weights[:, -1] = 0.0
+        return self.write(path, weights)
+
     def folder(self, tmp_path_factory) -> Path:
-        """Three random models (``r0.json`` .. ``r2.json``) and a zero one (``zero.json``)."""
+        """Three random models (``r0.json`` .. ``r2.json``), a zero one (``zero.json``) and, in a game with
+        networks, a random network (``n0.json``)."""
         d = tmp_path_factory.mktemp("models")
         for k in range(3):
             self.random(d / f"r{k}.json", k)
         self.write(d / "zero.json", np.zeros(self.shape))
+        if self.features.WIDTH > self.features.N:
+            self.network(d / "n0.json", 0)
         return d
 
 
@@ -68,5 +82,7 @@ def spoilt(game: str, other_game: str, features: ModuleType) -> list[tuple]:
         (_corrupt, "model file is corrupt (its content does not match its digest)"),
         (lambda p: _rewritten(p, game=other_game), f"a model of {other_game}, not of {game}"),
         (lambda p: _rewritten(p, feature_version=features.VERSION + 1), "do not match this engine's"),
+        (lambda p: _rewritten(p, weights=[row + [0.0] for row in json.loads(p.read_text())["weights"]]),
+         f"weights must be {features.BLOCKS} rows of"),
         (lambda p: p.unlink(), f"no such {game} model"),
     ]

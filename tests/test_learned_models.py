@@ -68,3 +68,49 @@ def test_a_model_of_other_rules_plays_with_a_warning(game, tmp_path):
     with pytest.warns(UserWarning, match=f"t.json: a model trained for {rules} at 4 players plays {default} at "
                                          f"{players}"):
         cardsim.simulate(game, players=players, games=1, policy=learned(path))
+
+
+# --- networks: the blocks of Moska and Uno have room for rectified units (core/learned.py) --------------
+
+NETWORKS = tuple(g for g in GAMES if _features(g).WIDTH > _features(g).N)
+
+
+def test_the_games_with_room_for_units_are_moska_and_uno():
+    assert NETWORKS == ("moska", "uno")
+    assert all(_features(g).WIDTH == _features(g).N for g in GAMES if g not in NETWORKS)
+
+
+@pytest.mark.parametrize("game", NETWORKS)
+def test_a_network_scores_in_fixed_point_what_its_float_network_scores(game, tmp_path):
+    """The compiled score of a random network over random features: ``SCALE`` times the float network
+    ``x @ v + sum_h w2_h * max(0, x @ W1_h + b_h)``, to the rounding of the fixed point (a unit with output
+    weight 0 adds nothing); and a linear model's score, its block dotted with the features exactly."""
+    from cardsim.core import learned as core
+
+    f = _features(game)
+    files = ModelFiles(game, f)
+    network = files.load(files.network(tmp_path / "n.json", 3))
+    linear = files.load(files.random(tmp_path / "r.json", 3))
+    gen = np.random.default_rng(7)
+    n, active = f.N, 0
+    for _ in range(200):
+        block = int(gen.integers(f.BLOCKS))
+        x = gen.integers(0, 4, size=n).astype(np.int64)
+        row = network.weights.reshape(f.BLOCKS, f.WIDTH)[block]
+        units = row[n:].reshape(core.HIDDEN, n + 2)
+        pre = units[:, :n] @ x + units[:, n]
+        active += int((pre > 0).sum())
+        want = row[:n] @ x + units[:, n + 1] @ np.maximum(pre, 0.0)
+        got = core.score(network.fixed_point(core.SCALE), block, x, n) / core.SCALE
+        assert abs(got - want) <= 1e-3 * (1 + np.abs(row).sum() * x.sum())
+        plain = linear.fixed_point(core.SCALE).reshape(f.BLOCKS, f.WIDTH)[block]
+        assert core.score(linear.fixed_point(core.SCALE), block, x, n) == int(plain[:n] @ x)
+    assert active > 100  # the units were exercised on both sides of zero
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if g not in NETWORKS])
+def test_a_network_file_for_a_linear_game_is_refused_with_one_line(game, tmp_path):
+    f = _features(game)
+    path = ModelFiles(game, f).write(tmp_path / "n.json", np.zeros((f.BLOCKS, f.N + 4 * (f.N + 2))))
+    with pytest.raises(ValueError, match=re.escape(f"n.json: weights must be {f.BLOCKS} rows of {f.N} finite")):
+        cardsim.simulate(game, players=4, games=1, policy=learned(path))

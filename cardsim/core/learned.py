@@ -4,6 +4,12 @@ A game's ``learned_features`` names its features (``NAMES``) and its weight bloc
 ``STAGE_NAMES``); a model's weights sit in the policy table in fixed point (``SCALE``), so a candidate's
 ``score`` is exact integer arithmetic, the same on every machine and in both engines. The shedding games
 (Moska, Musta-Maija) stage a game alike, by their stock (``STOCK_STAGES``, ``stock_stage``).
+
+A block of the games scored here (Moska, Uno) is ``width(n)`` numbers: ``n`` linear weights, then ``HIDDEN``
+rectified units, each ``n`` weights, a bias and an output weight. A linear model leaves the units at zero
+(they add nothing and cost a test each); a network model (``cardsim train --hidden H``) fills up to
+``HIDDEN`` of them, so a candidate's score can weigh one feature by another (a hand's size by the stage,
+say), which the linear scorer cannot.
 """
 from __future__ import annotations
 
@@ -11,7 +17,8 @@ import numpy as np
 
 from cardsim.core.jit import njit
 
-SCALE = 1 << 16
+SHIFT = 16
+SCALE = 1 << SHIFT
 """Fixed point of the weights in the policy table: ``round(w * SCALE)``."""
 STOCK_STAGES = ("stock", "late", "empty", "duel")
 """The shedding games' stages: the stock holds more than ``LATE_STOCK`` cards, some, none, none with two
@@ -32,14 +39,48 @@ def stock_stage(stock_left: int, in_play: int) -> int:
     return 3 if in_play <= 2 else 2
 
 
+HIDDEN = 4
+"""The rectified units a block has room for (``cardsim train --hidden``: 1 to ``HIDDEN``; ``score`` has them
+written out, four)."""
+
+
+def width(n: int) -> int:
+    """The numbers of a block of ``n`` features: ``n`` linear weights, then per unit ``n`` weights, its bias and
+    its output weight."""
+    return n + HIDDEN * (n + 2)
+
+
 @njit(cache=True, inline="always")
 def score(weights: np.ndarray, block: int, features: np.ndarray, n: int) -> int:
-    """The fixed-point score of a candidate: block ``block`` of ``weights`` (int64, blocks of ``n``, the game's
-    ``N``) dotted with its ``n`` features. Inlined, so that ``n`` is the caller's constant (a loop of known
-    length, as fast as the game's own)."""
+    """The fixed-point score of a candidate from its ``n`` features (the game's ``N``) and block ``block`` of
+    ``weights`` (int64, blocks of ``width(n)``): the linear weights dotted with the features, plus each unit's
+    output weight times its rectified activation (bias plus weights dotted with the features), shifted back
+    to the weights' fixed point. A block whose units all have output weight 0 (a linear model's) skips
+    them; the four units' activations are summed in one pass over the features, skipping features of 0
+    (integer sums, so the order changes nothing). Inlined, so that ``n`` is the caller's constant (loops of
+    known length, as fast as the game's own)."""
+    base = block * (n + HIDDEN * (n + 2))
     total = 0
-    base = block * n
     for i in range(n):
         total += weights[base + i] * features[i]
-    return total
+    u0 = base + n
+    u1, u2, u3 = u0 + n + 2, u0 + 2 * (n + 2), u0 + 3 * (n + 2)
+    if weights[u0 + n + 1] == 0 and weights[u1 + n + 1] == 0 and weights[u2 + n + 1] == 0 \
+            and weights[u3 + n + 1] == 0:
+        return total
+    a0, a1, a2, a3 = weights[u0 + n], weights[u1 + n], weights[u2 + n], weights[u3 + n]
+    for i in range(n):
+        x = features[i]
+        if x != 0:
+            a0 += weights[u0 + i] * x
+            a1 += weights[u1 + i] * x
+            a2 += weights[u2 + i] * x
+            a3 += weights[u3 + i] * x
+    return total + unit(weights[u0 + n + 1], a0) + unit(weights[u1 + n + 1], a1) + unit(weights[u2 + n + 1], a2) \
+        + unit(weights[u3 + n + 1], a3)
 
+
+@njit(cache=True, inline="always")
+def unit(output: int, active: int) -> int:
+    """A unit's term of the score: its output weight times its rectified activation, in fixed point."""
+    return (output * active) >> SHIFT if active > 0 else 0

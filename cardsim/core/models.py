@@ -1,7 +1,9 @@
 """Model files of the ``learned`` policies: read, check, write (docs/design.md#learned-players).
 
-A model is one small JSON file: the weights of a game's linear scorer over candidate decisions
-(``cardsim/games/<game>/learned_features.py`` names the features and their blocks) and its provenance: the
+A model is one small JSON file: the weights of a game's scorer over candidate decisions, one row per block
+(``cardsim/games/<game>/learned_features.py`` names the features and their blocks): ``N`` linear weights, or
+in the games with room for rectified units (``WIDTH`` > ``N``: ``core/learned.py``) a network's ``WIDTH``
+numbers; and its provenance: the
 game, the rules (string form) and player count it was trained under, the seed, the teacher, the
 generation, the positions it was fitted on, the feature set's version and names, the library
 versions, ``parent`` (the digest of the previous generation, whose play-outs the teacher searched;
@@ -90,10 +92,12 @@ class Model:
         return np.round(self.weights * scale).astype(np.int64)
 
 
-def load(game: str, model: str, version: int, features: tuple[str, ...], blocks: list[str]) -> Model:
+def load(game: str, model: str, version: int, features: tuple[str, ...], blocks: list[str],
+         width: int) -> Model:
     """The model ``model`` (a committed name or a path) of ``game``, checked against the engine's feature set
-    (``version``, the feature names, the block names). A ``ValueError`` line for a missing, truncated,
-    corrupt or foreign file."""
+    (``version``, the feature names, the block names, the ``width`` of a block in the policy table: rows of
+    ``len(features)`` linear weights are padded with zeros to it). A ``ValueError`` line for a missing,
+    truncated, corrupt or foreign file."""
     if model == "auto":
         raise ValueError(f"{game} policy learned(model=auto) is each cell's own model, resolved where games are "
                          "planned (simulate, replay, studies); here, name a model or a .json path")
@@ -102,12 +106,12 @@ def load(game: str, model: str, version: int, features: tuple[str, ...], blocks:
         known = ", ".join(names(game)) or "none committed"
         raise ValueError(f"{path}: no such {game} model (committed models: {known})")
     stat = path.stat()
-    return _load(game, path, (stat.st_mtime_ns, stat.st_size), version, features, tuple(blocks))
+    return _load(game, path, (stat.st_mtime_ns, stat.st_size), version, features, tuple(blocks), width)
 
 
 @lru_cache(maxsize=64)
 def _load(game: str, path: Path, stamp: tuple[int, int], version: int, features: tuple[str, ...],
-          blocks: tuple[str, ...]) -> Model:
+          blocks: tuple[str, ...], width: int) -> Model:
     """``load`` of one version of a file (``stamp``: its modification time and size)."""
     try:
         content = json.loads(path.read_text(encoding="utf-8"))
@@ -126,10 +130,18 @@ def _load(game: str, path: Path, stamp: tuple[int, int], version: int, features:
             or tuple(content["blocks"]) != blocks:
         raise ValueError(f"{path}: features version {content['feature_version']} do not match this engine's "
                          f"(version {version}, {len(features)} features in {len(blocks)} blocks); retrain it")
-    weights = np.asarray(content["weights"], dtype=np.float64)
-    if weights.shape != (len(blocks), len(features)) or not np.isfinite(weights).all():
-        raise ValueError(f"{path}: weights must be {len(blocks)} rows of {len(features)} finite numbers")
-    return Model(path, content, weights.reshape(-1))
+    try:
+        weights = np.asarray(content["weights"], dtype=np.float64)
+    except (TypeError, ValueError):
+        weights = np.zeros(0)
+    widths = sorted({len(features), width})
+    if weights.ndim != 2 or weights.shape[0] != len(blocks) or weights.shape[1] not in widths \
+            or not np.isfinite(weights).all():
+        raise ValueError(f"{path}: weights must be {len(blocks)} rows of "
+                         f"{' or '.join(map(str, widths))} finite numbers")
+    padded = np.zeros((len(blocks), width))
+    padded[:, :weights.shape[1]] = weights
+    return Model(path, content, padded.reshape(-1))
 
 
 def warn_rules(model: Model, rules: str, players: int) -> None:
@@ -189,7 +201,7 @@ class Models:
     def load(self, model: str) -> Model:
         """The model by name or path, checked against this engine's features (a ``ValueError`` line if not)."""
         f = self.features
-        return load(self.game, model, f.VERSION, f.NAMES, f.block_names())
+        return load(self.game, model, f.VERSION, f.NAMES, f.block_names(), f.WIDTH)
 
     def warn_other_rules(self, policies: Iterable[str], rules: Any, players: int) -> None:
         """``warn_rules`` for every model the seat policies play (``played``) under ``rules`` (a ``Rules``)."""

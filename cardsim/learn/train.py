@@ -7,7 +7,9 @@ the ``--teacher`` string itself for ``k = 1``), fits the next model (``fit.py``)
 ``OUT/<name>_g<k>.json``. The positions of generation ``k`` come from chunks of ``CHUNK`` games keyed
 ``rng.mix(seed, k)``, taken in order until ``--positions`` are labelled: the same arguments give the
 same models whatever ``--jobs``. A generation whose file exists (with the same arguments) is loaded,
-not trained again, so an interrupted run resumes at its first missing generation.
+not trained again, so an interrupted run resumes at its first missing generation. ``--hidden H`` fits a
+network of ``H`` rectified units per block instead of the linear scorer (``fit.py``), in the games whose
+blocks have room for them (``learned_features.WIDTH`` > ``N``).
 """
 from __future__ import annotations
 
@@ -21,10 +23,10 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 import cardsim
-from cardsim.core import models, rng
+from cardsim.core import learned, models, rng
 from cardsim.core.rules import format_call, parse_call
 from cardsim.core.search import SEARCHES, parse_mc, search_call
-from cardsim.learn.fit import L2, fit
+from cardsim.learn.fit import L2, L2_NETWORK, fit
 
 CHUNK = 128
 """Games per labelling task."""
@@ -80,7 +82,7 @@ def positions_of(game: str, rules: Any, players: int, seed: int, play: str, teac
 
 def train(game: str, rules: str | None, *, players: int, generations: int, positions: int, teacher: str,
           seed: int, jobs: int = 1, out: str | Path, name: str | None = None, every: int = EVERY,
-          progress: bool = True) -> list[Path]:
+          hidden: int = 0, progress: bool = True) -> list[Path]:
     """Train ``generations`` generations of ``learned`` (see the module docstring); the model files."""
     features, _, policies = game_modules(game)
     r = cardsim.rules(game, rules)
@@ -98,10 +100,15 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
                           ("--every", every)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{option} must be an integer >= 1, not {value!r}")
+    if isinstance(hidden, bool) or not isinstance(hidden, int) or not 0 <= hidden <= learned.HIDDEN:
+        raise ValueError(f"--hidden must be an integer from 0 to {learned.HIDDEN}, not {hidden!r}")
+    if hidden and features.WIDTH == features.N:
+        raise ValueError(f"--hidden: {game}'s learned scorer is linear (no room for units); "
+                         "networks: moska, uno")
     out, name = Path(out), name or default_name(rules_text, players)
 
     def load(path: Path) -> models.Model:
-        return models.load(game, str(path), features.VERSION, features.NAMES, features.block_names())
+        return models.Models(game, features, policies.DEFAULT_MODEL, policies.parse_policy).load(str(path))
 
     paths, play, parent = [], search.base, None
     for k in range(1, generations + 1):
@@ -116,15 +123,17 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
                       "features": list(features.NAMES), "blocks": features.block_names(),
                       "libraries": libraries()}
         if path.exists():
-            _check_resumed(path, load(path).content, provenance | {"parent": parent})
+            _check_resumed(path, load(path).content, provenance | {"parent": parent}, hidden)
         else:
             key = int(rng.mix(seed, k))
             with tqdm(total=positions, desc=f"{name} generation {k}", unit="pos", disable=not progress) as bar:
                 data = positions_of(game, r, players, key, play, label_teacher, positions, jobs, every, bar)
-            weights, summary = fit(data, features.BLOCKS)
+            weights, summary = fit(data, features.BLOCKS, hidden=hidden)
             blocks = features.block_names()
-            body = models.content(game, weights, provenance | {"parent": parent}, {
-                "method": "conditional logit, L-BFGS (scipy.optimize)", "l2": L2, "every": every,
+            method = f"network of {hidden} rectified units per block" if hidden else "conditional logit"
+            network = {"hidden": hidden} if hidden else {}  # a linear model's file is as it was before networks
+            body = models.content(game, weights, provenance | {"parent": parent}, network | {
+                "method": f"{method}, L-BFGS (scipy.optimize)", "l2": L2_NETWORK if hidden else L2, "every": every,
                 "candidates": int(data["count"].sum()), "blocks": {blocks[b]: s for b, s in summary.items()}})
             models.write(path, body)
         paths.append(path)
@@ -132,11 +141,13 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
     return paths
 
 
-def _check_resumed(path: Path, content: dict[str, Any], wanted: dict[str, Any]) -> None:
+def _check_resumed(path: Path, content: dict[str, Any], wanted: dict[str, Any], hidden: int) -> None:
     """A generation file found in ``--out`` must have been trained with the same arguments."""
-    for key in ("rules", "players", "seed", "teacher", "generation", "positions", "parent"):
-        if content.get(key) != wanted[key]:
-            raise ValueError(f"{path}: trained with {key}={content.get(key)!r}, not {wanted[key]!r}: "
+    found = {key: content.get(key) for key in ("rules", "players", "seed", "teacher", "generation", "positions",
+                                               "parent")} | {"hidden": content["fit"].get("hidden", 0)}
+    for key, value in found.items():
+        if value != (hidden if key == "hidden" else wanted[key]):
+            raise ValueError(f"{path}: trained with {key}={value!r}, not {wanted.get(key, hidden)!r}: "
                              "resume it with its own arguments or use another --out")
 
 

@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 
 from cardsim import cli
 from cardsim.core import models
+from cardsim.core.learned import score
 from cardsim.core.records import frame
 from cardsim.core.rules import format_call, normal_call
 from cardsim.games.moska import GAME, compiled
 from cardsim.games.moska import learned_features as features
 from cardsim.games.moska.compiled_policies import WEIGHTS, table
+from cardsim.games.moska.learned import load_model
 from cardsim.games.moska.policies import DEFAULT_MODEL
 from cardsim.games.moska.seating import LearnedPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
@@ -50,9 +52,10 @@ def records(engine, rules, players, seed, games, seats) -> pd.DataFrame:
 def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
     w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
     path = FILES.write(tmp_path / "m.json", w)
-    model = models.load("moska", str(path), features.VERSION, features.NAMES, features.block_names())
+    model = load_model(str(path))
     assert model.digest == models.digest(json.loads(path.read_text())) and model.digest.startswith("sha256:")
-    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    blocks = model.weights.reshape(features.BLOCKS, features.WIDTH)
+    assert np.allclose(blocks[:, :features.N], w, rtol=1e-5) and not blocks[:, features.N:].any()  # no units
     row = table((learned(path),))[0]
     assert row[0] == 3 and (row[WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
 
@@ -61,7 +64,7 @@ def test_the_committed_models_load_and_name_their_provenance():
     names = models.names("moska")
     assert DEFAULT_MODEL in names and len(names) >= 3
     for name in names:
-        content = models.load("moska", name, features.VERSION, features.NAMES, features.block_names()).content
+        content = load_model(name).content
         assert (content["game"], content["rules"], content["players"]) == ("moska", "moska", 4)
         assert content["generation"] >= 1 and content["positions"] > 0 and "mc(" in content["teacher"]
         assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
@@ -85,10 +88,11 @@ def test_a_model_of_zero_weights_plays_greedy(models_dir):
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_a_learned_decision_is_the_best_scored_candidate(models_dir):
-    """At every decision of a game: the move is a candidate whose score no other candidate beats, the first
-    such; and it is legal (``Game.step``)."""
-    seats = (learned(models_dir / "r1.json"),) * 4
+@pytest.mark.parametrize("model", ["r1.json", "n0.json"])
+def test_a_learned_decision_is_the_best_scored_candidate(models_dir, model):
+    """At every decision of a game: the move is a candidate whose score (``core.learned.score``: a linear
+    model, a network) no other candidate beats, the first such; and it is legal (``Game.step``)."""
+    seats = (learned(models_dir / model),) * 4
     g = Game(MoskaRules(), 4, 3, 8, seats)
     weights, w = g.policies[0][WEIGHTS:], compiled.new_work()[0]
     x = np.zeros(features.N, np.int64)
@@ -99,15 +103,16 @@ def test_a_learned_decision_is_the_best_scored_candidate(models_dir):
         scores = []
         for i in range(n):
             compiled.candidate_features(g.s, g.p, w["play"][i], i == 0, *compiled.decision_masks(g.s, g.p), x)
-            scores.append(int(weights[compiled.block_of(g.s, g.p) * features.N:][:features.N] @ x))
+            scores.append(score(weights, compiled.block_of(g.s, g.p), x, features.N))
         compiled.choose(g.s, g.p, g.policies, g.move[0], g.work)
         assert g.move[0]["cards"] == w["play"][int(np.argmax(scores))]["cards"]
         g.step()
 
 
-SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "ML2", "MRL2"])
-"""Seat policies, ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``ML2``: ``mc`` with 2 worlds
-over ``learned`` with r2; ``MRL2``: the same searching the whole game with ``beliefs=reads``."""
+SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "N0", "ML2", "MRL2", "MN0"])
+"""Seat policies, ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``N0``: with the random network
+n0; ``ML2``: ``mc`` with 2 worlds over ``learned`` with r2; ``MRL2``: the same searching the whole game with
+``beliefs=reads``; ``MN0``: ``mc`` with 2 worlds over the network."""
 
 
 @st.composite
@@ -122,7 +127,8 @@ def learned_setups(draw):
 
 def with_models(seats, d) -> tuple[str, ...]:
     """The policy strings of ``SEATS``'s names, with the models of ``models_dir``."""
-    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"),
+    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"), "N0": learned(d / "n0.json"),
+             "MN0": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "n0.json")})),
              "ML2": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json")})),
              "MRL2": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json"),
                                                     "search_stock": "all", "beliefs": "reads"}))}
@@ -195,6 +201,53 @@ def test_the_fit_learns_the_teachers_choice_from_a_feature():
     assert summary["positions"] == 399 and summary["teacher_agreement"] == 1.0
 
 
+def test_the_network_fit_learns_an_interaction_the_linear_fit_cannot():
+    """The teacher prefers a candidate with exactly one of features 0 and 1 (feature 2 is noise): no linear
+    score ranks both (1, 0) and (0, 1) above (0, 0) and (1, 1), a network of 2 units does. Its block, applied
+    to the raw features in the float network's form, picks the teacher's best."""
+    gen = np.random.default_rng(1)
+    count = np.full(600, 4)
+    x = np.concatenate([gen.integers(0, 2, size=(2400, 2)), gen.integers(0, 5, size=(2400, 1))], axis=1)
+    y = x[:, 0] ^ x[:, 1]
+    _, linear = fitting.fit_block(count, x, y)
+    row, network = fitting.fit_network_block(count, x, y, hidden=2, seed=0)
+    assert linear["teacher_agreement"] < 0.9 and network["teacher_agreement"] == 1.0 and network["units"] == 2
+    n = x.shape[1]
+    units = row[n:].reshape(-1, n + 2)
+    assert not units[2:].any()  # the units past ``hidden`` stay zero
+    z = x @ row[:n] + np.maximum(x @ units[:, :n].T + units[:, n], 0.0) @ units[:, n + 1]
+    start = np.arange(0, 2400, 4)
+    best = np.repeat(np.maximum.reduceat(y, start), 4)
+    picked = np.repeat(np.maximum.reduceat(z, start), 4) == z
+    informative = np.repeat(np.maximum.reduceat(y, start) > np.minimum.reduceat(y, start), 4)
+    assert (y[picked & informative] == best[picked & informative]).all()
+
+
+def test_a_network_fit_of_few_positions_is_linear():
+    gen = np.random.default_rng(2)
+    count = np.full(50, 3)
+    x = gen.integers(0, 9, size=(150, 2))
+    row, summary = fitting.fit_network_block(count, x, x[:, 0], hidden=4, seed=0)
+    assert summary["units"] == 0 and not row[2:].any() and row[0] > 0
+
+
+@pytest.mark.long
+def test_train_fits_a_network_with_hidden_units(tmp_path):
+    """``--hidden 2``: every block a network's width, units fitted where a block has the positions, the file
+    loads and plays; resuming it with another ``--hidden`` is refused."""
+    args = dict(players=4, generations=1, positions=1500, teacher="mc(determinizations=2)", seed=3, every=2,
+                progress=False)
+    [path] = train("moska", "moska", out=tmp_path, hidden=2, **args)
+    content = json.loads(path.read_text())
+    assert content["fit"]["hidden"] == 2 and "network of 2 rectified units" in content["fit"]["method"]
+    assert {len(row) for row in content["weights"]} == {features.WIDTH}
+    assert any(b.get("units") == 2 for b in content["fit"]["blocks"].values())
+    games = records("compiled", MoskaRules(), 4, 1, np.arange(20), (learned(path), "greedy", "greedy", "greedy"))
+    assert len(games) == 20
+    with pytest.raises(ValueError, match="moska_4p_g1.json: trained with hidden=2, not 0"):
+        train("moska", "moska", out=tmp_path, **args)
+
+
 @pytest.mark.long
 def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
     args = dict(players=3, generations=2, positions=40, teacher="mc(determinizations=2)", seed=5, every=4,
@@ -218,6 +271,9 @@ def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
     (["train", "chess", "--out", "x"], "cardsim train: 'chess' has no learned policy; games with one: molotow, moska, musta_maija, uno"),
     (["train", "moska", "--teacher", "greedy", "--out", "x"], "--teacher: expected an mc(...) policy string"),
     (["train", "moska", "--positions", "0", "--out", "x"], "--positions must be an integer >= 1, not 0"),
+    (["train", "moska", "--hidden", "5", "--out", "x"], "--hidden must be an integer from 0 to 4, not 5"),
+    (["train", "molotow", "--hidden", "1", "--out", "x"],
+     "--hidden: molotow's learned scorer is linear (no room for units); networks: moska, uno"),
 ])
 def test_train_rejects_bad_arguments_with_one_line(tmp_path, capsys, monkeypatch, argv, match):
     monkeypatch.chdir(tmp_path)
@@ -234,7 +290,7 @@ def test_a_studys_manifest_names_the_digest_of_every_model_it_plays():
 
     study = ladder_study("moska", policies=["greedy", "learned(model=moska_4p_g1)", "mc(base=learned)"], games=4,
                          seed=1)
-    digest = {name: models.load("moska", name, features.VERSION, features.NAMES, features.block_names()).digest
+    digest = {name: load_model(name).digest
               for name in ("moska_4p_g1", DEFAULT_MODEL)}
     assert manifest.claims(study)["models"] == digest
     assert "models" not in manifest.claims(ladder_study("moska", policies=["greedy", "random"], games=4, seed=1))

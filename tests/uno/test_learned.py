@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 
 import cardsim
 from cardsim.core import models
+from cardsim.core.learned import score
 from cardsim.core.rules import format_call, normal_call
 from cardsim.games.uno import GAME
 from cardsim.games.uno import compiled as C
 from cardsim.games.uno import learned_features as features
 from cardsim.games.uno.cards import K
+from cardsim.games.uno.learned import load_model
 from cardsim.games.uno.policies import DEFAULT_MODEL, parse_policy
 from cardsim.games.uno.rules import UnoRules
 from cardsim.learn.train import train
@@ -43,8 +45,9 @@ def models_dir(tmp_path_factory):
 def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
     w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
     path = FILES.write(tmp_path / "m.json", w)
-    model = models.load("uno", str(path), features.VERSION, features.NAMES, features.block_names())
-    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    model = load_model(str(path))
+    blocks = model.weights.reshape(features.BLOCKS, features.WIDTH)
+    assert np.allclose(blocks[:, :features.N], w, rtol=1e-5) and not blocks[:, features.N:].any()  # no units
     row = C.policy_of((learned(path, forbid="bluff"),))[0]
     assert row[C.CODE] == C.LEARNED and row[C.FORBID] == 4 and len(row) == C.ROW
     assert (row[C.WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
@@ -58,7 +61,7 @@ def test_the_committed_models_load_and_name_their_provenance():
     assert DEFAULT_MODEL in names and len(names) >= 3
     parents = {None}
     for k, name in enumerate(sorted(names), start=1):
-        content = models.load("uno", name, features.VERSION, features.NAMES, features.block_names()).content
+        content = load_model(name).content
         assert (content["game"], content["rules"], content["players"], content["generation"]) == \
             ("uno", "official", 4, k)
         assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] in parents
@@ -79,12 +82,13 @@ def test_a_model_of_zero_weights_plays_greedy(models_dir):
         pd.testing.assert_frame_equal(a, b)
 
 
-def test_a_learned_choice_is_the_first_best_scored_candidate(models_dir):
-    """At every choice of a few games: the choice is a candidate (``mc``'s, greedy's first) whose score no
-    other beats, the first such, and it is legal."""
+@pytest.mark.parametrize("model", ["r1.json", "n0.json"])
+def test_a_learned_choice_is_the_first_best_scored_candidate(models_dir, model):
+    """At every choice of a few games: the choice is a candidate (``mc``'s, greedy's first) whose score
+    (``core.learned.score``: a linear model, a network) no other beats, the first such, and it is legal."""
     rules = UnoRules.preset("deck_2018")
     for game in range(4):
-        _, state, params, table, w = start(rules, 4, 3, game, (learned(models_dir / "r1.json"),) * 4)
+        _, state, params, table, w = start(rules, 4, 3, game, (learned(models_dir / model),) * 4)
         s, weights, x = state[0], table[0, C.WEIGHTS:], np.zeros(features.N, np.int64)
         legal, unseen, options = np.zeros(K + 1, np.int64), np.zeros(4, np.int64), np.zeros(K + 1, np.int64)
         kinds = set()
@@ -94,7 +98,7 @@ def test_a_learned_choice_is_the_first_best_scored_candidate(models_dir):
             scores = []
             for i in range(m):
                 features.describe(s, options[i], i == 0, unseen, x)
-                scores.append(int(weights[features.block_of(s) * features.N:][:features.N] @ x))
+                scores.append(score(weights, features.block_of(s), x, features.N))
             choice = C.decide(s, params, table, w)
             assert choice == options[int(np.argmax(scores))]
             assert choice in legal[:C.legal_decisions(s, legal)]
@@ -125,7 +129,8 @@ def test_features_say_what_the_candidate_is():
 
 
 def seat_strategy(d):
-    names = [learned(d / "r0.json"), learned(d / "r1.json", forbid="challenge"),
+    names = [learned(d / "r0.json"), learned(d / "r1.json", forbid="challenge"), learned(d / "n0.json"),
+             normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "n0.json")})),
              normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json")})),
              normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r0.json"),
                                             "forbid": "stack+bluff"})),
@@ -209,6 +214,6 @@ def test_a_studys_manifest_names_the_digest_of_every_uno_model_it_plays():
     names = sorted(models.names("uno"))
     study = ladder_study("uno", policies=["greedy", f"learned(model={names[0]})", "mc(base=learned)"], games=4,
                          seed=1)
-    digest = {name: models.load("uno", name, features.VERSION, features.NAMES, features.block_names()).digest
+    digest = {name: load_model(name).digest
               for name in (names[0], DEFAULT_MODEL)}
     assert manifest.claims(study)["models"] == digest

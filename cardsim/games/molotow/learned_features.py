@@ -59,6 +59,8 @@ STAGES = len(STAGE_NAMES)
 LATE_TRICKS = 3
 """The hand is ``late`` in its last ``LATE_TRICKS`` tricks."""
 BLOCKS = len(KINDS) * STAGES
+WIDTH = N
+"""Numbers of a block: its ``N`` weights (a linear scorer; no room for ``core.learned.HIDDEN`` units)."""
 WEIGHTS = BLOCKS * N
 """Weights of a model: ``BLOCKS`` blocks of ``N``."""
 BIG = 100

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.core import learned
 from cardsim.core.cards import FRENCH52
 from cardsim.core.jit import ONE, ZERO, bit, lowest, njit, popcount
 from cardsim.core.learned import SCALE
@@ -46,8 +47,10 @@ KINDS = ("open", "defend", "add", "give_back")
 """Decision kinds in the order of the engine's phases (``compiled.OPEN`` …)."""
 STAGES = len(STAGE_NAMES)
 BLOCKS = len(KINDS) * STAGES
-WEIGHTS = BLOCKS * N
-"""Weights of a model: ``BLOCKS`` blocks of ``N``."""
+WIDTH = learned.width(N)
+"""Numbers of a block: ``N`` linear weights and room for ``core.learned.HIDDEN`` rectified units."""
+WEIGHTS = BLOCKS * WIDTH
+"""Weights of a model: ``BLOCKS`` blocks of ``WIDTH``."""
 RANKS = FRENCH52.n_ranks
 HIGH = LOW_RANKS + 1
 HIGH_CARDS = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(HIGH, RANKS)))

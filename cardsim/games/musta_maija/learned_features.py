@@ -48,6 +48,8 @@ KINDS = ("attack", "defence")
 """Decision kinds in the order of the engine's phases (``compiled.ATTACK``, ``DEFENCE``)."""
 STAGES = len(STAGE_NAMES)
 BLOCKS = len(KINDS) * STAGES
+WIDTH = N
+"""Numbers of a block: its ``N`` weights (a linear scorer; no room for ``core.learned.HIDDEN`` units)."""
 WEIGHTS = BLOCKS * N
 """Weights of a model: ``BLOCKS`` blocks of ``N``."""
 HIGH = JACK + 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardsim.core import learned
 from cardsim.core.jit import njit
 from cardsim.core.learned import SCALE
 from cardsim.games.uno.cards import CUSTOM, DRAW_TWO, POINTS, REVERSE, SHUFFLE, SKIP, WD4, WILD
@@ -50,8 +51,10 @@ STAGES = len(STAGE_NAMES)
 DANGER = 2
 """``danger``: some other seat holds this many cards or fewer."""
 BLOCKS = len(KINDS) * STAGES
-WEIGHTS = BLOCKS * N
-"""Weights of a model: ``BLOCKS`` blocks of ``N``."""
+WIDTH = learned.width(N)
+"""Numbers of a block: ``N`` linear weights and room for ``core.learned.HIDDEN`` rectified units."""
+WEIGHTS = BLOCKS * WIDTH
+"""Weights of a model: ``BLOCKS`` blocks of ``WIDTH``."""
 _KIND_OF_PHASE = np.array([1, 2, 3, 0, 4, 1], dtype=np.int64)
 """``KINDS`` index of each choice phase (``START_COLOUR``, ``STACK``, ``CHALLENGE``, ``CARD``, ``TARGET``,
 ``COLOUR``)."""
