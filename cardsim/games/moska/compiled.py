@@ -1047,7 +1047,7 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
     m.killer[:] = w.candidates[best].killer
 
 
-# --- learned: a linear scorer over the candidates (seating.LearnedPolicy specifies it) --------
+# --- learned: a scorer over the candidates (seating.LearnedPolicy specifies it) ---------------
 
 @njit(cache=True)
 def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.uint64, np.uint64]:

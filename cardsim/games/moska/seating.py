@@ -94,13 +94,15 @@ class MonteCarloPolicy:
 
 
 class LearnedPolicy:
-    """``learned(model=NAME)``: a linear scorer over candidate decisions, run by the compiled engine.
+    """``learned(model=NAME)``: a scorer over candidate decisions (linear, or a small network), run by the
+    compiled engine.
 
     At each decision the candidates are ``mc``'s for its decision kind, at every stage of the game
     (``compiled.decision_candidates``: greedy's first, duplicates dropped). Each is described by the
     integer features of ``learned_features.py``, computed from the deciding seat's view only (its hand, the
     table, the discard, trump, the stock's size); its score is the model's fixed-point weights of the
-    block of the decision's kind and stage dotted with them; the highest score wins, ties to the first
+    block of the decision's kind and stage dotted with them, plus a network's rectified units
+    (``core.learned.score``); the highest score wins, ties to the first
     candidate (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed model
     (``cardsim/models/moska/``) or a model file's path; without it, ``DEFAULT_MODEL``.
 

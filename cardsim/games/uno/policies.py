@@ -74,8 +74,9 @@ Monte Carlo at every choice of the protocol (``reference.py``).
   cards left in the player's hand at the play-outs' ends; then the first (greedy's choice).
 - ``base=learned(model=X)``: the play-outs are played by that ``learned`` policy in every seat.
 
-**learned** (``learned(model=NAME)``; docs/design.md#learned-players), a linear scorer run by the compiled
-engine (the reference engine asks it at every choice, as it asks ``mc``): at each choice the candidates are
+**learned** (``learned(model=NAME)``; docs/design.md#learned-players), a scorer (linear, or a small network:
+``core.learned.score``) run by the compiled engine (the reference engine asks it at every choice, as it
+asks ``mc``): at each choice the candidates are
 ``mc``'s (greedy's choice first); each is described by the integer features of ``learned_features.py``,
 computed from the deciding seat's view only; its score is the model's fixed-point weights of the block of the
 choice's kind and stage dotted with them; the highest score wins, ties to the first candidate (so a model of
