@@ -190,7 +190,7 @@ def played(game: str, policies: Iterable[str], default: str) -> list[str]:
 @dataclass(frozen=True)
 class Models:
     """One game's models: each loaded against the game's feature set (its ``learned_features`` module:
-    ``VERSION``, ``NAMES``, ``block_names()``); ``default`` is ``learned``'s model when none is named; ``check``
+    ``VERSION``, ``NAMES``, ``block_names()``, ``WIDTH``); ``default`` is ``learned``'s model when none is named; ``check``
     the game's policy-string parser (a ``ValueError`` line for a bad string, before any model is read)."""
 
     game: str
