@@ -178,8 +178,13 @@ def test_a_column_table_reads_as_the_columns_written_out():
 @given(st.lists(st.integers(-2**20, 2**20), min_size=6, max_size=6), st.integers(0, 1),
        st.lists(st.integers(-50, 50), min_size=3, max_size=3))
 def test_a_candidate_score_is_its_block_of_weights_dotted_with_its_features(weights, block, features):
-    w, f = np.array(weights, np.int64), np.array(features, np.int64)
-    assert learned.score(w, block, f, 3) == int(w[3 * block:3 * block + 3] @ f)
+    """A linear model: each block's ``N`` weights, its units left at zero (a network's units:
+    tests/test_learned_models.py)."""
+    width = learned.width(3)
+    w, f = np.zeros(2 * width, np.int64), np.array(features, np.int64)
+    for b in range(2):
+        w[b * width:b * width + 3] = weights[3 * b:3 * b + 3]
+    assert learned.score(w, block, f, 3) == int(np.array(weights[3 * block:3 * block + 3]) @ f)
 
 
 def test_the_stock_stages_of_the_shedding_games():
