@@ -81,6 +81,13 @@ def _informative(count: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.nd
     return count[keep], x[rows].astype(np.float64), t[rows]
 
 
+def _standardised(x: np.ndarray, count: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The features standardised (a constant feature left at 0), the features' standard deviations and
+    means, and each position's first row."""
+    sd, mean = x.std(axis=0), x.mean(axis=0)
+    return (x - mean) / np.where(sd > 0, sd, 1.0), sd, mean, np.concatenate(([0], np.cumsum(count)[:-1]))
+
+
 def _summary(res, z: np.ndarray, t: np.ndarray, count: np.ndarray, start: np.ndarray) -> dict:
     chosen = np.add.reduceat(t * (z == np.repeat(np.maximum.reduceat(z, start), count)), start)
     return {"positions": int(len(count)), "loss": round(float(res.fun), 6), "iterations": int(res.nit),
@@ -92,12 +99,9 @@ def fit_block(count: np.ndarray, x: np.ndarray, y: np.ndarray, l2: float = L2) -
     count, x, t = _informative(count, x, y)
     if len(count) == 0:
         return np.zeros(x.shape[1]), {"positions": 0}
-    sd = x.std(axis=0)
-    scale = np.where(sd > 0, sd, 1.0)
-    xs = (x - x.mean(axis=0)) / scale
-    start = np.concatenate(([0], np.cumsum(count)[:-1]))
+    xs, sd, _, start = _standardised(x, count)
     res = minimize(_loss, np.zeros(x.shape[1]), args=(xs, t, count, start, l2), jac=True, method="L-BFGS-B")
-    return np.where(sd > 0, res.x / scale, 0.0), _summary(res, xs @ res.x, t, count, start)
+    return np.where(sd > 0, res.x / np.where(sd > 0, sd, 1.0), 0.0), _summary(res, xs @ res.x, t, count, start)
 
 
 def fit_network_block(count: np.ndarray, x: np.ndarray, y: np.ndarray, hidden: int, seed: int,
@@ -111,11 +115,8 @@ def fit_network_block(count: np.ndarray, x: np.ndarray, y: np.ndarray, hidden: i
         row[:n], summary = fit_block(count, x, y)
         return row, summary | {"units": 0}
     count = informative
-    sd = xf.std(axis=0)
+    xs, sd, mean, start = _standardised(xf, count)
     scale = np.where(sd > 0, sd, 1.0)
-    mean = xf.mean(axis=0)
-    xs = (xf - mean) / scale
-    start = np.concatenate(([0], np.cumsum(count)[:-1]))
     draw = np.random.default_rng(seed)
     p0 = np.concatenate([np.zeros(n), draw.normal(0.0, n ** -0.5, hidden * n), np.zeros(hidden),
                          draw.normal(0.0, 0.1, hidden)])
