@@ -479,9 +479,10 @@ SKILL = ("skill_moska", "skill_musta_maija")
 
 
 def _rung(policy: str) -> str:
-    """A rung's short name for a heading: ``learned(model='moska_4p_g2')`` is ``learned g2``."""
-    if m := re.fullmatch(r"learned\(model='\w+_g(\d+)'\)", policy):
-        return f"learned g{m[1]}"
+    """A rung's short name for a heading: ``learned(model='moska_4p_g2')`` is ``learned g2``,
+    ``learned(model='moska_4p_net_g2')`` (a network, ``cardsim train --hidden``) ``learned net g2``."""
+    if m := re.fullmatch(r"learned\(model='\w+?(_net)?_g(\d+)'\)", policy):
+        return f"learned {'net ' if m[1] else ''}g{m[2]}"
     if m := re.fullmatch(r"mc\(determinizations=(\d+)\)", policy):
         return f"mc({m[1]})"
     return policy
