@@ -3,12 +3,14 @@ naming the file or the parameter and what is wrong, exit 2 from the command line
 own tests (tests/<game>/test_learned.py) check what their models decide."""
 import importlib
 import re
+import warnings
 
 import numpy as np
 import pytest
 
 import cardsim
 from cardsim import cli
+from cardsim.core import models
 
 from learned_models import ModelFiles, learned, spoilt
 
@@ -68,6 +70,33 @@ def test_a_model_of_other_rules_plays_with_a_warning(game, tmp_path):
     with pytest.warns(UserWarning, match=f"t.json: a model trained for {rules} at 4 players plays {default} at "
                                          f"{players}"):
         cardsim.simulate(game, players=players, games=1, policy=learned(path))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_study_says_once_per_model_which_tables_it_plays_untuned(jobs, tmp_path, capfd):
+    """A study whose cells play a model under other rules says so in one note per model, before the games,
+    naming every such table; no warning per cell, step or worker follows (``core.models.OtherRules``)."""
+    from cardsim.study import run_study
+
+    study = tmp_path / "s.toml"
+    study.write_text('name = "s"\ngame = "moska"\nseed = 1\ngames = 6\nplayers = [3, 4]\n'
+                     'policies = ["learned(model=moska_4p_g1)", "mc(base=\'learned(model=moska_4p_g2)\', '
+                     'determinizations=2)", "greedy"]\nbaseline = "moska"\n'
+                     '[variants.moska]\npreset = "moska"\n[variants.taraki]\npreset = "taraki"\n')
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        run_study(study, jobs=jobs, out=tmp_path / "out", note=notes.append)
+    assert notes == [f"moska_4p_g{k}.json: a model trained for moska at 4 players plays 3 other tables: moska at 3 "
+                     "players, taraki at 3 players, taraki at 4 players" for k in (1, 2)]
+    assert not [w for w in seen if issubclass(w.category, models.OtherRules)]
+    assert "a model trained for" not in capfd.readouterr().err
+
+
+def test_untuned_names_no_table_a_model_was_trained_for():
+    assert models.untuned("moska", [("moska", 4, ["learned(model=moska_4p_g1)", "greedy"])], "moska_4p_g3") == []
+    assert models.untuned("moska", [("moska", 5, ["learned", "learned"])], "moska_4p_g3") == [
+        "moska_4p_g3.json: a model trained for moska at 4 players plays 1 other table: moska at 5 players"]
 
 
 # --- networks: the blocks of Moska and Uno have room for rectified units (core/learned.py) --------------

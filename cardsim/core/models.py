@@ -144,12 +144,40 @@ def _load(game: str, path: Path, stamp: tuple[int, int], version: int, features:
     return Model(path, content, padded.reshape(-1))
 
 
+class OtherRules(UserWarning):
+    """A model plays under other rules or another player count than it was trained for. A study's run says it
+    once per model in its parent (``untuned``) and silences it where the games are played."""
+
+
 def warn_rules(model: Model, rules: str, players: int) -> None:
     """A warning when a model is used under other rules or another player count than it was trained for."""
     trained = (model.content["rules"], model.content["players"])
     if trained != (rules, players):
         warnings.warn(f"{model.path.name}: a model trained for {trained[0]} at {trained[1]} players plays "
-                      f"{rules} at {players} players", stacklevel=3)
+                      f"{rules} at {players} players", OtherRules, stacklevel=3)
+
+
+def untuned(game: str, cells: Iterable[tuple[str, int, Iterable[str]]], default: str) -> list[str]:
+    """One line per model that some of ``cells`` (``(rules.describe(), players, seat policy strings)``) plays
+    under other rules or another player count than it was trained for, naming every such table: what a
+    study says once before it plays, instead of a warning per cell and worker. A file that cannot be read
+    is left to ``load``'s own error."""
+    tables: dict[str, dict[str, None]] = {}
+    trained: dict[str, tuple[str, str]] = {}
+    for rules, players, seats in cells:
+        for model in played(game, seats, default):
+            if model not in trained:
+                path = path_of(game, model)
+                try:
+                    content = json.loads(path.read_text(encoding="utf-8"))
+                    trained[model] = (path.name, f"{content['rules']} at {content['players']} players")
+                except (OSError, ValueError, KeyError, TypeError):
+                    trained[model] = (path.name, "")
+            name, where = trained[model]
+            if where and where != f"{rules} at {players} players":
+                tables.setdefault(model, {})[f"{rules} at {players} players"] = None
+    return [f"{trained[m][0]}: a model trained for {trained[m][1]} plays {len(t)} other "
+            f"table{'s' if len(t) > 1 else ''}: {', '.join(t)}" for m, t in tables.items()]
 
 
 def content(game: str, weights: np.ndarray, provenance: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:

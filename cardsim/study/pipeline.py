@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import time
 import uuid
+import warnings
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -35,6 +36,7 @@ from typing import Any, Callable, Sequence
 import matplotlib
 
 import cardsim
+from cardsim.core.models import OtherRules
 from cardsim.core.progress import note_on_stderr
 from cardsim.core.rules import Rules
 from cardsim.study.folder import place as folders
@@ -210,7 +212,7 @@ def _play(run: Run) -> Played:
     """Play the tasks not kept (stepped to a precision: step by step) into ``.R.part``'s pieces, keeping the
     columns the summary reads as each piece is kept (a run from the start, up to ``report.SUMMARY_ROWS``
     records); a resume that finds ``games.parquet`` assembled plays nothing."""
-    study, place, stepped, hooks = run.study, run.place, run.stepped, run.hooks
+    study, place, stepped = run.study, run.place, run.stepped
     engine, tasks = engine_for(study), Tasks(study)
     identity = {"study": study.to_dict(), "engine": engine, "chunk": CHUNK[engine],
                 **({"stepped": stepped.asked()} if stepped else {})}
@@ -219,31 +221,46 @@ def _play(run: Run) -> Played:
     kept = pieces.start(place.part, identity, run.resume)
     if run.resume and kept:
         run.note(f"resuming: {len(kept)} of {len(tasks)} chunks of records were kept")
+    for line in claims.untuned(study):
+        run.note(line)
     started = time.perf_counter()
     order: int | list[int] = len(tasks)
     columns = None
-    if not pieces.assembled(place.part):
-        if stepped is None:
-            if not kept and study.games * len(study.cells()) <= report.SUMMARY_ROWS:
-                columns = storage.Columns(report.summary_columns(study))
-            for task, records in stream(study, run.execution, skip=kept, progress=run.progress):
-                table = pieces.keep(place.part, task, records)
-                if columns is not None:
-                    columns.add(task, table)
-                hooks.pause("piece")
-        else:
-            reached = stepping.play(study, place.part, run.execution, stepped.pp, stepped.max_games,
-                                    progress=run.progress, kept=kept, after_piece=lambda: hooks.pause("piece"),
-                                    of=stepped.of)
-            storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
-            order = reached.order
-        run.execution.release()  # every game is played: the workers exit while this process writes
+    with warnings.catch_warnings():  # said once above; the workers silence it too (``workers.start``)
+        warnings.simplefilter("ignore", OtherRules)
+        if not pieces.assembled(place.part):
+            columns, order = _play_tasks(run, tasks, kept)
     precision = None
     if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
         steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
         study, precision = study.with_games(steps[-1]["games"]), stepped.claims(steps)
     return Played(study, kept, order, None if columns is None else columns.frame(),
                   time.perf_counter() - started, precision)
+
+
+def _play_tasks(run: Run, tasks: Tasks, kept) -> tuple[storage.Columns | None, int | list[int]]:
+    """Play the tasks not ``kept`` into the pieces (stepped: step by step); return the summary's columns when
+    they were kept as the pieces came (a run from the start) and the order of the games (stepped: the
+    steps')."""
+    study, place, stepped, hooks = run.study, run.place, run.stepped, run.hooks
+    order: int | list[int] = len(tasks)
+    columns = None
+    if stepped is None:
+        if not kept and study.games * len(study.cells()) <= report.SUMMARY_ROWS:
+            columns = storage.Columns(report.summary_columns(study))
+        for task, records in stream(study, run.execution, skip=kept, progress=run.progress):
+            table = pieces.keep(place.part, task, records)
+            if columns is not None:
+                columns.add(task, table)
+            hooks.pause("piece")
+    else:
+        reached = stepping.play(study, place.part, run.execution, stepped.pp, stepped.max_games,
+                                progress=run.progress, kept=kept, after_piece=lambda: hooks.pause("piece"),
+                                of=stepped.of)
+        storage.atomic_write(place.part / STEPS, lambda p: p.write_text(json.dumps(reached.steps), "utf-8"))
+        order = reached.order
+    run.execution.release()  # every game is played: the workers exit while this process writes
+    return columns, order
 
 
 def _commit(run: Run, played: Played, revision: dict[str, Any] | None) -> None:

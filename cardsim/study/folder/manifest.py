@@ -123,17 +123,40 @@ def claims(study: Study) -> dict[str, Any]:
     }))
 
 
+def _default_model(game: str) -> str | None:
+    """The game's ``learned`` model when none is named; None for a game without models (one plugged in from
+    outside the package included)."""
+    try:
+        return importlib.import_module(f"cardsim.games.{game}.policies").DEFAULT_MODEL
+    except (ImportError, AttributeError):
+        return None
+
+
+def _named(seats) -> list[str]:
+    """The seat policy strings that name their models (not user policies, not ``learned(model=auto)``)."""
+    return [s for s in seats if not is_user_spec(s) and not auto.plays_auto(s)]
+
+
+def untuned(study: Study) -> list[str]:
+    """One line per named model the study plays under other rules or another player count than it was trained
+    for (``core.models.untuned``): said once before the games, which then play without the warning."""
+    default = _default_model(study.game)
+    if default is None:
+        return []
+    return models.untuned(study.game, [(study.variants[c.variant].describe(), c.players, _named(c.seats))
+                                       for c in study.cells()], default)
+
+
 def _models(study: Study, cells: list) -> dict[str, str]:
     """The digests of the ``learned`` models the cells' seats play, by name, and of each cell's own model where
     a seat plays ``learned(model=auto)`` (``learn.auto.digests``, by cell); none for a game without them, a game
     plugged in from outside the package included; user policies are ``user_policies``'."""
     game = study.game
-    try:
-        default = importlib.import_module(f"cardsim.games.{game}.policies").DEFAULT_MODEL
-    except (ImportError, AttributeError):
+    default = _default_model(game)
+    if default is None:
         return {}
     seats = [s for c in cells for s in c.seats if not is_user_spec(s)]
-    named = models.digests(game, dict.fromkeys(s for s in seats if not auto.plays_auto(s)), default)
+    named = models.digests(game, dict.fromkeys(_named(seats)), default)
     own = auto.digests(game, [(study.variants[c.variant], c.players, c.seats) for c in cells])
     return dict(sorted((named | own).items()))
 

@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -87,6 +88,7 @@ from typing import Any, Callable, TypeVar
 from cardsim import games as registry
 from cardsim.api import engine_name
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
+from cardsim.core.models import OtherRules
 from cardsim.core.rules import Rules
 from cardsim.learn import auto
 from cardsim.play.base import STAND_IN
@@ -483,7 +485,9 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
         n = len(p) if isinstance(p, list) else players[0]
         seats = _keyed(where, key, g.seat_policies, p, n)
         if played:  # a policy's parameters are the game's to check
-            _keyed(where, key, g.play, rules, n, 0, 0, built_in(seats))
+            with warnings.catch_warnings():  # a model under other rules: said once when the study plays
+                warnings.simplefilter("ignore", OtherRules)
+                _keyed(where, key, g.play, rules, n, 0, 0, built_in(seats))
         policy = seats[0] if isinstance(p, str) else seats
         if policy in out:
             j = out.index(policy)

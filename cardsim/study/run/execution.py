@@ -164,7 +164,7 @@ class Execution:
             # loky's resource tracker (a process it starts beside the workers) warns on stderr about the
             # semaphores of workers stopped by Ctrl-C; the run has already said in one line what happened
             os.environ.setdefault("PYTHONWARNINGS", "ignore:resource_tracker:UserWarning")
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=workers.die_with_parent,
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=workers.start,
                                              initargs=(os.getpid(),))
         return lambda fn, args: self._pool.submit(fn, *args)
 

@@ -1,6 +1,7 @@
-"""What every worker process of a run does first: die with its parent, leave Ctrl-C to it.
+"""What every worker process of a run does first: die with its parent, leave Ctrl-C (and the
+warning of a model playing under other rules) to it.
 
-Run in each loky worker (its ``initializer``) and in each process of a local Dask
+``start`` runs in each loky worker (its ``initializer``) and in each process of a local Dask
 cluster (a Dask ``preload``: ``dask_setup``). On Linux the worker asks the kernel for
 SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), so a run killed outright (SIGKILL,
 out of memory) leaves no worker behind; elsewhere only an orderly end stops them. It
@@ -12,9 +13,20 @@ parent still prepares.
 """
 from __future__ import annotations
 
+import warnings
+
+from cardsim.core.models import OtherRules
 from cardsim.core.processes import die_with_parent
 
-__all__ = ["dask_setup", "die_with_parent", "ready"]
+__all__ = ["dask_setup", "ready", "start"]
+
+
+def start(parent: int | None = None) -> None:
+    """A worker's first act (a loky ``initializer``; ``parent``: the pid expected as parent): die with the
+    parent, and leave the warning that a model plays under other rules than it was trained for to the parent,
+    which says it once per model (``manifest.untuned``) instead of once per worker and table."""
+    die_with_parent(parent)
+    warnings.simplefilter("ignore", OtherRules)
 
 
 def ready() -> None:
@@ -25,4 +37,4 @@ def ready() -> None:
 
 def dask_setup(worker) -> None:  # noqa: ARG001 - Dask's preload hook
     """Dask calls this in each worker process of a local cluster (``preload=[__name__]``)."""
-    die_with_parent()
+    start()
