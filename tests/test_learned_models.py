@@ -97,6 +97,11 @@ def test_untuned_names_no_table_a_model_was_trained_for():
     assert models.untuned("moska", [("moska", 4, ["learned(model=moska_4p_g1)", "greedy"])], "moska_4p_g3") == []
     assert models.untuned("moska", [("moska", 5, ["learned", "learned"])], "moska_4p_g3") == [
         "moska_4p_g3.json: a model trained for moska at 4 players plays 1 other table: moska at 5 players"]
+    six = [(f"moska(attack_cap={k})", 4, ["learned"]) for k in range(1, 7)]
+    assert models.untuned("moska", six, "moska_4p_g3") == [
+        "moska_4p_g3.json: a model trained for moska at 4 players plays 6 other tables: moska(attack_cap=1) at 4 "
+        "players, moska(attack_cap=2) at 4 players, moska(attack_cap=3) at 4 players, moska(attack_cap=4) at 4 "
+        "players and 2 more"]
 
 
 # --- networks: the blocks of Moska and Uno have room for rectified units (core/learned.py) --------------

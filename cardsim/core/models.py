@@ -159,8 +159,8 @@ def warn_rules(model: Model, rules: str, players: int) -> None:
 
 def untuned(game: str, cells: Iterable[tuple[str, int, Iterable[str]]], default: str) -> list[str]:
     """One line per model that some of ``cells`` (``(rules.describe(), players, seat policy strings)``) plays
-    under other rules or another player count than it was trained for, naming every such table: what a
-    study says once before it plays, instead of a warning per cell and worker. A file that cannot be read
+    under other rules or another player count than it was trained for, naming the tables (the first four,
+    then how many more): what a study says once before it plays, instead of a warning per cell and worker. A file that cannot be read
     is left to ``load``'s own error."""
     tables: dict[str, dict[str, None]] = {}
     trained: dict[str, tuple[str, str]] = {}
@@ -177,7 +177,13 @@ def untuned(game: str, cells: Iterable[tuple[str, int, Iterable[str]]], default:
             if where and where != f"{rules} at {players} players":
                 tables.setdefault(model, {})[f"{rules} at {players} players"] = None
     return [f"{trained[m][0]}: a model trained for {trained[m][1]} plays {len(t)} other "
-            f"table{'s' if len(t) > 1 else ''}: {', '.join(t)}" for m, t in tables.items()]
+            f"table{'s' if len(t) > 1 else ''}: {_some(list(t))}" for m, t in tables.items()]
+
+
+def _some(names: list[str], shown: int = 4) -> str:
+    """The first ``shown`` names, then how many more: a line that stays a line for a factorial's cells."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
 def content(game: str, weights: np.ndarray, provenance: dict[str, Any], fit: dict[str, Any]) -> dict[str, Any]:
