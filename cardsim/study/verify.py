@@ -36,6 +36,7 @@ from __future__ import annotations
 import secrets
 import shutil
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 
+from cardsim.core.models import OtherRules
 from cardsim.profile import files as profile_files
 from cardsim.study.folder import place as place_of
 from cardsim.study.ladder import files as ladder_files
@@ -94,7 +96,8 @@ def verify_study(folder: str | Path, sample: int | None = None, seed: int | None
     if place.leftovers("ready") or place.leftovers("old"):
         with lock.hold(place.lock, place.folder, note=notes.append):
             notes += place_of.recover(place)
-    with lock.hold(place.lock, place.folder, exclusive=False):
+    with lock.hold(place.lock, place.folder, exclusive=False), warnings.catch_warnings():
+        warnings.simplefilter("ignore", OtherRules)  # the games re-run as the study played them; it said so once
         return _verify(Path(folder), sample, seed, redraw, notes)
 
 
@@ -306,11 +309,13 @@ def _precision(folder: Path, manifest: dict[str, Any], study: Study, records: Pa
         if of == "rates":
             counts = [[round(rows[f"{m.outcome}_rate_{s}"].iloc[i] * study.games) for s in range(c.players)]
                       for i, c in enumerate(study.cells())]
-            h = rule.widest_half_width(counts, study.games)
-        else:  # the paired intervals summary.csv gives each seat contrast (6 significant digits)
-            h = max(100 * (rows[f"{m.outcome}_diff_hi_{s}"].iloc[i] - rows[f"{m.outcome}_diff_lo_{s}"].iloc[i]) / 2
-                    for i, c in enumerate(study.cells()) if c.variant != study.baseline for s in range(c.players))
-        if not _close(widths[-1], h, 1e-5):
+            h, slack = rule.widest_half_width(counts, study.games), 1e-5 * widths[-1]
+        else:  # the paired intervals summary.csv gives each seat contrast, each end to 6 significant digits
+            ends = [(rows[f"{m.outcome}_diff_hi_{s}"].iloc[i], rows[f"{m.outcome}_diff_lo_{s}"].iloc[i])
+                    for i, c in enumerate(study.cells()) if c.variant != study.baseline for s in range(c.players)]
+            h = max(100 * (hi - lo) / 2 for hi, lo in ends)
+            slack = max(100 * 5e-6 * (abs(hi) + abs(lo)) / 2 for hi, lo in ends) + 1e-9  # the ends' rounding
+        if not abs(widths[-1] - h) <= slack:
             out.append(f"manifest.json: precision: the last widest half-width {widths[-1]} pp is not summary.csv's "
                        f"({h:.6g} pp)")
     return out
