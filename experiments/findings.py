@@ -39,7 +39,10 @@ from cardsim.study.report import skill
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 STUDIES = ("moska_variants", "musta_maija_variants", "uno_house_rules", "molotow_rules")
-KNOBS = ("moska_knobs", "musta_maija_knobs", "uno_knobs", "moska_knobs_mc")
+KNOBS = ("moska_knobs", "musta_maija_knobs", "uno_knobs", "moska_knobs_learned", "moska_knobs_mc")
+TWINS = ("learned", "mc")
+"""A variant study's 4-player twins under stronger self-play, weakest first: ``<name>_learned`` (Moska's small
+network, the strongest affordable player) and ``<name>_mc``."""
 LADDERS = ("moska", "musta_maija", "uno", "molotow")
 TARGETS = {"moska": ("mc among greedy loses ≤ 15%", lambda lo, hi, greedy: _side(-hi, -lo, -0.15)),
            "musta_maija": ("mc among greedy loses ≤ 15%", lambda lo, hi, greedy: _side(-hi, -lo, -0.15)),
@@ -164,17 +167,19 @@ def ladder_table(results: Path = RESULTS) -> str:
 
 def study_tables(name: str, groups: list[tuple[int, str]] | None = None, results: Path = RESULTS) -> list[str]:
     """A variant study's rate and paired-shift tables for each (players, policy) of ``groups`` (default:
-    every one it holds), then, where the study has its ``<name>_mc`` twin and 4 players are asked for,
-    the twin's tables under ``mc``."""
+    every one it holds), then, where 4 players are asked for, its 4-player twins' (``TWINS``: the learned
+    network's, then ``mc``'s) where committed."""
     summary = pd.read_csv(results / name / "summary.csv")
     manifest = json.loads((results / name / "manifest.json").read_text(encoding="utf-8"))
     held, baseline = unpaired(manifest), manifest["study"]["baseline"]
     groups = groups or list(summary.groupby(["players", "policy"]).groups)
     out = [t for players, policy in groups
            for t in (table(summary, players, policy, held), shifts(summary, players, policy, baseline, held))]
-    if (results / f"{name}_mc").is_dir() and any(players == 4 for players, _ in groups):
-        mc = pd.read_csv(results / f"{name}_mc" / "summary.csv")
-        out += [table(mc, 4, "mc", held), shifts(mc, 4, "mc", baseline, held)]
+    for twin in TWINS:
+        if (results / f"{name}_{twin}").is_dir() and any(players == 4 for players, _ in groups):
+            other = pd.read_csv(results / f"{name}_{twin}" / "summary.csv")
+            policy = other.policy.iloc[0]
+            out += [table(other, 4, policy, held), shifts(other, 4, policy, baseline, held)]
     return out
 
 
@@ -207,8 +212,13 @@ class Claim(NamedTuple):
     rungs: tuple[tuple[str, str], ...] = ()
 
 
-_MOSKA_KNOBS = (("moska_knobs", "random"), ("moska_knobs", "greedy"), ("moska_knobs_mc", "mc"))
-_MOSKA = (("moska_variants", "random"), ("moska_variants", "greedy"), ("moska_variants_mc", "mc"))
+NET = "learned(model='moska_4p_net_g2')"
+"""Moska's strongest affordable player: the small network's second generation (+63 Elo over ``greedy``, ``mc``
++82; results/ladder_moska_network), a rung between ``greedy`` and ``mc``."""
+_MOSKA_KNOBS = (("moska_knobs", "random"), ("moska_knobs", "greedy"), ("moska_knobs_learned", NET),
+                ("moska_knobs_mc", "mc"))
+_MOSKA = (("moska_variants", "random"), ("moska_variants", "greedy"), ("moska_variants_learned", NET),
+          ("moska_variants_mc", "mc"))
 _MM_KNOBS = (("musta_maija_knobs", "random"), ("musta_maija_knobs", "greedy"))
 _MM = (("musta_maija_variants", "random"), ("musta_maija_variants", "greedy"), ("musta_maija_variants_mc", "mc"))
 _UNO = (("uno_house_rules", "random"), ("uno_house_rules", "greedy"), ("uno_house_rules_mc", "mc"))
@@ -224,12 +234,18 @@ CLAIMS = (
           "attack_cap", _MOSKA_KNOBS),
     Claim("Moska: no attack cap against a cap of 6, seat 2's loss", "moska_knobs", 4, "greedy", "None",
           "loser_rate_2", "attack_cap", _MOSKA_KNOBS),
+    Claim("Moska under the learned network: adding with kill ranks moves loss onto seat 2", "moska_knobs_learned",
+          4, NET, "attack_and_kill", "loser_rate_2", "continuation", _MOSKA_KNOBS),
+    Claim("Moska under the learned network: no trump-two swap, seat 1's loss", "moska_knobs_learned", 4, NET,
+          "False", "loser_rate_1", "trump_two_swap", _MOSKA_KNOBS[1:]),
     Claim("Moska under mc: adding with kill ranks moves loss onto seat 2", "moska_knobs_mc", 4, "mc",
           "attack_and_kill", "loser_rate_2", "continuation", _MOSKA_KNOBS),
     Claim("Moska under mc: no trump-two swap shifts seat 1's loss", "moska_knobs_mc", 4, "mc", "False",
           "loser_rate_1", "trump_two_swap", _MOSKA_KNOBS[1:]),
     Claim("Turamoska moves loss onto seat 2", "moska_variants", 4, "greedy", "turamoska", "loser_rate_2",
           rungs=_MOSKA),
+    Claim("Turamoska under the learned network moves loss onto seat 2", "moska_variants_learned", 4, NET,
+          "turamoska", "loser_rate_2", rungs=_MOSKA),
     Claim("Turamoska under mc moves loss onto seat 2", "moska_variants_mc", 4, "mc", "turamoska", "loser_rate_2",
           rungs=_MOSKA),
     Claim("Turamoska without a cap under mc moves loss onto seat 2", "moska_variants_mc", 4, "mc",
@@ -306,7 +322,7 @@ def _skill(claim: Claim, results: Path) -> tuple[str, str]:
     scale, unit = _unit(claim.measure)
     margin = MARGIN / scale
     verdict = skill.verdict(d - 1.959964 * se, d + 1.959964 * se, margin)
-    return verdict, (f"{second} → {top}, unpaired: {_diff(d, d - 1.959964 * se, d + 1.959964 * se, scale, 2)} "
+    return verdict, (f"{_rung(second)} → {_rung(top)}, unpaired: {_diff(d, d - 1.959964 * se, d + 1.959964 * se, scale, 2)} "
                      f"{unit}")
 
 
