@@ -194,7 +194,7 @@ def every_table(results: Path = RESULTS) -> list[str]:
                     for (players, policy), _ in effects.groupby(["players", "policy"])]
     if all((results / f"ladder_{game}").is_dir() for game in LADDERS):
         out.append(ladder_table(results))
-    return out
+    return out + [claims_table(results)]
 
 
 class Claim(NamedTuple):
@@ -381,6 +381,23 @@ def findings(results: Path = RESULTS) -> str:
             + "\n".join(lines))
 
 
+def claims_table(results: Path = RESULTS) -> str:
+    """The headline claims as one table (``assess``): what the README quotes, each claim with its player, its
+    effect and interval, Holm p, replication, skill verdict (the top two rungs) and status."""
+    rows = []
+    for c in CLAIMS:
+        a = assess(c, results)
+        r, (scale, unit) = a["row"], _unit(c.measure)
+        rungs = a["moved"].split(", unpaired")[0]
+        rows.append(f"| {c.text} | `{_rung(c.policy)}` (`{c.study}`) | "
+                    f"{_diff(r.estimate, r.lo, r.hi, scale, _digits(scale, r.lo, r.hi))} {unit} | {r.p_holm:.2g} | "
+                    f"{a['replication']} | {a['skill']} ({rungs}) | **{a['status']}** |")
+    return ("headline claims, 4 players: each effect with its 95% interval, Holm p within its study's family "
+            "(alpha 0.05), its replication on fresh deals and its skill verdict (the top two rungs within ±0.5 pp "
+            "or decisions):\n\n| claim | player (study) | effect | Holm p | replication | skill (top two rungs) | status |\n"
+            "|---|---|---|---|---|---|---|\n" + "\n".join(rows))
+
+
 PROFILES = ("moska", "musta_maija", "uno", "molotow")
 BALANCE = (("seat_edge", "seat edge (pp)", 100, "lowest", "fairest"),
            ("rating_gap_random", "rating gap over random (Elo)", 1, "highest", "most skilful"),
@@ -553,6 +570,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--knobs", action="store_true", help="the knob studies' main effects")
     parser.add_argument("--ladder", action="store_true", help="the ladders' table")
     parser.add_argument("--findings", action="store_true", help="the headline claims, corrected, replicated, by skill")
+    parser.add_argument("--claims", action="store_true", help="the headline claims as one table (the README's)")
     parser.add_argument("--profiles", action="store_true", help="the balance profiles' tables")
     parser.add_argument("--skill", action="store_true", help="the skill-ladder studies' effects, rung by rung")
     parser.add_argument("--per-count", action="store_true", help="Moska's seat edge at every player count")
@@ -569,6 +587,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.findings:
         print(findings())
+        return
+    if args.claims:
+        print(claims_table())
         return
     if args.ladder:
         print(ladder_table())

@@ -56,6 +56,25 @@ def test_the_findings_page_quotes_the_claims_as_printed():
     assert FINDINGS.findings() in page
 
 
+def test_the_readme_quotes_every_claim_in_one_table_with_its_replication_and_skill_verdict():
+    """The README's claims table is ``findings.py --claims`` as printed: a row per claim, each with its
+    interval, Holm p, replication verdict, skill verdict (the top two rungs) and the status they give."""
+    table = FINDINGS.claims_table()
+    assert table in (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) == len(FINDINGS.CLAIMS)
+    for row, claim in zip(rows, FINDINGS.CLAIMS):
+        a = FINDINGS.assess(claim)
+        assert row[4] == a["replication"] in REPLICATION and row[5].startswith(a["skill"]), row
+        assert re.fullmatch(r"\(\S.* → \S.*\)", row[5].removeprefix(a["skill"]).strip()), row
+        assert row[6] == f"**{a['status']}** |", row
+
+
+def test_a_rung_of_the_network_is_named_apart_from_the_linear_generation_of_the_same_number():
+    assert FINDINGS._rung("learned(model='moska_4p_net_g2')") == "learned net g2"
+    assert FINDINGS._rung("learned(model='moska_4p_g2')") == "learned g2"
+
+
 def _study(results: Path, name: str, rows: list[dict]) -> None:
     folder = results / name
     folder.mkdir(parents=True)
