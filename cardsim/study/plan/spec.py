@@ -484,10 +484,8 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
             raise StudyError(where, key, f"{len(p)} seat policies match no player count of {list(players)}")
         n = len(p) if isinstance(p, list) else players[0]
         seats = _keyed(where, key, g.seat_policies, p, n)
-        if played:  # a policy's parameters are the game's to check
-            with warnings.catch_warnings():  # a model under other rules: said once when the study plays
-                warnings.simplefilter("ignore", OtherRules)
-                _keyed(where, key, g.play, rules, n, 0, 0, built_in(seats))
+        if played:
+            _check_play(where, key, g, rules, n, seats)
         policy = seats[0] if isinstance(p, str) else seats
         if policy in out:
             j = out.index(policy)
@@ -495,6 +493,15 @@ def _policies(where: str, g, value: object, players: tuple[int, ...], rules: Rul
                              "expected distinct policies")
         out.append(policy)
     return tuple(out)
+
+
+def _check_play(where: str, key: str, g, rules: Rules, players: int, seats: tuple[str, ...]) -> None:
+    """Play game 0 with ``seats`` (``built_in``'s stand-ins): a policy's parameters are the game's to check. Silent
+    about a model under other rules: the study says so once when it plays (``manifest.untuned``), and
+    ``learned(model=auto)``'s stand-in is not the model the cell will play."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OtherRules)
+        _keyed(where, key, g.play, rules, players, 0, 0, built_in(seats))
 
 
 def built_in(seats: tuple[str, ...]) -> tuple[str, ...]:
@@ -525,7 +532,7 @@ def _ladder(where: str, g, value: object, players: tuple[int, ...], variants: di
     for i, p in enumerate(given):
         key = f"ladder.policies[{i}]"
         seats = _keyed(where, key, g.seat_policies, p, players[0])
-        _keyed(where, key, g.play, rules, players[0], 0, 0, built_in(seats))  # a policy's parameters are the game's to check
+        _check_play(where, key, g, rules, players[0], seats)
         if seats[0] in out:
             raise StudyError(where, key, f"{p!r} is ladder.policies[{out.index(seats[0])}] ({seats[0]}) again; "
                              "expected distinct policies")
