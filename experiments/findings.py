@@ -559,8 +559,28 @@ def skill_tables(results: Path = RESULTS, players: int = 4) -> str:
                              + f" | {_diff(v.difference, v.difference_lo, v.difference_hi, scale, 2)} | {v.verdict} |")
         lines += ["", f"Seat effects: {counts['settled at the top']} settled at the top, {counts['still moving']} "
                   f"still moving, {counts['undetermined']} undetermined (of {sum(counts.values())})."]
+        lines += _skill_replication(results, name, players)
         out.append("\n".join(lines))
     return "\n\n".join(out)
+
+
+def _skill_replication(results: Path, name: str, players: int) -> list[str]:
+    """A skill study's line on fresh deals (``<name>_replication``, where committed): its seat effects' verdicts
+    there, and how the seat effects that survive correction at a rung fared (``replication.csv``)."""
+    folder = results / f"{name}_replication"
+    if not (folder / replication.TABLE).exists():
+        return []
+    fresh = pd.read_csv(folder / replication.FRESH / skill.FILE, keep_default_na=False, na_values=[""])
+    fresh = fresh.loc[(fresh.effect == "main") & (fresh.players == players) & fresh.measure.str.startswith("loser_rate_")]
+    table = replication.read(folder / replication.TABLE)
+    seats = table.loc[(table.effect == "main") & (table.players == players) & table.measure.str.startswith("loser_rate_")]
+    tried = seats.verdict.value_counts()
+    verdicts = fresh.verdict.value_counts()
+    return ["", f"On fresh deals (`results/{name}_replication`, `cardsim replicate`): "
+                f"{verdicts.get('settled at the top', 0)} settled at the top, {verdicts.get('still moving', 0)} still "
+                f"moving, {verdicts.get('undetermined', 0)} undetermined (of {len(fresh)}); of the seat effects that "
+                f"survive correction at a rung, {tried.get('replicated', 0)} replicated, "
+                f"{tried.get('not replicated', 0)} not replicated, {tried.get('underpowered', 0)} underpowered."]
 
 
 def main(argv: list[str] | None = None) -> None:
