@@ -308,22 +308,21 @@ def _replication(claim: Claim, results: Path) -> str:
     return "not yet replicated" if row is None else str(row.verdict)
 
 
-def _skill(claim: Claim, results: Path) -> tuple[str, str]:
-    """The skill verdict of the claim's top two rungs, and how it reads (the difference with its
-    interval): unpaired from the committed tables (the rungs play the same deals, so this interval is
-    wider than the paired one a ``[skill]`` study computes)."""
+def _skill(claim: Claim, results: Path) -> tuple[str, str, str]:
+    """The skill verdict of the claim's top two rungs, the rungs (``second → top``) and how it reads (the
+    difference with its interval): unpaired from the committed tables (the rungs play the same deals, so
+    this interval is wider than the paired one a ``[skill]`` study computes)."""
     found = [(policy, r) for study, policy in claim.rungs
              if (r := _row(contrasts(study, results), claim, study, policy)) is not None]
     if len(found) < 2:
-        return "not settled", "one rung only"
+        return "not settled", "one rung only", "one rung only"
     (second, a), (top, b) = found[-2:]
     se = np.hypot((a.hi - a.lo) / 2, (b.hi - b.lo) / 2) / 1.959964
     d = b.estimate - a.estimate
     scale, unit = _unit(claim.measure)
-    margin = MARGIN / scale
-    verdict = skill.verdict(d - 1.959964 * se, d + 1.959964 * se, margin)
-    return verdict, (f"{_rung(second)} → {_rung(top)}, unpaired: {_diff(d, d - 1.959964 * se, d + 1.959964 * se, scale, 2)} "
-                     f"{unit}")
+    lo, hi = d - 1.959964 * se, d + 1.959964 * se
+    rungs = f"{_rung(second)} → {_rung(top)}"
+    return skill.verdict(lo, hi, MARGIN / scale), rungs, f"{rungs}, unpaired: {_diff(d, lo, hi, scale, 2)} {unit}"
 
 
 def _unit(measure: str) -> tuple[float, str]:
@@ -348,7 +347,7 @@ def assess(claim: Claim, results: Path = RESULTS) -> dict:
     size = int((table.measure.map(multiplicity.family) == multiplicity.family(claim.measure)).sum()
                if claim.measure != "winner_none" else (table.measure == "winner_none").sum())
     replicated = _replication(claim, results)
-    verdict, moved = _skill(claim, results)
+    verdict, rungs, moved = _skill(claim, results)
     scale, unit = _unit(claim.measure)
     if not row.survives:
         status = (f"no difference detected (±{scale * max(abs(row.lo), abs(row.hi)):.{_digits(scale, row.lo, row.hi)}f}"
@@ -361,7 +360,7 @@ def assess(claim: Claim, results: Path = RESULTS) -> dict:
     else:
         status = "finding"
     return {"claim": claim, "row": row, "family": size, "replication": replicated, "skill": verdict,
-            "moved": moved, "status": status}
+            "rungs": rungs, "moved": moved, "status": status}
 
 
 def finding_line(a: dict) -> str:
@@ -388,10 +387,9 @@ def claims_table(results: Path = RESULTS) -> str:
     for c in CLAIMS:
         a = assess(c, results)
         r, (scale, unit) = a["row"], _unit(c.measure)
-        rungs = a["moved"].split(", unpaired")[0]
         rows.append(f"| {c.text} | `{_rung(c.policy)}` (`{c.study}`) | "
                     f"{_diff(r.estimate, r.lo, r.hi, scale, _digits(scale, r.lo, r.hi))} {unit} | {r.p_holm:.2g} | "
-                    f"{a['replication']} | {a['skill']} ({rungs}) | **{a['status']}** |")
+                    f"{a['replication']} | {a['skill']} ({a['rungs']}) | **{a['status']}** |")
     return ("headline claims, 4 players: each effect with its 95% interval, Holm p within its study's family "
             "(alpha 0.05), its replication on fresh deals and its skill verdict (the top two rungs within ±0.5 pp "
             "or decisions):\n\n| claim | player (study) | effect | Holm p | replication | skill (top two rungs) | status |\n"

@@ -149,34 +149,37 @@ class OtherRules(UserWarning):
     once per model in its parent (``untuned``) and silences it where the games are played."""
 
 
+def _table(rules: str, players: Any) -> str:
+    """A table as the other-rules warning and note name it: ``turamoska at 4 players``."""
+    return f"{rules} at {players} players"
+
+
 def warn_rules(model: Model, rules: str, players: int) -> None:
     """A warning when a model is used under other rules or another player count than it was trained for."""
-    trained = (model.content["rules"], model.content["players"])
-    if trained != (rules, players):
-        warnings.warn(f"{model.path.name}: a model trained for {trained[0]} at {trained[1]} players plays "
-                      f"{rules} at {players} players", OtherRules, stacklevel=3)
+    trained = _table(model.content["rules"], model.content["players"])
+    if trained != _table(rules, players):
+        warnings.warn(f"{model.path.name}: a model trained for {trained} plays {_table(rules, players)}", OtherRules,
+                      stacklevel=3)
 
 
 def untuned(game: str, cells: Iterable[tuple[str, int, Iterable[str]]], default: str) -> list[str]:
     """One line per model that some of ``cells`` (``(rules.describe(), players, seat policy strings)``) plays
     under other rules or another player count than it was trained for, naming the tables (the first four,
-    then how many more): what a study says once before it plays, instead of a warning per cell and worker. A file that cannot be read
-    is left to ``load``'s own error."""
+    then how many more): what a study says once before it plays, instead of a warning per cell and worker.
+    A file that cannot be read is left to ``load``'s own error."""
     tables: dict[str, dict[str, None]] = {}
-    trained: dict[str, tuple[str, str]] = {}
+    trained: dict[str, str | None] = {}
     for rules, players, seats in cells:
         for model in played(game, seats, default):
             if model not in trained:
-                path = path_of(game, model)
                 try:
-                    content = json.loads(path.read_text(encoding="utf-8"))
-                    trained[model] = (path.name, f"{content['rules']} at {content['players']} players")
+                    content = json.loads(path_of(game, model).read_text(encoding="utf-8"))
+                    trained[model] = _table(content["rules"], content["players"])
                 except (OSError, ValueError, KeyError, TypeError):
-                    trained[model] = (path.name, "")
-            name, where = trained[model]
-            if where and where != f"{rules} at {players} players":
-                tables.setdefault(model, {})[f"{rules} at {players} players"] = None
-    return [f"{trained[m][0]}: a model trained for {trained[m][1]} plays {len(t)} other "
+                    trained[model] = None
+            if trained[model] not in (None, _table(rules, players)):
+                tables.setdefault(model, {})[_table(rules, players)] = None
+    return [f"{path_of(game, m).name}: a model trained for {trained[m]} plays {len(t)} other "
             f"table{'s' if len(t) > 1 else ''}: {_some(list(t))}" for m, t in tables.items()]
 
 

@@ -101,7 +101,7 @@ def fit_block(count: np.ndarray, x: np.ndarray, y: np.ndarray, l2: float = L2) -
         return np.zeros(x.shape[1]), {"positions": 0}
     xs, sd, _, start = _standardised(x, count)
     res = minimize(_loss, np.zeros(x.shape[1]), args=(xs, t, count, start, l2), jac=True, method="L-BFGS-B")
-    return np.where(sd > 0, res.x / np.where(sd > 0, sd, 1.0), 0.0), _summary(res, xs @ res.x, t, count, start)
+    return np.divide(res.x, sd, out=np.zeros_like(res.x), where=sd > 0), _summary(res, xs @ res.x, t, count, start)
 
 
 def fit_network_block(count: np.ndarray, x: np.ndarray, y: np.ndarray, hidden: int, seed: int,

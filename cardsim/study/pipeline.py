@@ -224,12 +224,9 @@ def _play(run: Run) -> Played:
     for line in claims.untuned(study):
         run.note(line)
     started = time.perf_counter()
-    order: int | list[int] = len(tasks)
-    columns = None
     with warnings.catch_warnings():  # said once above; the workers silence it too (``workers.start``)
         warnings.simplefilter("ignore", OtherRules)
-        if not pieces.assembled(place.part):
-            columns, order = _play_tasks(run, tasks, kept)
+        columns, order = (None, len(tasks)) if pieces.assembled(place.part) else _play_tasks(run, tasks, kept)
     precision = None
     if stepped is not None:  # the steps taken, also when a resume finds games.parquet assembled
         steps = json.loads((place.part / STEPS).read_text(encoding="utf-8"))
