@@ -18,9 +18,9 @@ from cardsim.core.records import frame
 from cardsim.core.rules import format_call, normal_call
 from cardsim.games.moska import GAME, compiled
 from cardsim.games.moska import learned_features as features
-from cardsim.games.moska.compiled_policies import WEIGHTS, table
+from cardsim.games.moska.compiled_policies import GREEDY, LEARNED, WEIGHTS, table
 from cardsim.games.moska.learned import load_model
-from cardsim.games.moska.policies import DEFAULT_MODEL
+from cardsim.games.moska.policies import DEFAULT_MODEL, SEARCH_STOCK
 from cardsim.games.moska.seating import LearnedPolicy, make_policy
 from cardsim.games.moska.rules import MoskaRules
 from cardsim.learn import fit as fitting
@@ -113,6 +113,31 @@ SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "N0", "ML2", "MRL2", "M
 """Seat policies, ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``N0``: with the random network
 n0; ``ML2``: ``mc`` with 2 worlds over ``learned`` with r2; ``MRL2``: the same searching the whole game with
 ``beliefs=reads``; ``MN0``: ``mc`` with 2 worlds over the network."""
+
+
+@pytest.mark.parametrize("base", ["greedy", "learned"])
+def test_mc_plays_its_bases_decision_before_its_search_window(models_dir, base):
+    """``mc`` with its default window (the stock at most ``SEARCH_STOCK`` cards): before it, the decision
+    is its base's when the base is ``learned`` (the network n0 here), else greedy's, at every decision of a
+    game of four such seats; from then on a candidate of the search (``decision_candidates``)."""
+    search = f"mc(determinizations=2, base={learned(models_dir / 'n0.json') if base == 'learned' else 'greedy'})"
+    g = Game(MoskaRules(), 4, 3, 8, (search,) * 4)
+    row, w = g.policies[0], compiled.new_work()[0]
+    plain, searched = np.zeros(1, compiled.MOVE), 0
+    for _ in range(400):
+        if compiled.to_act(g.s) < 0:
+            break
+        compiled.choose(g.s, g.p, g.policies, g.move[0], g.work)
+        if compiled.stock_left(g.s) > SEARCH_STOCK:
+            compiled.decide(g.s, g.p, LEARNED if base == "learned" else GREEDY, row, plain[0], w)
+            assert g.move[0]["cards"] == plain[0]["cards"]
+            assert (g.move[0]["killer"] == plain[0]["killer"]).all()
+        else:
+            n = compiled.decision_candidates(g.s, g.p, w["play"])
+            assert any(g.move[0]["cards"] == w["play"][i]["cards"] for i in range(n))
+            searched += 1
+        g.step()
+    assert compiled.to_act(g.s) < 0 and searched > 0
 
 
 @st.composite

@@ -875,17 +875,6 @@ def defence_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def candidates(s: np.void, p: np.void, w: np.void, search_stock: int) -> int:
-    """``mc``'s candidates for the seat to act into ``w.candidates``: greedy's decision first, then, once the
-    stock holds at most ``search_stock`` cards (its ``mc(search_stock=...)``), those of its decision kind
-    (``seating.MonteCarloPolicy``), duplicates dropped. How many."""
-    if stock_left(s) > search_stock:
-        respond(s, p, pol.GREEDY, w.candidates[0])
-        return 1
-    return decision_candidates(s, p, w.candidates)
-
-
-@njit(cache=True)
 def decision_candidates(s: np.void, p: np.void, out: np.ndarray) -> int:
     """The candidates of the seat to act's decision kind into ``out`` (``MOVE`` records): greedy's decision
     first, then those of ``seating.MonteCarloPolicy``'s list, duplicates dropped. How many."""
@@ -1029,12 +1018,17 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, n_worlds: int, n: int, 
 
 @njit(cache=True)
 def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> None:
-    """``mc``'s decision for the seat to act (``row``: its policy table row) into ``m``: every candidate played
-    out in the same ``row[DETERMINIZATIONS]`` worlds (``play_worlds``) with the base policy in every seat; a
-    play-out scores 1 when the seat does not lose; the highest total wins, ties to the first candidate
+    """``mc``'s decision for the seat to act (``row``: its policy table row) into ``m``. Before its search
+    window, while the stock holds more than ``row[SEARCH_STOCK]`` cards, the decision of its base when the base
+    is ``learned``, else greedy's, without a play-out. From then on every candidate (``decision_candidates``)
+    played out in the same ``row[DETERMINIZATIONS]`` worlds (``play_worlds``) with the base policy in every
+    seat; a play-out scores 1 when the seat does not lose; the highest total wins, ties to the first candidate
     (greedy's). One candidate is taken without a play-out. ``oracle`` (``TRUE_STATE``) with ``greedy`` or
     ``learned`` play-outs (which draw nothing): its worlds are all alike and one is played."""
-    n_candidates = candidates(s, p, w, row[pol.SEARCH_STOCK])
+    if stock_left(s) > row[pol.SEARCH_STOCK]:
+        decide(s, p, pol.LEARNED if row[pol.BASE] == pol.LEARNED else pol.GREEDY, row, m, w)
+        return
+    n_candidates = decision_candidates(s, p, w.candidates)
     best = 0
     if n_candidates > 1:
         w.score[:n_candidates] = 0

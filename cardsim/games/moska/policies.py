@@ -223,7 +223,8 @@ SCALAR = {"random": RandomPolicy, "greedy": GreedyPolicy}
 POLICIES = (*SCALAR, MC, ORACLE, LEARNED)
 SEARCH_STOCK = 8
 """``mc(search_stock=N)`` by default: search once the stock holds at most ``N`` cards (``None``/``all``: the whole
-game); before, the candidate is greedy's alone (benchmarks/bench_beliefs.py measures both)."""
+game); before, nothing is searched: the decision is the base's when the base is ``learned``, else greedy's
+(benchmarks/bench_beliefs.py measures both windows)."""
 MC_EXTRA = {"search_stock": SEARCH_STOCK, "beliefs": "uniform"}
 """Moska's further ``mc``/``oracle`` parameters and their defaults (``core/search.py``)."""
 
