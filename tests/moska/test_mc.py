@@ -97,17 +97,16 @@ def test_mc_finds_the_opening_that_does_not_lose_where_greedy_loses(mc):
 
 
 def test_one_candidate_is_taken_without_a_play_out():
-    """While the stock holds more than ``search_stock`` (8 by default) cards ``mc``'s candidate is greedy's alone: it deals no
-    world (its scratch is untouched); later, with several candidates, it does."""
+    """While the stock holds more than ``search_stock`` (8 by default) cards ``mc`` over ``greedy`` plays greedy's
+    decision and deals no world (its scratch is untouched); later, with several candidates, it does."""
     g = Game(MoskaRules(), 4, 1, 5, ("mc",) * 4)
     greedy = Game(MoskaRules(), 4, 1, 5, ("greedy",) * 4)
     searched = 0
     while compiled.to_act(g.s) >= 0:
         worlds, scores = g.work["worlds"].tobytes(), g.work["score"].tobytes()
-        n = compiled.candidates(g.s, g.p, compiled.new_work()[0], SEARCH_STOCK)
+        early = compiled.stock_left(g.s) > SEARCH_STOCK
+        n = 1 if early else compiled.decision_candidates(g.s, g.p, compiled.new_work()[0]["candidates"])
         compiled.choose(g.s, g.p, g.policies, g.move[0], g.work)
-        if compiled.stock_left(g.s) > SEARCH_STOCK:
-            assert n == 1
         if n == 1:
             assert g.work["worlds"].tobytes() == worlds and g.work["score"].tobytes() == scores
             compiled.choose(g.s, g.p, greedy.policies, greedy.move[0], g.work)
