@@ -11,11 +11,17 @@ manifest; then the load (``uptime``). Never an assertion — read the numbers.
 
     python benchmarks/bench_plots.py --earlier /path/to/earlier/cardsim/study/report/plots.py
     python benchmarks/bench_plots.py --jobs 2 --rounds 3 moska_variants   # one process against two, wall seconds
+    python benchmarks/bench_plots.py --floor 10 moska_variants             # and matplotlib's floor per figure
+
+``--floor N`` also draws N bare figures of 1 and of 4 panels (5 series of 6 points with error bars a panel,
+a title, an axis label, a grid, one legend; matplotlib's defaults, no layout of ours) and prints the CPU
+seconds of one: what matplotlib costs a figure of that shape at the least, whatever cardsim draws in it.
 """
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import io
 import os
 import resource
 import statistics
@@ -25,6 +31,7 @@ import time
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import numpy as np
 
 from cardsim.study.report import plots
 from cardsim.study.report import summary as report
@@ -63,6 +70,34 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+def _bare(panels: int) -> None:
+    """One bare figure of ``panels`` panels (``--floor``), drawn and written as a PNG in memory."""
+    gen = np.random.default_rng(panels)
+    fig, axes = plt.subplots(1, panels, figsize=(3.2 * panels, 3.2), squeeze=False)
+    for ax in axes[0]:
+        for series in range(5):
+            ax.errorbar(np.arange(6) + series * 0.1, gen.random(6), yerr=0.05, fmt="o", ms=3)
+        ax.set_title("panel")
+        ax.set_xlabel("seat")
+        ax.grid(True, alpha=0.3)
+    fig.legend(["a", "b", "c", "d", "e"], loc="upper center", ncols=5)
+    fig.savefig(io.BytesIO(), format="png", dpi=plots.DPI)
+    plt.close(fig)
+
+
+def _floor(n: int) -> None:
+    """``--floor``: CPU seconds of one bare figure of 1 and of 4 panels, median and range over ``n``."""
+    _bare(1)
+    for panels in (1, 4):
+        spent = []
+        for _ in range(n):
+            start = time.process_time()
+            _bare(panels)
+            spent.append(time.process_time() - start)
+        print(f"matplotlib's floor, a bare figure of {panels} panel{'s' * (panels > 1)}: CPU s {_spread(spent)}",
+              flush=True)
+
+
 def _spread(values: list[float]) -> str:
     return f"{statistics.median(values):.2f} [{min(values):.2f} .. {max(values):.2f}]"
 
@@ -74,6 +109,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1,
                         help="also draw with this many processes (render's jobs), alternating with one, and "
                              "compare the wall seconds")
+    parser.add_argument("--floor", type=int, default=0, metavar="N",
+                        help="also draw N bare figures of 1 and of 4 panels: matplotlib's least cost of a figure")
     parser.add_argument("folders", nargs="*", default=FOLDERS, help="folders under results/")
     args = parser.parse_args()
     earlier = _load(args.earlier) if args.earlier else None
@@ -97,6 +134,8 @@ def main() -> None:
             print(f"  wall s, 1 process: {_spread([w for _, _, w in one])}; {args.jobs} processes: "
                   f"{_spread([w for _, _, w in many])}; ratio {statistics.median(w for _, _, w in one) / statistics.median(w for _, _, w in many):.2f}x; "
                   f"CPU s {_spread([t for t, _, _ in one])} and {_spread([t for t, _, _ in many])}", flush=True)
+    if args.floor:
+        _floor(args.floor)
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip(), f"({os.cpu_count()} CPUs)")
 
 
