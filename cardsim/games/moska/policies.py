@@ -214,7 +214,7 @@ class GreedyPolicy:
 
 
 LEARNED = "learned"
-DEFAULT_MODEL = "moska_4p_g3"
+DEFAULT_MODEL = "moska_4p_net_g2"
 """The model of ``learned`` without a ``model``: the best committed generation (docs/ladder.md)."""
 BASES = ("random", "greedy", LEARNED)
 """The policies that decide without search: ``mc``'s play-out policies."""
