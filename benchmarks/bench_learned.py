@@ -6,7 +6,9 @@ Speed: games per CPU-second of ``learned`` self-play and of ``greedy`` self-play
 range over ``--rounds`` rounds), and their ratio. Strength: each policy in one seat among three ``greedy``
 seats, the seat rotated over the 4 seats (``--games`` in all, the same deals for every policy), its loss
 rate with a 95% Wilson interval (issue 22's targets: ``learned`` <= 15.3%, ``mc(32)``'s; ``mc(base=learned)``
-at 32 worlds <= 11%). The load (``uptime``) is printed: the machine is shared.
+at 32 worlds <= 11%). ``--others mc`` seats ``mc`` instead of ``greedy`` in the three other seats (the
+policies rated head to head against the strongest searcher). The load (``uptime``) is printed: the machine
+is shared.
 """
 from __future__ import annotations
 
@@ -32,16 +34,16 @@ def throughput(policy: str, games: int, rounds: int) -> list[float]:
     return rates
 
 
-def seat_losses(policy: str, seat: int, games: int, seed: int) -> int:
-    seats = ["greedy"] * 4
+def seat_losses(policy: str, seat: int, games: int, seed: int, others: str = "greedy") -> int:
+    seats = [others] * 4
     seats[seat] = policy
     return int((cardsim.simulate("moska", players=4, games=games, seed=seed, policy=seats).loser == seat).sum())
 
 
-def loss_rate(policy: str, games: int, seed: int, jobs: int) -> tuple[int, int]:
-    """Losses of ``policy`` in seat 0, 1, 2, 3 among ``greedy`` (``games // 4`` each, the same deals)."""
+def loss_rate(policy: str, games: int, seed: int, jobs: int, others: str = "greedy") -> tuple[int, int]:
+    """Losses of ``policy`` in seat 0, 1, 2, 3 among ``others`` (``games // 4`` each, the same deals)."""
     per_seat = games // 4
-    lost = Parallel(n_jobs=jobs)(delayed(seat_losses)(policy, seat, per_seat, seed) for seat in range(4))
+    lost = Parallel(n_jobs=jobs)(delayed(seat_losses)(policy, seat, per_seat, seed, others) for seat in range(4))
     return sum(lost), per_seat * 4
 
 
@@ -54,6 +56,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the strength runs (one per seat)")
     parser.add_argument("--learned", default="learned", help="the learned policy string timed for speed")
     parser.add_argument("--policies", default="learned", help="the policies rated, separated by commas")
+    parser.add_argument("--others", default="greedy", help="the policy of the three other seats")
     args = parser.parse_args()
     print("load:", os.popen("uptime").read().strip())
     rates = {p: throughput(p, args.speed_games, args.rounds) for p in ("greedy", args.learned)}
@@ -63,9 +66,9 @@ def main() -> None:
     print(f"learned / greedy speed: {ratio:.3f}")
     for policy in split_calls(args.policies):
         start = time.perf_counter()
-        lost, n = loss_rate(policy, args.games, args.seed, args.jobs)
+        lost, n = loss_rate(policy, args.games, args.seed, args.jobs, args.others)
         lo, hi = wilson(lost, n)
-        print(f"{policy:40} loses {lost / n:6.2%} [{lo:6.2%}, {hi:6.2%}] of {n:,} games among 3 greedy "
+        print(f"{policy:40} loses {lost / n:6.2%} [{lo:6.2%}, {hi:6.2%}] of {n:,} games among 3 {args.others} "
               f"({time.perf_counter() - start:.0f} s)")
     print("load:", os.popen("uptime").read().strip())
 
