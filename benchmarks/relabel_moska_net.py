@@ -18,7 +18,6 @@ import os
 import time
 from pathlib import Path
 
-from joblib import Parallel, delayed
 from tqdm import tqdm
 
 import cardsim
@@ -30,6 +29,8 @@ from cardsim.games.moska import policies
 from cardsim.learn import train
 from cardsim.learn.fit import L2_NETWORK, fit
 from cardsim.study.report.stats import wilson
+
+from bench_learned import loss_rate
 
 ROOT = Path(__file__).resolve().parents[1]
 G2 = ROOT / "cardsim" / "models" / "moska" / "moska_4p_net_g2.json"
@@ -59,12 +60,6 @@ def relabelled(worlds: int, jobs: int, out: Path) -> None:
     print(f"trained in {time.perf_counter() - start:.0f} s wall: {out}", flush=True)
 
 
-def losses(policy: str, others: str, seat: int, games: int, seed: int) -> int:
-    seats = [others] * 4
-    seats[seat] = policy
-    return int((cardsim.simulate("moska", players=4, games=games, seed=seed, policy=seats).loser == seat).sum())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worlds", type=int, default=96)
@@ -78,8 +73,7 @@ def main() -> None:
         relabelled(args.worlds, args.jobs, args.out)
     g2 = "learned(model=moska_4p_net_g2)"
     for policy in (f"learned(model='{args.out}')", "learned(model=moska_4p_net_g3)"):
-        lost = sum(Parallel(n_jobs=args.jobs)(delayed(losses)(policy, g2, seat, args.games // 4, args.seed)
-                                              for seat in range(4)))
+        lost, _ = loss_rate(policy, args.games, args.seed, args.jobs, others=g2)
         lo, hi = wilson(lost, args.games)
         print(f"{policy:50} alone among three g2: loses {lost / args.games:.2%} [{lo:.2%}, {hi:.2%}] of "
               f"{args.games:,} games (parity 25%)", flush=True)
