@@ -27,7 +27,7 @@ from cardsim.core.search import parse_mc, search_call
 from cardsim.games.moska import learned_features as features
 from cardsim.games.moska import policies
 from cardsim.learn import train
-from cardsim.learn.fit import L2_NETWORK, fit
+from cardsim.learn.fit import fit
 from cardsim.study.report.stats import wilson
 
 from bench_learned import loss_rate
@@ -48,15 +48,12 @@ def relabelled(worlds: int, jobs: int, out: Path) -> None:
     with tqdm(total=POSITIONS, desc=f"positions labelled by {worlds} worlds", unit="pos") as bar:
         data = train.positions_of("moska", rules, 4, int(rng.mix(SEED, 3)), train.learned_call(G2), teacher,
                                   POSITIONS, jobs, train.EVERY, bar)
-    weights, _ = fit(data, features.BLOCKS, hidden=HIDDEN)
-    provenance = {"game": "moska", "rules": rules.describe(), "players": 4, "seed": SEED,
-                  "teacher": search_call(search, policies.MC_EXTRA, base="learned(model=moska_4p_net_g2)"),
-                  "generation": 3, "positions": POSITIONS, "feature_version": features.VERSION,
-                  "features": list(features.NAMES), "blocks": features.block_names(),
-                  "libraries": train.libraries(), "parent": json.loads(G2.read_text(encoding="utf-8"))["digest"]}
-    models.write(out, models.content("moska", weights, provenance, {
-        "hidden": HIDDEN, "method": f"network of {HIDDEN} rectified units per block, L-BFGS (scipy.optimize)",
-        "l2": L2_NETWORK, "every": train.EVERY, "candidates": int(data["count"].sum()), "blocks": {}}))
+    weights, summary = fit(data, features.BLOCKS, hidden=HIDDEN)
+    said = search_call(search, policies.MC_EXTRA, base="learned(model=moska_4p_net_g2)")
+    parent = json.loads(G2.read_text(encoding="utf-8"))["digest"]
+    models.write(out, models.content("moska", weights,
+                                     train.provenance("moska", rules.describe(), 4, SEED, said, 3, POSITIONS, parent),
+                                     train.fit_record("moska", data, summary, HIDDEN, train.EVERY)))
     print(f"trained in {time.perf_counter() - start:.0f} s wall: {out}", flush=True)
 
 

@@ -118,27 +118,40 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
         else:
             label_teacher = search_call(search, extra, base=learned_call(paths[-1]))
             said = search_call(search, extra, base=f"learned(model={paths[-1].stem})")
-        provenance = {"game": game, "rules": rules_text, "players": players, "seed": seed, "teacher": said,
-                      "generation": k, "positions": positions, "feature_version": features.VERSION,
-                      "features": list(features.NAMES), "blocks": features.block_names(),
-                      "libraries": libraries()}
+        wanted = provenance(game, rules_text, players, seed, said, k, positions, parent)
         if path.exists():
-            _check_resumed(path, load(path).content, provenance | {"parent": parent}, hidden)
+            _check_resumed(path, load(path).content, wanted, hidden)
         else:
             key = int(rng.mix(seed, k))
             with tqdm(total=positions, desc=f"{name} generation {k}", unit="pos", disable=not progress) as bar:
                 data = positions_of(game, r, players, key, play, label_teacher, positions, jobs, every, bar)
             weights, summary = fit(data, features.BLOCKS, hidden=hidden)
-            blocks = features.block_names()
-            method = f"network of {hidden} rectified units per block" if hidden else "conditional logit"
-            network = {"hidden": hidden} if hidden else {}  # a linear model's file is as it was before networks
-            body = models.content(game, weights, provenance | {"parent": parent}, network | {
-                "method": f"{method}, L-BFGS (scipy.optimize)", "l2": L2_NETWORK if hidden else L2, "every": every,
-                "candidates": int(data["count"].sum()), "blocks": {blocks[b]: s for b, s in summary.items()}})
-            models.write(path, body)
+            models.write(path, models.content(game, weights, wanted, fit_record(game, data, summary, hidden, every)))
         paths.append(path)
         play, parent = learned_call(path), load(path).digest
     return paths
+
+
+def provenance(game: str, rules: str, players: int, seed: int, teacher: str, generation: int, positions: int,
+               parent: str | None) -> dict[str, Any]:
+    """A model file's provenance: what it was trained for and from (``teacher``: the policy string as said,
+    ``parent``: the previous generation's digest), with the feature set and the libraries' versions."""
+    features = game_modules(game)[0]
+    return {"game": game, "rules": rules, "players": players, "seed": seed, "teacher": teacher,
+            "generation": generation, "positions": positions, "feature_version": features.VERSION,
+            "features": list(features.NAMES), "blocks": features.block_names(), "libraries": libraries(),
+            "parent": parent}
+
+
+def fit_record(game: str, data: dict[str, np.ndarray], summary: dict[int, dict], hidden: int,
+               every: int) -> dict[str, Any]:
+    """A model file's ``fit``: the method, its penalty, the positions' candidates and each block's summary."""
+    blocks = game_modules(game)[0].block_names()
+    method = f"network of {hidden} rectified units per block" if hidden else "conditional logit"
+    network = {"hidden": hidden} if hidden else {}  # a linear model's file is as it was before networks
+    return network | {"method": f"{method}, L-BFGS (scipy.optimize)", "l2": L2_NETWORK if hidden else L2,
+                      "every": every, "candidates": int(data["count"].sum()),
+                      "blocks": {blocks[b]: s for b, s in summary.items()}}
 
 
 def _check_resumed(path: Path, content: dict[str, Any], wanted: dict[str, Any], hidden: int) -> None:
