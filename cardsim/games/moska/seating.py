@@ -46,11 +46,11 @@ class MonteCarloPolicy:
     play-outs, which draw nothing, its worlds are all alike and one is played.
 
     Candidates (``compiled_policies``, ``compiled.decision_candidates``). While the stock holds more than
-    ``search_stock`` cards (``SEARCH_STOCK`` = 8 by default; ``None`` or ``all``: never) nothing is searched:
-    the decision is the base's when the base is ``learned``, else greedy's (measured against greedy,
-    benchmarks/bench_beliefs.py, searching earlier with 32 worlds loses more often, not less; and the decision
-    costs no play-out; over a ``learned`` base, greedy's early decisions lost more often than the base's,
-    docs/ladder.md). From then on, decision kind by kind:
+    ``search_stock`` cards (``SEARCH_STOCK`` = 8 by default; ``None`` or ``all``: never) nothing is searched
+    and no play-out is made: the decision is the base's when the base is ``learned``, else greedy's.
+    Searching earlier with 32 worlds loses more often among greedy, not less (benchmarks/bench_beliefs.py);
+    over a ``learned`` base, greedy's early decisions lost more often than the base's (docs/ladder.md).
+    From then on, decision kind by kind:
     - open: greedy's; each single card; each rank's group ``part(hand, r, room)`` (ranks with >= 2
       cards, room >= 2); all non-trump groups together from the lowest rank, within the room;
     - defence: greedy's; kill every card with its cheapest killer (non-trump killers first, then the
