@@ -5,10 +5,11 @@ with a warning (``core/models.py``). ``model=auto`` instead names, in each cell,
 ``RECIPE`` trains for exactly that cell's rules (their string form) and players, so every variant of a
 study is played by a policy tuned to it, and every one with the same training. The model is trained
 on first use, in the process that plans the games (``ensure``), and kept in the user cache by a key of
-everything that decides it (``key``): training is deterministic from its seed, so the same key gives
-the same model on every machine, and a study's manifest records each cell's model digest
-(``digests``) for ``verify`` to check. Workers only look it up (``resolve``). The models of the
-committed studies ship in the package (``SHIPPED``), so a fresh install finds them untrained.
+everything that decides it (``key``): its positions and labels are deterministic from its seed, its fit
+is floating point in the kernels the CPU picks (another machine can give other last bits, docs/ladder.md),
+and a study's manifest records each cell's model digest (``digests``) for ``verify`` to check. Workers only
+look it up (``resolve``). The models of the committed studies ship in the package (``SHIPPED``), so a fresh
+install finds them untrained, and plays exactly the models the studies played.
 """
 from __future__ import annotations
 
