@@ -138,6 +138,27 @@ def test_mc_chooses_legally_from_its_view_only(table, seed, game):
     assume(searched > 0 or s["turns"] <= players)  # an mc seat skipped all through a short game tests nothing
 
 
+@given(tables(), st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.sampled_from([0, 1, 2, 4, 7]))
+def test_candidates_are_greedys_choice_then_the_legal_options_worth_searching(table, seed, game, forbid):
+    """At every choice of a game (any rules, players and seats), ``candidates`` (with ``card_candidates``, which
+    looks only at the kinds a named colour lets be legal) lists what policies.py defines, in ``legal_decisions``'
+    order: greedy's choice, then every other legal option that ``worth_searching`` keeps and ``forbid`` allows."""
+    rules, players, policy_text = table
+    _, state, params, policy, work = start(rules, players, seed, game, policy_text)
+    s, legal = state[0], np.zeros(K + 1, dtype=np.int64)
+    greedy = np.zeros((C.MAX_PLAYERS, len(C.POLICY_COLUMNS)), dtype=np.int64)
+    while s["phase"] != C.OVER:
+        p = s["current"]
+        C.fill_table(greedy, players, C.GREEDY)
+        greedy[p, C.FORBID] = forbid
+        first = C.choose(s, greedy)
+        defined = [first] + [o for o in legal[:C.legal_decisions(s, legal)].tolist()
+                             if o != first and C.worth_searching(s, p, o, first) and not C.forbidden(s, p, o, forbid)]
+        m = C.candidates(s, forbid, work, work["options"])
+        assert work["options"][:m].tolist() == defined
+        C.apply(s, C.choose(s, policy), params, work)
+
+
 def position(players, hands, top, *, rules=UnoRules(), **kw):
     """A complete hand-made reference position: the cards not in a hand nor on top make the draw pile."""
     rest = [c - n for c, n in zip(copies(rules.deck), np.sum([counts_of(h) for h in hands], axis=0))]

@@ -924,18 +924,59 @@ def worth_searching(s, p: int, option: int, first: int) -> bool:
 @njit(cache=True)
 def candidates(s, forbid: int, w, out) -> int:
     """``out``: greedy's choice (at its default bluff and challenge, forbidden ``forbid``), then the other
-    legal options worth searching and not forbidden, in the order of ``legal_decisions``; how many."""
+    legal options worth searching and not forbidden, in the order of ``legal_decisions``; how many. A card
+    to play under a named colour is ``card_candidates``' (the same list, fewer kinds looked at)."""
     p = s.current
     fill_table(w.gtable, s.players, GREEDY)
     w.gtable[p, FORBID] = forbid
     first = choose(s, w.gtable)
     out[0] = first
+    if s.phase == CARD and s.colour >= 0:
+        return card_candidates(s, p, first, forbid, out)
     m = 1
     for i in range(legal_decisions(s, w.legal)):
         option = w.legal[i]
         if option != first and worth_searching(s, p, option, first) and not forbidden(s, p, option, forbid):
             out[m] = option
             m += 1
+    return m
+
+
+@njit(cache=True)
+def card_candidates(s, p: int, first: int, forbid: int, out) -> int:
+    """``candidates`` of a card to play while a colour is named (``out[0]``: greedy's ``first``), in kind order as
+    ``legal_decisions`` lists them, looking only at the kinds that can be legal (U-6, U-12): the named colour's,
+    the top's symbol in the other colours, the wilds. Of the named colour's numbers only the highest held
+    is worth searching (``higher_number_playable``: a higher number of the named colour is always legal);
+    a number of another colour goes on the top by its symbol, so none of its colour's higher numbers can;
+    drawing never is a candidate, a wild only when ``first`` is one (``worth_searching``). How many."""
+    hand, colour, m = s.hands[p], s.colour, 1
+    symbol = s.top % 13 if s.top < WILD else -1
+    base = colour * 13
+    highest = -1
+    for k in range(base + 9, base - 1, -1):
+        if hand[k] > 0:
+            highest = k
+            break
+    for c in range(4):
+        if c == colour:
+            if highest >= 0 and highest != first:
+                out[m] = highest
+                m += 1
+            for k in range(base + 10, base + 13):
+                if hand[k] > 0 and k != first:
+                    out[m] = k
+                    m += 1
+        elif symbol >= 0:
+            k = c * 13 + symbol
+            if hand[k] > 0 and k != first:
+                out[m] = k
+                m += 1
+    if first >= WILD:
+        for k in range(WILD, K):
+            if hand[k] > 0 and k != first and not forbidden(s, p, k, forbid):
+                out[m] = k
+                m += 1
     return m
 
 
