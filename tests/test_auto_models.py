@@ -149,6 +149,30 @@ def test_a_model_named_auto_outside_a_cell_is_one_line():
     assert "\n" not in str(err.value)
 
 
+def test_two_threads_needing_one_model_train_it_once(kept, monkeypatch):
+    """The lock beside a model (``auto._locked``, filelock) lets one of two callers train it; the other waits
+    for it and finds the model. The stand-in training is slowed so that the second caller arrives while the
+    first is training."""
+    import threading
+    import time
+
+    fake = training.train
+
+    def slow_train(*args, **kwargs):
+        time.sleep(0.3)
+        return fake(*args, **kwargs)
+
+    monkeypatch.setattr(training, "train", slow_train)
+    r = cardsim.rules("musta_maija", None)
+    callers = [threading.Thread(target=auto.ensure, args=("musta_maija", r, 4, ["learned(model=auto)"]))
+               for _ in range(2)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    assert kept == [(r.describe(), 4)] and auto.path_of("musta_maija", r, 4).is_file()
+
+
 def test_a_models_folder_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")

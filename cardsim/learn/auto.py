@@ -13,7 +13,6 @@ install finds them untrained, and plays exactly the models the studies played.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -21,6 +20,8 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator
+
+from filelock import FileLock
 
 from cardsim.core import cache
 from cardsim.core.rules import format_call, parse_call
@@ -116,20 +117,19 @@ def ensure(game: str, rules: Any, players: int, seats: Iterable[str], *, jobs: i
 
 @contextmanager
 def _locked(where: Path) -> Iterator[None]:
-    """Hold ``where/.lock`` exclusively (``flock``: released if the holder dies); one ``ValueError`` line when
-    the folder cannot be made or written."""
+    """Hold ``where/.lock`` exclusively (``filelock``: the operating system's lock, released if the holder
+    dies); one ``ValueError`` line when the folder cannot be made or the lock file written there."""
+    lock = FileLock(where / ".lock")
     try:
         where.mkdir(parents=True, exist_ok=True)
-        handle = open(where / ".lock", "a")
+        lock.acquire()
     except OSError as err:
-        raise ValueError(f"{where}: cannot keep learned(model=auto) models there ({err.strerror}); "
+        raise ValueError(f"{where}: cannot keep learned(model=auto) models there ({err.strerror or err}); "
                          f"set {VARIABLE} to a writable folder") from None
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def resolve(game: str, rules: Any, players: int, seats: tuple[str, ...]) -> tuple[str, ...]:
