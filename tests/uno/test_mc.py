@@ -141,7 +141,7 @@ def test_mc_chooses_legally_from_its_view_only(table, seed, game):
 @given(tables(), st.integers(0, 2**64 - 1), st.integers(0, 10**6), st.sampled_from([0, 1, 2, 4, 7]))
 def test_candidates_are_greedys_choice_then_the_legal_options_worth_searching(table, seed, game, forbid):
     """At every choice of a game (any rules, players and seats), ``candidates`` (with ``card_candidates``, which
-    looks only at the kinds a named colour lets be legal) lists what policies.py defines, in ``legal_decisions``'
+    looks only at the kinds a named colour lets be legal, U-6 and U-12) lists what policies.py defines, in ``legal_decisions``'
     order: greedy's choice, then every other legal option that ``worth_searching`` keeps and ``forbid`` allows."""
     rules, players, policy_text = table
     _, state, params, policy, work = start(rules, players, seed, game, policy_text)
