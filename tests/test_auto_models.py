@@ -198,6 +198,19 @@ def test_a_shipped_model_is_the_one_its_key_names(path):
     assert body["seed"] == auto.RECIPE["seed"] and body["positions"] == auto.RECIPE["positions"]
 
 
+def test_every_auto_model_a_committed_study_names_ships_in_the_package():
+    """A model trained again on another machine can differ in its last bits (the fit's floating point follows
+    the CPU's kernels, docs/ladder.md), so the committed studies verify exactly only against the models they
+    played: each ``auto`` digest a committed manifest names is the digest of a shipped model."""
+    from pathlib import Path
+
+    shipped = {json.loads(p.read_text())["digest"] for p in SHIPPED}
+    results = Path(__file__).resolve().parents[1] / "results"
+    named = {(m.parent.name, label): digest for m in results.glob("*/manifest.json")
+             for label, digest in json.loads(m.read_text()).get("models", {}).items() if label.startswith("auto: ")}
+    assert named and {k: d for k, d in named.items() if d not in shipped} == {}
+
+
 def test_a_shipped_model_is_played_without_training(tmp_path, monkeypatch):
     monkeypatch.setenv(auto.VARIABLE, str(tmp_path / "empty"))
     monkeypatch.setattr(training, "train", lambda *a, **k: pytest.fail("a shipped model was trained again"))
