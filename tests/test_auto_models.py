@@ -104,7 +104,8 @@ def test_a_study_names_each_cells_model_digest_and_verifies(kept, tmp_path):
 
 
 def test_a_study_whose_model_another_training_would_give_differently_fails_verify(kept, tmp_path):
-    """The manifest's digests are claims: a kept model that is not the one the study played is caught."""
+    """The manifest's digests are claims: a kept model that is not the one the study played is caught, in one
+    line naming the cell's model and where to get the study's own."""
     from cardsim.study import run_study, verify_study
 
     path = tmp_path / "auto.toml"
@@ -116,7 +117,29 @@ def test_a_study_whose_model_another_training_would_give_differently_fails_verif
     body["weights"][0][0] += 1.0
     models.write(model, models.content("musta_maija", np.array(body["weights"]),
                                        {k: body[k] for k in models.PROVENANCE if k != "game"}, {}))
-    assert not verify_study(folder, redraw=False).ok
+    checked = verify_study(folder, redraw=False)
+    lines = [m for m in checked.mismatches if m.startswith("manifest.json: model")]
+    assert not checked.ok and len(lines) == 1 and "auto: " in lines[0] and "diamonds" in lines[0]
+    assert f"copy ${auto.VARIABLE}/musta_maija/ from where the study ran" in lines[0] and "\n" not in lines[0]
+
+
+def test_a_changed_model_is_one_line_per_model_saying_what_to_do():
+    """``verify``'s line for a model whose digest here is not the manifest's: an ``auto`` model says where to get
+    the study's own (a fit can differ between machines), a named one that its file changed; a manifest naming
+    other models than the study plays is one line for them all."""
+    from cardsim.study.folder.manifest import _models_differ
+
+    held = {"auto: moska at 4 players": "sha256:" + "a" * 64, "moska_4p_g1": "sha256:" + "b" * 64}
+    here = {"auto: moska at 4 players": "sha256:" + "c" * 64, "moska_4p_g1": "sha256:" + "d" * 64}
+    lines = _models_differ(held, here, "moska")
+    assert len(lines) == 2 and all("\n" not in line for line in lines)
+    assert "'auto: moska at 4 players' is sha256:cccccccccccc… here, not the study's sha256:aaaaaaaaaaaa…" in lines[0]
+    assert "copy $CARDSIM_MODELS/moska/ from where the study ran" in lines[0]
+    assert "'moska_4p_g1'" in lines[1] and "the model file changed since the run" in lines[1]
+    assert _models_differ(held, held, "moska") == []
+    assert _models_differ(held, {"moska_4p_g1": held["moska_4p_g1"]}, "moska") == [
+        "manifest.json: models is not the study's "
+        f"({str(held)[:57]}...; the study gives {str({'moska_4p_g1': held['moska_4p_g1']})[:57]}...)"]
 
 
 @pytest.mark.long

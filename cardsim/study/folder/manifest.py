@@ -198,7 +198,9 @@ def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int]
     held = manifest | {"engine": ALIASES.get(manifest["engine"], manifest["engine"]),  # "vector" ran "compiled"
                        "rules": _with_later_knobs(manifest["rules"], study)}
     problems = [f"manifest.json: {key} is not the study's ({_short(held.get(key))}; the study gives "
-                f"{_short(value)})" for key, value in expected.items() if key != "study" and held.get(key) != value]
+                f"{_short(value)})" for key, value in expected.items()
+                if key not in ("study", "models") and held.get(key) != value]
+    problems += _models_differ(held.get("models"), expected.get("models"), study.game)
     records, sample = manifest["records"], manifest["sample"]
     for key, have, want in (("records.file", records["file"], storage.GAMES), ("records.rows", records["rows"], rows),
                             ("sample.file", sample["file"], storage.SAMPLE), ("sample.games", sample["games"], sampled),
@@ -216,6 +218,25 @@ def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int]
         if manifest["informational"] != list(INFORMATIONAL):
             problems.append(f"manifest.json: informational is not {', '.join(INFORMATIONAL)}")
     return problems
+
+
+def _models_differ(held: Any, here: Any, game: str) -> list[str]:
+    """One line per model whose digest here is not the one the manifest names (or one line if the two do not
+    name the same models): an ``auto`` model trained again on another machine can differ in its last bits
+    (its fit's floating point follows the CPU's kernels, docs/ladder.md), so its line says where to get the
+    study's own."""
+    if held == here:
+        return []
+    if not isinstance(held, dict) or not isinstance(here, dict) or sorted(held) != sorted(here):
+        return [f"manifest.json: models is not the study's ({_short(held)}; the study gives {_short(here)})"]
+    out = []
+    for name in sorted(k for k in held if held[k] != here[k]):
+        hint = (f"trained again here? a model's fit can differ between machines: copy "
+                f"${auto.VARIABLE}/{game}/ from where the study ran" if name.startswith(f"{auto.AUTO}: ")
+                else "the model file changed since the run")
+        out.append(f"manifest.json: model {name!r} is {str(here[name])[:19]}… here, not the study's "
+                   f"{str(held[name])[:19]}… ({hint})")
+    return out
 
 
 def _later_knobs(knobs: Any, rules: Any) -> Any:
