@@ -49,13 +49,14 @@ def view(s: np.void) -> dict:
             "table": joined(*s["table"]), "discard": joined(*s["discard"]), "trump": int(s["trump"]),
             "declared_turn": int(s["declared_turn"]), "turns": int(s["turns"]), "rounds": int(s["rounds"]),
             "out": [(int(s["finish"]) >> 4 * j & 15) - 1 for j in range(s["n_out"])],
-            "known": [joined(*s["known"][p]) for p in range(s["players"])], "turned": int(s["turned"])}
+            "known": [joined(*s["known"][p]) for p in range(s["players"])], "turned": int(s["turned"]),
+            "barred": [joined(*s["barred"][p]) for p in range(s["players"])]}
 
 
 def table_view(t: ref.Table) -> dict:
     return {"hands": list(t.hands), "stock": list(t.stock), "table": t.table, "discard": t.discard,
             "trump": t.trump, "declared_turn": t.declared_turn, "turns": t.turns, "rounds": t.rounds,
-            "out": list(t.out), "known": list(t.known), "turned": t.turned}
+            "out": list(t.out), "known": list(t.known), "turned": t.turned, "barred": list(t.barred)}
 
 
 def move(declare: int = -1, cards: int = 0, beaten: int = 0) -> np.ndarray:

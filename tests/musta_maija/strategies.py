@@ -4,7 +4,8 @@ from hypothesis import strategies as st
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 
 
-MC_SEATS = ("mc(determinizations=2)", "mc(determinizations=3, base=random)", "mc(determinizations=1)")
+MC_SEATS = ("mc(determinizations=2)", "mc(determinizations=3, base=random)", "mc(determinizations=1)",
+            "mc(determinizations=2, beliefs=reads)")
 """``mc`` seats cheap enough for property tests (the default 32 worlds are measured in benchmarks/)."""
 
 

@@ -27,12 +27,14 @@ RECORD_COLUMNS = ("turns", "truncated", "loser", "rounds", "first_out", "finish_
                   "trump_suit", "trump_declared_turn")
 
 
-def new_game(rules, players: int, seed: int, game: int):
-    """A dealt compiled game: (state, move, params)."""
+def new_game(rules, players: int, seed: int, game: int, codes: np.ndarray | None = None):
+    """A dealt compiled game: (state, move, params); with the policy table ``codes`` it keeps the reads as
+    ``run_games`` does (``compiled_policies.reads_of``)."""
     state, m = np.zeros(1, C.STATE), np.zeros(1, C.MOVE)
     p = C.make_params(rules, players)[0]
     scratch = np.zeros(C.MAX_CARDS, np.uint64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(C.MAX_CARDS, np.int64), np.zeros(jit.BUCKETS + 1, np.int64)
     C.deal(state[0], p, np.uint64(rng.game_key(seed, game)), *scratch)
+    state[0]["reads"] = codes is not None and cpol.reads_of(codes)
     return state, m, p
 
 
@@ -55,7 +57,7 @@ def test_the_state_equals_the_reference_table_after_every_decision_and_every_dec
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
     codes = cpol.table(seats)
-    state, m, p = new_game(rules, players, seed, 0)
+    state, m, p = new_game(rules, players, seed, 0, codes)
     s = state[0]
     every = mask(card_list(players))
     t = None
@@ -79,7 +81,7 @@ def test_a_copy_played_out_leaves_the_original_unchanged_and_gives_the_straight_
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
     codes = cpol.table(seats)
-    state, m, p = new_game(rules, players, seed, 7)
+    state, m, p = new_game(rules, players, seed, 7, codes)
     for _ in range(stop):
         if C.to_act(state[0]) < 0:
             break
@@ -125,7 +127,7 @@ def test_a_policy_decides_from_its_view_only(setup, stop, shuffle_key):
     rules, players, policy, seed = setup
     seats = GAME.seat_policies(policy, players)
     codes = cpol.table(seats)
-    state, m, p = new_game(rules, players, seed, 1)
+    state, m, p = new_game(rules, players, seed, 1, codes)
     for _ in range(stop):
         if C.to_act(state[0]) >= 0:
             C.choose(state[0], p, codes, m[0], WORK)

@@ -31,7 +31,7 @@ def position(setup, stop: int):
     """The compiled state after ``stop`` decisions of a game of ``setup`` (search-free seats), and params."""
     rules, players, policy, seed = setup
     codes = cpol.table(GAME.seat_policies(policy, players))
-    state, m, p = new_game(rules, players, seed, 2)
+    state, m, p = new_game(rules, players, seed, 2, codes)
     for _ in range(stop):
         if C.to_act(state[0]) >= 0:
             C.choose(state[0], p, codes, m[0], WORK)
@@ -261,10 +261,11 @@ def test_state_from_a_reference_table_is_the_compiled_state_at_every_decision():
     """``compiled.state_from`` (the reference engine's ``mc`` searches on it) equals the compiled engine's
     own state before each decision, the history part of the deck (``deck[:top]``) aside."""
     for preset, players, seats in (("turned", 4, ("mc(determinizations=2)", "greedy", "random", "greedy")),
-                                   ("musta_maija", 6, ("random", "greedy") * 3)):
+                                   ("musta_maija", 6, ("random", "greedy") * 3),
+                                   ("black_trump", 3, ("greedy", "mc(determinizations=2, beliefs=reads)", "greedy"))):
         rules = cardsim.rules("musta_maija", preset)
         codes = cpol.table(seats)
-        state, m, p = new_game(rules, players, 3, 0)
+        state, m, p = new_game(rules, players, 3, 0, codes)
         decisions = 0
         for t in seating.play_states(rules, players, 3, 0, seats):
             if decisions:
@@ -299,6 +300,9 @@ MIXES = [
     ("black_trump", 2, ("mc(determinizations=4)", "random")),
     ("diamonds", 5, ("greedy", "greedy", "greedy", "random", "mc(determinizations=2, base=random)")),
     ("five_cards", 8, ("greedy",) * 7 + ("mc(determinizations=2)",)),
+    ("musta_maija", 3, ("greedy", "mc(determinizations=3, beliefs=reads)", "greedy")),
+    ("black_trump", 4, ("mc(determinizations=2, beliefs=reads)", "random", "greedy", "greedy")),
+    ("turned", 7, ("greedy",) * 5 + ("mc(determinizations=2, beliefs=reads)", "random")),
 ]
 
 

@@ -42,11 +42,12 @@ each candidate out in each world with the base policy (``roll_out``). A world ke
 seat can see: ``known[p]``, the cards publicly known to be in seat ``p``'s hand (picked up
 from the table, the king and queen shown by a marriage, the turned trump card drawn last),
 the ``discard``, the ``table``, the hand sizes, the stock size (``n_cards - top``) and the
-``turned`` card under the stock. Not kept: what a pick-up under the duty to beat (MM-10)
-reveals (that hand could not beat every card). With ``repetition`` (MM-18) a play-out applies the
-rule from its world's start on: a world remembers none of the game's positions (``repetition.forget``: its
-hands are not the game's), only those its own attacks begin in; a play-out the rule stops is one the
-seat did not lose. The reference engine's ``mc`` runs ``choose`` on ``state_from`` of its table
+``turned`` card under the stock; with ``beliefs=reads`` its other hands also avoid what their seats'
+choices with the stock empty say they do not hold (``barred``, ``reads.py``). Not kept: what a pick-up
+under the duty to beat (MM-10) reveals (that hand could not beat every card). With ``repetition`` (MM-18)
+a play-out applies the rule from its world's start on: a world remembers none of the game's positions
+(``repetition.forget``: its hands are not the game's), only those its own attacks begin in; a play-out
+the rule stops is one the seat did not lose. The reference engine's ``mc`` runs ``choose`` on ``state_from`` of its table
 (``decide_from``).
 """
 from __future__ import annotations
@@ -58,8 +59,8 @@ from cardsim.core.jit import ONE, U, ZERO, njit, popcount
 from cardsim.games.musta_maija import compiled_policies as pol
 from cardsim.games.musta_maija import learned_features as feat
 from cardsim.games.musta_maija.cards import (
-    DIAMONDS, KING, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, card_list, card_words, code_at, count, suit_mask,
-    suit_of_code, suit_of_hand,
+    DIAMONDS, KING, M13, M52, MARIA, QUEEN, RANKS, SPADES, SUITS, card_list, card_words, code_at, count,
+    from_ranks, suit_mask, suit_of_code, suit_of_hand, to_ranks,
 )
 from cardsim.games.musta_maija.learned import warn_other_rules
 from cardsim.games.musta_maija.policies import DECLARE
@@ -83,6 +84,8 @@ STATE = np.dtype([
     ("top", np.int64),
     ("hands", np.uint64, (MAX_PLAYERS, 2)),
     ("known", np.uint64, (MAX_PLAYERS, 2)),
+    ("barred", np.uint64, (MAX_PLAYERS, 2)),
+    ("reads", np.bool_),
     ("table", np.uint64, (2,)),
     ("discard", np.uint64, (2,)),
     ("turned", np.int64),
@@ -106,7 +109,9 @@ STATE = np.dtype([
     ("first", np.uint64, (2 + 2 * MAX_PLAYERS,)),
 ])
 """One game. ``deck[top:n_cards]`` is the stock, front first; ``known[p]`` the cards seat ``p`` is
-publicly known to hold; ``table`` the attack on the table; ``turned`` the turned trump card (MM-7),
+publicly known to hold; ``barred[p]`` the cards seat ``p``'s choices with the stock empty say it does not
+hold, read as greedy's (``reads.py``), kept only while ``reads`` (a seat's ``mc`` deals its worlds from them);
+``table`` the attack on the table; ``turned`` the turned trump card (MM-7),
 -1 if none; ``seat`` the seat to act (``attacker`` or ``defender``, by ``phase``); ``out`` a bitmask
 of seats out (MM-14), ``finish`` their order packed (the ``j``-th seat out, plus one, in bits
 ``4j .. 4j+3``); ``seen``, ``n_seen``, ``epoch``, ``position``, ``first``: the positions the last attacks
@@ -187,6 +192,7 @@ def deal(s: np.void, p: np.void, key: np.uint64, u: np.ndarray, order: np.ndarra
         s.deck[i] = code_at(order[i])
     s.hands[:, :] = ZERO
     s.known[:, :] = ZERO
+    s.barred[:, :] = ZERO
     s.table[:] = ZERO
     s.discard[:] = ZERO
     full, rest = p.hand_size // PACKET, p.hand_size % PACKET
@@ -267,8 +273,12 @@ def to_act(s: np.void) -> int:
 
 @njit(cache=True)
 def draw(s: np.void, seat: int, wanted: int) -> None:
-    """Draw ``wanted`` cards from the front of the stock, fewer if it runs out (the turned card last)."""
-    for _ in range(min(max(wanted, 0), stock_size(s))):
+    """Draw ``wanted`` cards from the front of the stock, fewer if it runs out (the turned card last); a draw
+    drops the seat's reads (unseen cards come in)."""
+    n = min(max(wanted, 0), stock_size(s))
+    if n:
+        s.barred[seat, 0], s.barred[seat, 1] = ZERO, ZERO
+    for _ in range(n):
         code = np.int64(s.deck[s.top])
         take_card(s, seat, code)
         if code == s.turned:  # drawn last: everyone knows who holds it
@@ -340,6 +350,8 @@ def defend(s: np.void, p: np.void, b_lo: np.uint64, b_hi: np.uint64, x_lo: np.ui
     s.hands[seat, 1] |= up_hi
     s.known[seat, 0] |= up_lo
     s.known[seat, 1] |= up_hi
+    s.barred[seat, 0] &= ~up_lo  # picked up: held, and known
+    s.barred[seat, 1] &= ~up_hi
     s.discard[0] |= b_lo | x_lo
     s.discard[1] |= b_hi | x_hi
     s.table[0], s.table[1] = ZERO, ZERO
@@ -463,10 +475,57 @@ def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void)
     else:
         respond(s, p, row[pol.CODE], row[pol.FORBID], m)
 
+# --- reads: what an endgame choice says of its seat's hand, read as greedy's (reads.py specifies them) ------
+
+@njit(cache=True)
+def ranks_below(r: int) -> np.uint64:
+    """Ranks ``0 .. r-1`` in rank space."""
+    return (ONE << U(r)) - ONE
+
+
+@njit(cache=True)
+def read(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.uint64]:
+    """The cards the decision ``m`` of the seat to act, made with the stock empty, says it does not hold
+    (``reads.attack``, ``reads.defence``), from what the whole table sees."""
+    if s.phase == ATTACK:
+        a_lo, a_hi = m.cards[0], m.cards[1]
+        if a_lo & MARIA:  # the Black Maria and the cap - 1 lowest other spades
+            suit, room, bar = SPADES, hand_size(s, s.defender) - 1, ZERO
+        else:  # the cap lowest of one suit
+            suit, room, bar = suit_of_hand(a_lo, a_hi), hand_size(s, s.defender), MARIA
+        x0, x1 = to_ranks(a_lo & ~MARIA, a_hi, suit)
+        ranks = ZERO
+        if popcount(x0) + popcount(x1) < room:
+            ranks = M13
+        elif x0 | x1:
+            ranks = ranks_below(jit.highest(x0 | x1))
+        r_lo, r_hi = from_ranks(ranks, ranks, suit)
+        return (bar | r_lo) & ~a_lo, r_hi & ~a_hi
+    t_lo, t_hi = s.table[0], s.table[1]
+    l_lo, l_hi = t_lo & ~m.beaten[0] & ~MARIA, t_hi & ~m.beaten[1]
+    if l_lo | l_hi == ZERO:
+        return ZERO, ZERO
+    suit = suit_of_hand(t_lo, t_hi)
+    y0, y1 = to_ranks(l_lo, l_hi, suit)
+    above = M13 & ~ranks_below(jit.lowest(y0 | y1) + 1)
+    bar_lo, bar_hi = from_ranks(above, above, suit)
+    bar_lo &= ~MARIA
+    if p.maria_trump:
+        bar_lo |= MARIA
+    trump = m.declare if m.declare >= 0 else s.trump
+    if 0 <= trump != suit:
+        bar_lo |= suit_mask(trump)
+        bar_hi |= suit_mask(trump)
+    return bar_lo & ~m.cards[0], bar_hi & ~m.cards[1]
+
 
 @njit(cache=True)
 def apply(s: np.void, p: np.void, m: np.void) -> None:
     """Make the decision ``m`` of the seat to act, then run the game on to the next decision."""
+    if s.reads and stock_size(s) == 0:
+        b_lo, b_hi = read(s, p, m)
+        s.barred[s.seat, 0] |= b_lo
+        s.barred[s.seat, 1] |= b_hi
     if m.declare >= 0:
         declare(s, s.seat, m.declare)
     if s.phase == ATTACK:
@@ -592,23 +651,45 @@ def hidden_cards(s: np.void, seat: int, w: np.void) -> int:
 @njit(cache=True)
 def determinize(world: np.void, seat: int, key: np.uint64, n: int, w: np.void) -> None:
     """World ``key`` of a copy of the searched state: its ``n`` hidden cards (``hidden_cards``) in keyed
-    order (``DEAL`` stream of ``key``) fill the other hands, after their known cards and to their sizes
-    (seat order), then the stock from its top (the turned card stays at the bottom). Its game key, for
-    the play-outs' policy draws, is ``key``."""
+    order (``DEAL`` stream of ``key``) fill the other hands after their known cards, to their sizes, seat by
+    seat, each taking the first cards in that order not yet dealt and not in its ``barred`` (the reads; where
+    too few are left, the first cards not yet dealt), then the stock from its top with the cards left in that
+    order (the turned card stays at the bottom). Its game key, for the play-outs' policy draws, is ``key``.
+    With no reads (``barred`` all 0) the hands take the order's cards one after another."""
     jit.permutation_into(key, jit.DEAL, 0, n, w.u, w.order, w.count)
-    k = 0
+    d_lo, d_hi = ZERO, ZERO  # the hidden cards dealt so far
+    first = 0  # every card before the order's index ``first`` is dealt
     for q in range(world.players):
         if q != seat:
             need = hand_size(world, q) - count(world.known[q, 0], world.known[q, 1])
             world.hands[q, 0], world.hands[q, 1] = world.known[q, 0], world.known[q, 1]
-            for _ in range(need):
-                take_card(world, q, w.hidden[w.order[k]])
-                k += 1
+            for reads in (True, False):  # the reads first, then as far as the cards go
+                b_lo, b_hi = (world.barred[q, 0], world.barred[q, 1]) if reads else (ZERO, ZERO)
+                i = first
+                while need > 0 and i < n:
+                    code = w.hidden[w.order[i]]
+                    c_lo, c_hi = card_words(code)
+                    i += 1
+                    if not ((d_lo | b_lo) & c_lo or (d_hi | b_hi) & c_hi):
+                        take_card(world, q, code)
+                        d_lo, d_hi = d_lo | c_lo, d_hi | c_hi
+                        need -= 1
+                while first < n and is_dealt(w.hidden[w.order[first]], d_lo, d_hi):
+                    first += 1
     end = world.n_cards - 1 if world.turned >= 0 and stock_size(world) else world.n_cards
+    k = first
     for i in range(world.top, end):
+        while is_dealt(w.hidden[w.order[k]], d_lo, d_hi):
+            k += 1
         world.deck[i] = w.hidden[w.order[k]]
         k += 1
     world.key = key
+
+
+@njit(cache=True)
+def is_dealt(code: int, d_lo: np.uint64, d_hi: np.uint64) -> bool:
+    c_lo, c_hi = card_words(code)
+    return (d_lo & c_lo | d_hi & c_hi) != ZERO
 
 
 @njit(cache=True)
@@ -633,9 +714,13 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, worlds: int, n: int, w:
     seat = s.seat
     n_hidden = hidden_cards(s, seat, w)
     world, trial = w.worlds[0], w.worlds[1]
+    uniform = row[pol.READS] == 0
     for j in range(worlds):
         w.worlds[0] = s
+        world.reads = False  # the play-outs need no reads
         repetition.forget(world)  # MM-18 holds in a play-out from its world on: the game's positions are not the world's
+        if uniform:
+            world.barred[:, :] = ZERO
         if row[pol.SEES]:
             world.key = jit.world_key(s.key, s.turns, j)
         else:
@@ -846,8 +931,10 @@ def run_games(p: np.void, policies: np.ndarray, seed: np.uint64, games: np.ndarr
     state = np.zeros(1, STATE)
     move = np.zeros(1, MOVE)
     s, m = state[0], move[0]
+    reads = pol.reads_of(policies)
     for i in range(len(games)):
         deal(s, p, jit.game_key(seed, games[i]), w.u, w.order, w.tmp, w.count)
+        s.reads = reads
         play_out(s, p, policies, m, w)
         record(s, out[i])
 
@@ -901,9 +988,9 @@ def joined(lo: np.uint64, hi: np.uint64) -> int:
 
 def state_from(t: Table) -> np.ndarray:
     """The compiled state (a 1-element array) of a reference table waiting for a decision (a defence when
-    the table holds an attack); the stock lies at the end of the deck, the dealt cards before it are
-    not kept, nor the positions MM-18 remembers (``mc``'s worlds forget them anyway). For the
-    reference engine's ``mc`` and for scenario tests."""
+    the table holds an attack), its reads with it (``barred``, for ``mc``'s worlds); the stock lies at the
+    end of the deck, the dealt cards before it are not kept, nor the positions MM-18 remembers (``mc``'s
+    worlds forget them anyway). For the reference engine's ``mc`` and for scenario tests."""
     n_cards = len(card_list(t.players))
     state = np.zeros(1, STATE)
     repetition.forget(state[0])  # no position remembered (M-23, MM-18)
@@ -911,9 +998,10 @@ def state_from(t: Table) -> np.ndarray:
     s["key"], s["players"], s["n_cards"], s["top"] = t.key, t.players, n_cards, n_cards - len(t.stock)
     s["deck"][s["top"]:n_cards] = t.stock
     for seat in range(t.players):
-        s["hands"][seat], s["known"][seat] = words(t.hands[seat]), words(t.known[seat])
+        s["hands"][seat], s["known"][seat], s["barred"][seat] = words(t.hands[seat]), words(t.known[seat]), \
+            words(t.barred[seat])
     s["table"], s["discard"] = words(t.table), words(t.discard)
-    s["turned"], s["trump"], s["declared_turn"] = t.turned, t.trump, t.declared_turn
+    s["turned"], s["trump"], s["declared_turn"], s["reads"] = t.turned, t.trump, t.declared_turn, t.reads
     s["attacker"], s["defender"] = t.attacker, defender(t)
     s["out"] = sum(1 << seat for seat in t.out)
     s["finish"] = sum((seat + 1) << 4 * j for j, seat in enumerate(t.out))

@@ -23,9 +23,10 @@ from cardsim.games.musta_maija.policies import parse
 
 RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
 CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "oracle": MC, "learned": LEARNED}
-CODE, DETERMINIZATIONS, BASE, SEES, FORBID, WEIGHTS = range(6)
+CODE, DETERMINIZATIONS, BASE, SEES, READS, FORBID, WEIGHTS = range(7)
 """Columns of a seat's row of the policy table: its policy's code; for ``mc`` (and ``oracle``) its worlds per
-decision, its base policy's code and whether its worlds are the true state; the ``forbid`` bits
+decision, its base policy's code, whether its worlds are the true state and whether they meet the reads
+(``beliefs="reads"``, ``reads.py``); the ``forbid`` bits
 (``policies.DECLARE``); from ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of
 its search's ``learned`` base (``learned_features.WEIGHTS`` of them)."""
 NO_CAP = -1
@@ -46,11 +47,21 @@ def table(seats: tuple[str, ...]) -> np.ndarray:
         row[CODE], row[FORBID] = CODES[name], forbid
         if isinstance(param, MonteCarlo):
             row[DETERMINIZATIONS], row[SEES] = param.determinizations, param.sees_all
+            row[READS] = param.beliefs == "reads" and not param.sees_all
             base_name, param = parse(param.base)[:2]
             row[BASE] = CODES[base_name]
         if isinstance(param, models.Learned):
             row[WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
     return rows
+
+
+@njit(cache=True)
+def reads_of(policies: np.ndarray) -> bool:
+    """Whether a seat of the policy table deals its worlds from the reads (the engines keep them only then)."""
+    for q in range(policies.shape[0]):
+        if policies[q, READS]:
+            return True
+    return False
 
 
 @njit(cache=True)

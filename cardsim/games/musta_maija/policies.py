@@ -79,6 +79,9 @@ asks it on ``compiled.state_from`` of its table). At each decision:
   order, permuted by ``w_j`` (``DEAL`` stream), fill the other hands after their known
   cards to their sizes (seat order), then the stock from its top. Not used: what a
   pick-up under the duty to beat says (that hand could not beat every card).
+  ``beliefs="reads"`` (``MC_EXTRA``): each other hand takes first the hidden cards its
+  seat's reads do not bar (``reads.py``: what its choices with the stock empty say it does
+  not hold, read as greedy's), then as far as the cards go (``compiled.determinize``).
 - play-outs: in each world each candidate is applied to a copy and played to the end with
   ``base`` in every seat, ``w_j`` standing in for the game key (its policy draws); a
   play-out scores 1 when the player does not lose (a truncated one too, MM-16).
@@ -105,7 +108,7 @@ from __future__ import annotations
 from collections import deque
 
 from cardsim.core import rng
-from cardsim.core.search import MC, ORACLE, PolicyStrings
+from cardsim.core.search import MC, ORACLE, MonteCarlo, PolicyStrings
 from cardsim.games.musta_maija.cards import BLACK_MARIA, JACK, RANKS, SPADES, SUITS, cards, mask, rank, suit, suit_cards
 from cardsim.games.musta_maija.rules import OPTIONS
 
@@ -121,10 +124,19 @@ DEFAULT_MODEL = "musta_maija_4p_g1"
 HIGHEST_TRUMP = "highest_trump"
 DECLARE = 1
 """``forbid=declare`` as a bit of the policy table's ``FORBID`` column (bit ``i``: ``rules.OPTIONS[i]``)."""
-STRINGS = PolicyStrings("musta_maija", POLICIES, BASES, tuple(OPTIONS), DEFAULT_MODEL)
+MC_EXTRA = {"beliefs": "uniform"}
+"""``mc``'s further parameter: ``beliefs="reads"`` deals its worlds to meet what the other seats' choices with the
+stock empty say of their hands, read as greedy's (``reads.py``)."""
+STRINGS = PolicyStrings("musta_maija", POLICIES, BASES, tuple(OPTIONS), DEFAULT_MODEL, MC_EXTRA)
 parse, parse_policy, policy_name = STRINGS.parse, STRINGS.policy, STRINGS.name
 """A policy string's name, for ``mc`` and ``learned`` its parameters, and its ``forbid`` bits (``parse``; one
 ``ValueError`` line if bad: ``core.search.PolicyStrings``); the first two (``parse_policy``); the name."""
+
+
+def reads(policy: str) -> bool:
+    """Whether a seat of ``policy`` deals its worlds from the reads (``mc(beliefs=reads)``; not ``oracle``)."""
+    search = parse_policy(policy)[1]
+    return isinstance(search, MonteCarlo) and search.beliefs == "reads" and not search.sees_all
 
 
 def _u(key, turn, k):

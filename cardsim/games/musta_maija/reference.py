@@ -59,7 +59,7 @@ from cardsim.core.cards import FRENCH52
 from cardsim.core.records import Replay, Setup
 from cardsim.core.repetition import Positions
 from cardsim.core.search import unseated
-from cardsim.games.musta_maija import policies
+from cardsim.games.musta_maija import policies, reads
 from cardsim.games.musta_maija.cards import (
     BLACK_MARIA, DIAMONDS, KING, QUEEN, SPADES, SUITS, card_list, cards, mask, names, rank, suit,
 )
@@ -88,6 +88,10 @@ class Table:
     known: list[int] = field(default_factory=list)
     """The cards each seat is publicly known to hold (``mc``'s view, ``compiled.hidden_cards``): picked up
     (MM-12), the king and queen shown by a marriage (MM-5), the turned card drawn; all zero if not given."""
+    barred: list[int] = field(default_factory=list)
+    """The cards each seat's choices with the stock empty say it does not hold, read as greedy's (``reads.py``),
+    kept while ``reads`` (a seat's ``mc`` deals its worlds from them); all zero if not given."""
+    reads: bool = False
     declared_turn: int = -1
     attacker: int = 1
     table: int = 0
@@ -105,6 +109,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self.known = self.known or [0] * self.players
+        self.barred = self.barred or [0] * self.players
 
     def note(self, action: str, seat: int, cards: int | tuple[int, ...] = 0, target: int = -1,
              decision: int | None = None, on: int = -1) -> None:
@@ -266,8 +271,11 @@ def declare(t: Table, seat: int, s: int) -> None:
 
 
 def draw(t: Table, seat: int, wanted: int) -> int:
-    """Draw ``wanted`` cards from the top of the stock (fewer if it runs out); the number drawn."""
+    """Draw ``wanted`` cards from the top of the stock (fewer if it runs out); the number drawn. A draw drops the
+    seat's reads (unseen cards come in)."""
     n = max(0, min(wanted, len(t.stock)))
+    if n:
+        t.barred[seat] = 0
     t.hands[seat] |= mask(t.stock[:n])
     if t.turned in t.stock[:n]:  # drawn last: everyone knows who holds it
         t.known[seat] |= 1 << t.turned
@@ -300,6 +308,8 @@ def attack(t: Table, attack_cards: int) -> None:
     if not is_legal_attack(t.hands[seat], attack_cards, cap):
         raise ValueError(f"illegal attack {names(attack_cards)} by seat {seat} (cap {cap})")
     t.events.append(("attack", seat, t.hands[seat], attack_cards, cap))
+    if t.reads and not t.stock:
+        t.barred[seat] |= reads.attack(attack_cards, cap)
     t.hands[seat] ^= attack_cards
     t.known[seat] &= ~attack_cards
     t.table = attack_cards
@@ -318,6 +328,9 @@ def defend(t: Table, pairs: list[tuple[int, int]]) -> None:
     t.events.append(("defence", seat, t.hands[seat], t.table, (pairs, t.trump, must)))
     beaten, beaters = mask(a for _, a in pairs), mask(b for b, _ in pairs)
     unbeaten = t.table & ~beaten
+    if t.reads and not t.stock:
+        t.barred[seat] |= reads.defence(t.table, beaten, beaters, t.trump, t.rules.black_maria)
+    t.barred[seat] &= ~unbeaten  # picked up: held, and known
     for b, a in pairs:  # each beater goes from the hand onto its attack card
         t.hands[seat] &= ~(1 << b)
         t.note("beat", seat, (b,), decision=t.turns, on=a)
@@ -396,6 +409,7 @@ def play_states(rules: MustaMaijaRules, players: int, seed: int, game: int, seat
                 search: Search | None = None):
     """Yield the table after the deal and after every decision (the same object, updated)."""
     t = deal(rules, players, rng.game_key(seed, game))
+    t.reads = any(policies.reads(seat) for seat in seats)
     yield t
     yield from play_on(t, seats, search)
 

@@ -35,8 +35,10 @@ def label_games(p: np.void, policies: np.ndarray, teacher: np.ndarray, worlds: i
     move = np.zeros(1, C.MOVE)
     s, m = state[0], move[0]
     positions, rows = 0, 0
+    reads = pol.reads_of(policies) or teacher[pol.READS] != 0  # as ``run_games`` keeps them
     for g in range(len(games)):
         C.deal(s, p, jit.game_key(seed, games[g]), w.u, w.order, w.tmp, w.count)
+        s.reads = reads
         while s.phase != C.OVER:
             if jit.below(jit.draw(s.key, jit.SEARCH, s.turns, SAMPLE), every) == 0 \
                     and C.decision_candidates(s, p, w.play, teacher[pol.FORBID]) > 1:
