@@ -114,6 +114,7 @@ class Engine(BaseEngine):
         self.state, self.work = np.zeros(1, c.STATE), c.new_work()
         self.move = np.zeros(1, c.MOVE)
         self.seat = int(_deal(self.state, self.params, np.uint64(rng.game_key(seed, game_index)), self.work))
+        self.state[0]["reads"] = pol.reads_of(self.table)  # as run_games: the engine reads only for mc(beliefs=reads)
 
     def copy(self):
         other = super().copy()

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardsim.games.moska.rules import MoskaRules
+from cardsim.games.musta_maija.rules import MustaMaijaRules
 from tests.molotow.strategies import policies as molotow_policies
 from tests.molotow.strategies import rules_and_players
 from tests.moska.strategies import MC as MOSKA_MC
@@ -60,6 +61,16 @@ def test_moska_steps_to_the_reference_record_of_a_game_the_repetition_rule_stops
 def test_musta_maija_steps_to_the_reference_record(setup, game):
     rules, players, policy, seed = setup
     agree("musta_maija", rules, players, seed, game, policy)
+
+
+@pytest.mark.parametrize("seats", [
+    ("mc(determinizations=3, beliefs=reads)", "greedy", "greedy", "greedy"),
+    ("greedy", "mc(determinizations=2, base=learned, beliefs=reads)", "random", "mc(determinizations=2)"),
+])
+def test_musta_maija_steps_with_the_reads_to_the_reference_record(seats):
+    """The step API keeps the reads as ``run_games`` does (``mc(beliefs=reads)``, games/musta_maija/reads.py)."""
+    for first in range(0, 16, GAMES):
+        agree("musta_maija", MustaMaijaRules(), 4, 7, first, seats)
 
 
 @settings(max_examples=EXAMPLES)
