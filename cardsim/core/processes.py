@@ -3,7 +3,8 @@
 On Linux the child asks the kernel for SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), so a
 process killed outright (SIGKILL, out of memory) leaves no child behind; elsewhere only an orderly
 end stops them. It ignores SIGINT: Ctrl-C reaches the whole process group, and the parent alone
-answers it.
+answers it. A forked child inherits its parent's signal handlers too: forked under ``stop_signals_blocked``,
+it receives no stop signal before it has set its own (``unblock_stop_signals``).
 """
 from __future__ import annotations
 
@@ -11,8 +12,29 @@ import ctypes
 import os
 import signal
 import sys
+from contextlib import contextmanager
+from typing import Iterator
 
 _PR_SET_PDEATHSIG = 1
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a run (Ctrl-C, ``kill``)."""
+
+
+@contextmanager
+def stop_signals_blocked() -> Iterator[None]:
+    """Within the block this thread holds SIGINT and SIGTERM back (they stay pending and arrive after it), so
+    that a process forked in it starts with them blocked: a parent's handler it inherits cannot run before the
+    child has set its own. Threads started in the block keep them blocked (signals reach the main thread)."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def unblock_stop_signals() -> None:
+    """A child forked under ``stop_signals_blocked``, its handlers set: let SIGINT and SIGTERM in."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
 
 
 def die_with_parent(parent: int | None = None) -> None:

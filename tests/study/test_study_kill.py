@@ -279,3 +279,32 @@ def test_a_worker_killed_by_the_system_stops_the_run_with_one_line_and_resume_fi
     assert _files(out) == before
     assert main([*argv, "--resume"]) == 0
     _same_study(out, uninterrupted)
+
+
+def test_a_drawer_starts_with_the_stop_signals_held_back_until_it_has_its_own_handlers(monkeypatch):
+    """The race the kill tests above can meet: a run stopped while its pool of drawers starts terminates a
+    drawer still in its initializer, which, forked from the run, holds the run's SIGTERM handler. Forked under
+    ``stop_signals_blocked``, a drawer has SIGINT and SIGTERM blocked when it starts, and lets them in only once
+    it ignores the one and dies of the other."""
+    import multiprocessing
+
+    from cardsim.study.report import plots
+
+    seen = multiprocessing.get_context("fork").SimpleQueue()
+    drawer = plots._drawer
+
+    def probe(parent):
+        at_start = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        drawer(parent)
+        seen.put((sorted(at_start), sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])),
+                  signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)))
+
+    monkeypatch.setattr(plots, "_drawer", probe)
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    with plots.drawing_pool(1) as pool:
+        pool.apply(int)
+    at_start, after, on_int, on_term = seen.get()
+    assert {signal.SIGINT, signal.SIGTERM} <= set(at_start)
+    assert signal.SIGINT not in after and signal.SIGTERM not in after
+    assert (on_int, on_term) == (signal.SIG_IGN, signal.SIG_DFL)
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before  # the run's own mask is as it was

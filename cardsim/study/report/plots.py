@@ -35,8 +35,9 @@ import multiprocessing
 import os
 import re
 import signal
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import matplotlib
 
@@ -45,7 +46,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cardsim.core.processes import die_with_parent  # noqa: E402
+from cardsim.core.processes import die_with_parent, stop_signals_blocked, unblock_stop_signals  # noqa: E402
 from cardsim.study.hooks import NONE, Hooks  # noqa: E402
 from cardsim.study.plan.design import Design  # noqa: E402
 from cardsim.study.report import layout  # noqa: E402
@@ -115,7 +116,7 @@ def _draw_all(folder: Path, todo: list[tuple[str, Any, tuple]], jobs: int, hooks
             hooks.pause("plot")
             _draw_file(folder / file, draw, args)
         return
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_drawer, initargs=(os.getpid(),)) as pool:
+    with drawing_pool(jobs) as pool:
         pending = []
         for file, draw, args in todo:
             hooks.pause("plot")
@@ -127,11 +128,24 @@ def _draw_all(folder: Path, todo: list[tuple[str, Any, tuple]], jobs: int, hooks
         pool.join()
 
 
+@contextmanager
+def drawing_pool(jobs: int) -> Iterator[Any]:
+    """A pool of ``jobs`` forked drawing processes (``_drawer``), terminated when the block is left. They are
+    forked with SIGINT and SIGTERM held back (``stop_signals_blocked``): a drawer that the pool terminates while
+    it starts (the run stopped meanwhile) dies quietly instead of running the run's handler it inherited."""
+    with ExitStack() as stack:
+        with stop_signals_blocked():
+            pool = stack.enter_context(multiprocessing.get_context("fork").Pool(
+                jobs, initializer=_drawer, initargs=(os.getpid(),)))
+        yield pool
+
+
 def _drawer(parent: int) -> None:
     """A drawing process: dies with ``parent``, ignores Ctrl-C, and is stopped by SIGTERM (not the
-    run's handler, inherited by the fork, that turns it into an interrupt)."""
+    run's handler, inherited by the fork, that turns it into an interrupt); then the two may arrive."""
     die_with_parent(parent)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    unblock_stop_signals()
 
 
 STYLE = {"axes.titley": 1.0}
