@@ -98,7 +98,7 @@ def test_the_reads_are_true_of_every_greedy_seat_and_the_compiled_twin_reads_as_
 
 def test_reads_are_read_in_most_games():
     """Not vacuous: greedy seats' endgame choices bar cards."""
-    barred = games = 0
+    games = 0
     for game in range(20):
         read = False
         for state, _, _ in play(cardsim.rules("musta_maija"), 4, 3, (READER,) + ("greedy",) * 3, game):

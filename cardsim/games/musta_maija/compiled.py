@@ -47,8 +47,8 @@ choices with the stock empty say they do not hold (``barred``, ``reads.py``). No
 under the duty to beat (MM-10) reveals (that hand could not beat every card). With ``repetition`` (MM-18)
 a play-out applies the rule from its world's start on: a world remembers none of the game's positions
 (``repetition.forget``: its hands are not the game's), only those its own attacks begin in; a play-out
-the rule stops is one the seat did not lose. The reference engine's ``mc`` runs ``choose`` on ``state_from`` of its table
-(``decide_from``).
+the rule stops is one the seat did not lose. The reference engine's ``mc`` runs ``choose`` on ``state_from``
+of its table (``decide_from``).
 """
 from __future__ import annotations
 
@@ -474,6 +474,7 @@ def choose(s: np.void, p: np.void, policies: np.ndarray, m: np.void, w: np.void)
         learned_move(s, p, row[pol.WEIGHTS:], row[pol.FORBID], m, w)
     else:
         respond(s, p, row[pol.CODE], row[pol.FORBID], m)
+
 
 # --- reads: what an endgame choice says of its seat's hand, read as greedy's (reads.py specifies them) ------
 

@@ -19,7 +19,7 @@ from cardsim.games.musta_maija.cards import (
 )
 from cardsim.games.musta_maija import learned_features as features
 from cardsim.games.musta_maija.learned import load_model
-from cardsim.games.musta_maija.policies import parse
+from cardsim.games.musta_maija.policies import parse, reads
 
 RANDOM, GREEDY, MC, LEARNED = 0, 1, 2, 3
 CODES = {"random": RANDOM, "greedy": GREEDY, "mc": MC, "oracle": MC, "learned": LEARNED}
@@ -47,7 +47,7 @@ def table(seats: tuple[str, ...]) -> np.ndarray:
         row[CODE], row[FORBID] = CODES[name], forbid
         if isinstance(param, MonteCarlo):
             row[DETERMINIZATIONS], row[SEES] = param.determinizations, param.sees_all
-            row[READS] = param.beliefs == "reads" and not param.sees_all
+            row[READS] = reads(text)
             base_name, param = parse(param.base)[:2]
             row[BASE] = CODES[base_name]
         if isinstance(param, models.Learned):
