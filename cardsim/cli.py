@@ -191,15 +191,23 @@ def cmd_warm(args: argparse.Namespace) -> None:
           f"{sum(s for _, _, s in done):.1f} s")
 
 
-def cmd_train(args: argparse.Namespace) -> None:
-    """Expert iteration: one model file per generation in ``--out`` (cardsim/learn/train.py)."""
-    from cardsim.learn.train import train
+def cmd_train(args: argparse.Namespace) -> int:
+    """Expert iteration: one model file per generation in ``--out`` (cardsim/learn/train.py); 1 when the gate
+    stopped it early."""
+    from cardsim.learn.train import Stalled, train
 
-    paths = train(args.game, args.rules, players=args.players, generations=args.generations,
-                  positions=args.positions, teacher=args.teacher, seed=args.seed, jobs=args.jobs, out=args.out,
-                  name=args.name, every=args.every, hidden=args.hidden, progress=not args.quiet)
+    try:
+        paths = train(args.game, args.rules, players=args.players, generations=args.generations,
+                      positions=args.positions, teacher=args.teacher, seed=args.seed, jobs=args.jobs, out=args.out,
+                      name=args.name, every=args.every, hidden=args.hidden, gate=args.gate, attempts=args.attempts,
+                      progress=not args.quiet)
+    except Stalled as stalled:
+        for path in stalled.paths:
+            print(f"wrote {path}")
+        return _fail(str(stalled), 1)  # not what was asked for, though nothing was wrong with the input
     for path in paths:
         print(f"wrote {path}")
+    return 0
 
 
 def _folder_options(p: argparse.ArgumentParser, out: str, resume: str, cluster: bool = True) -> None:
@@ -350,6 +358,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=int, default=8, help="one decision in EVERY becomes a position (default 8)")
     p.add_argument("--hidden", type=int, default=0,
                    help="rectified units per block, a small network (Moska, Uno: 1 to 4); default 0, linear")
+    p.add_argument("--gate", type=int, default=0, metavar="GAMES",
+                   help="keep a generation only if it beats the previous one in a paired ladder of GAMES deals "
+                        "(its Elo interval above 0); default 0, no gate")
+    p.add_argument("--attempts", type=int, default=1,
+                   help="with --gate: fits of a generation, each from fresh positions, before training stops "
+                        "(default 1)")
     p.add_argument("--jobs", type=int, default=1, help="labelling processes (default 1)")
     p.add_argument("--name", help="model names NAME_g1, NAME_g2, ... (default RULES_<players>p, e.g. moska_4p)")
     p.add_argument("--out", required=True, help="folder of the model files; a run with a folder holding some "
@@ -370,7 +384,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
     args.hooks = hooks if hooks is not None else NONE
     try:
         with signals.terminated_as_interrupt():
-            args.func(args)
+            status = args.func(args)
             sys.stdout.flush()
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
@@ -387,7 +401,7 @@ def main(argv: list[str] | None = None, hooks=None) -> int:
         return _fail(f"error: {signals.os_error(err)}", 2)
     except MemoryError:
         return _fail("error: out of memory", 2)
-    return 0
+    return status or 0
 
 
 def _fail(line: str, status: int) -> int:

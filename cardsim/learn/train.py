@@ -10,6 +10,13 @@ same models whatever ``--jobs``. A generation whose file exists (with the same a
 not trained again, so an interrupted run resumes at its first missing generation. ``--hidden H`` fits a
 network of ``H`` rectified units per block instead of the linear scorer (``fit.py``), in the games whose
 blocks have room for them (``learned_features.WIDTH`` > ``N``).
+
+``--gate G`` keeps a generation ``k >= 2`` only if it beats generation ``k - 1`` (``gate.judge``: a paired
+ladder of the two on ``G`` deals, its Elo interval above 0). A candidate that does not is fitted again, up to
+``--attempts`` in all, attempt ``a`` from the positions of games keyed ``rng.mix(seed, k, a)`` (attempt 0's
+are the ungated run's); if none passes, training stops after generation ``k - 1`` (``Stalled``). The kept
+generation's file records its verdict and the rejected attempts' (``fit.gate``); without ``--gate`` a file
+is what it was before the gate existed.
 """
 from __future__ import annotations
 
@@ -26,6 +33,7 @@ import cardsim
 from cardsim.core import learned, models, rng
 from cardsim.core.rules import format_call, parse_call
 from cardsim.core.search import SEARCHES, parse_mc, search_call
+from cardsim.learn import gate as gating
 from cardsim.learn.fit import L2, L2_NETWORK, fit
 
 CHUNK = 128
@@ -34,6 +42,19 @@ EVERY = 8
 """On average one decision in ``EVERY`` (of those with several candidates) becomes a position."""
 GAMES = ("molotow", "moska", "musta_maija", "uno")
 """The games with a ``learned`` policy."""
+GATE_WORD = 0x67617465
+"""Folded into a gate's deal key (``rng.mix(seed, k, a, GATE_WORD)``): its deals are not a training chunk's."""
+
+
+class Stalled(Exception):
+    """No candidate of generation ``generation`` passed the gate: training stopped after the one before
+    (``paths``: the generations kept; ``verdicts``: the candidates', in order)."""
+
+    def __init__(self, generation: int, paths: list[Path], verdicts: list[gating.Verdict]):
+        self.generation, self.paths, self.verdicts = generation, paths, verdicts
+        best = max(verdicts, key=lambda v: v.lo)
+        super().__init__(f"generation {generation}: none of {len(verdicts)} candidates beat generation "
+                         f"{generation - 1} (the best: {best}); kept generations 1 to {generation - 1}")
 
 
 def game_modules(game: str) -> tuple[Any, Any, Any]:
@@ -82,8 +103,9 @@ def positions_of(game: str, rules: Any, players: int, seed: int, play: str, teac
 
 def train(game: str, rules: str | None, *, players: int, generations: int, positions: int, teacher: str,
           seed: int, jobs: int = 1, out: str | Path, name: str | None = None, every: int = EVERY,
-          hidden: int = 0, progress: bool = True) -> list[Path]:
-    """Train ``generations`` generations of ``learned`` (see the module docstring); the model files."""
+          hidden: int = 0, gate: int = 0, attempts: int = 1, progress: bool = True) -> list[Path]:
+    """Train ``generations`` generations of ``learned`` (see the module docstring); the model files.
+    ``Stalled`` (with the files kept) when ``gate`` rejects every attempt at a generation."""
     features, _, policies = game_modules(game)
     r = cardsim.rules(game, rules)
     players = cardsim.games.spec(game).check_players(r, players)
@@ -96,10 +118,13 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
     if call not in SEARCHES:
         raise ValueError(f"--teacher: expected an mc(...) policy string, not {teacher!r}")
     search = parse_mc(game, params, policies.BASES, call, extra)
-    for option, value in (("--generations", generations), ("--positions", positions), ("--jobs", jobs),
-                          ("--every", every)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{option} must be an integer >= 1, not {value!r}")
+    for option, value, least in (("--generations", generations, 1), ("--positions", positions, 1),
+                                 ("--jobs", jobs, 1), ("--every", every, 1), ("--gate", gate, 0),
+                                 ("--attempts", attempts, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"{option} must be an integer >= {least}, not {value!r}")
+    if attempts > 1 and not gate:
+        raise ValueError("--attempts: a generation is fitted again only when --gate rejects it; give --gate GAMES")
     if isinstance(hidden, bool) or not isinstance(hidden, int) or not 0 <= hidden <= learned.HIDDEN:
         raise ValueError(f"--hidden must be an integer from 0 to {learned.HIDDEN}, not {hidden!r}")
     if hidden and features.WIDTH == features.N:
@@ -110,6 +135,12 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
     def load(path: Path) -> models.Model:
         return models.Models(game, features, policies.DEFAULT_MODEL, policies.parse_policy).load(str(path))
 
+    def fitted(k: int, key: int, label_teacher: str, wanted: dict[str, Any], desc: str) -> dict[str, Any]:
+        with tqdm(total=positions, desc=desc, unit="pos", disable=not progress) as bar:
+            data = positions_of(game, r, players, key, play, label_teacher, positions, jobs, every, bar)
+        weights, summary = fit(data, features.BLOCKS, hidden=hidden)
+        return models.content(game, weights, wanted, fit_record(game, data, summary, hidden, every))
+
     paths, play, parent = [], search.base, None
     for k in range(1, generations + 1):
         path = out / f"{name}_g{k}.json"
@@ -118,15 +149,36 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
         else:
             label_teacher = search_call(search, extra, base=learned_call(paths[-1]))
             said = search_call(search, extra, base=f"learned(model={paths[-1].stem})")
-        wanted = provenance(game, rules_text, players, seed, said, k, positions, parent)
+        gated = gate > 0 and k > 1
+        wanted = provenance(game, rules_text, players, seed, said, k, positions, parent) \
+            | ({"gate": {"games": gate, "attempts": attempts}} if gated else {})
         if path.exists():
             _check_resumed(path, load(path).content, wanted, hidden)
+        elif not gated:
+            models.write(path, fitted(k, int(rng.mix(seed, k)), label_teacher, wanted, f"{name} generation {k}"))
         else:
-            key = int(rng.mix(seed, k))
-            with tqdm(total=positions, desc=f"{name} generation {k}", unit="pos", disable=not progress) as bar:
-                data = positions_of(game, r, players, key, play, label_teacher, positions, jobs, every, bar)
-            weights, summary = fit(data, features.BLOCKS, hidden=hidden)
-            models.write(path, models.content(game, weights, wanted, fit_record(game, data, summary, hidden, every)))
+            verdicts: list[gating.Verdict] = []
+            for a in range(attempts):
+                content = fitted(k, int(rng.mix(seed, k) if a == 0 else rng.mix(seed, k, a)), label_teacher,
+                                 wanted, f"{name} generation {k}" + (f", attempt {a + 1}" if a else ""))
+                trial = out / f"{name}_g{k}.attempt{a + 1}.json"
+                models.write(trial, content)
+                try:
+                    verdicts.append(gating.judge(game, r, players, play, learned_call(trial), gate,
+                                                 int(rng.mix(seed, k, a, GATE_WORD))))
+                finally:
+                    trial.unlink()
+                if progress:
+                    tqdm.write(f"{name} generation {k}, attempt {a + 1}: {verdicts[-1]} over generation {k - 1}: "
+                               + ("kept" if verdicts[-1].passed else "rejected"))
+                if verdicts[-1].passed:
+                    record = {"attempt": a + 1, **verdicts[-1].record(),
+                              "rejected": [v.record() for v in verdicts[:-1]]}
+                    models.write(path, models.content(game, content["weights"], wanted,
+                                                      content["fit"] | {"gate": record}))
+                    break
+            else:
+                raise Stalled(k, paths, verdicts)
         paths.append(path)
         play, parent = learned_call(path), load(path).digest
     return paths
@@ -157,10 +209,11 @@ def fit_record(game: str, data: dict[str, np.ndarray], summary: dict[int, dict],
 def _check_resumed(path: Path, content: dict[str, Any], wanted: dict[str, Any], hidden: int) -> None:
     """A generation file found in ``--out`` must have been trained with the same arguments."""
     found = {key: content.get(key) for key in ("rules", "players", "seed", "teacher", "generation", "positions",
-                                               "parent")} | {"hidden": content["fit"].get("hidden", 0)}
+                                               "parent", "gate")} | {"hidden": content["fit"].get("hidden", 0)}
     for key, value in found.items():
-        if value != (hidden if key == "hidden" else wanted[key]):
-            raise ValueError(f"{path}: trained with {key}={value!r}, not {wanted.get(key, hidden)!r}: "
+        expected = hidden if key == "hidden" else wanted.get(key)
+        if value != expected:
+            raise ValueError(f"{path}: trained with {key}={value!r}, not {expected!r}: "
                              "resume it with its own arguments or use another --out")
 
 
