@@ -20,7 +20,6 @@ import argparse
 import os
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -48,23 +47,9 @@ def edge(policy: str, games: int, seed: int) -> np.ndarray:
 
 def gaps(study_file: str, reference: str = "mc") -> None:
     """Each policy's Bradley-Terry rating less ``reference``'s (Elo scale), 95% bootstrap interval over deals."""
-    from cardsim.study.folder import storage
-    from cardsim.study.ladder import files as ladder_files, rating
-    from cardsim.study.plan import spec
-    from cardsim.study.ladder.tables import Tally
+    from ladder_steps import against, tally_of
 
-    study = spec.load(study_file)
-    folder = Path("results") / study.name
-    tally = Tally(study.ladder.policies, study.players[0], study.games,
-                  ladder_files.measure_of(c.name for c in cardsim.games.spec(study.game).columns))
-    for cell in study.cells():
-        tally.add(cell.seats, storage.read_games(folder, where={"policy": cell.policy},
-                                                 columns=tally.measure.columns(study.players[0])))
-    policies = list(study.ladder.policies)
-    k = policies.index(reference)
-    point = rating.elo(rating.fit(tally.wins.sum(0), anchor=k))
-    lo, hi = rating.interval(rating.elo(rating.bootstrap(tally.wins, anchor=k)))
-    for p, x, a, b in zip(policies, point, lo, hi):
+    for p, (x, a, b) in against(tally_of(study_file), reference).items():
         print(f"{p:45} {x:+7.1f} [{a:+7.1f}, {b:+7.1f}] Elo against {reference}")
 
 
