@@ -200,7 +200,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         paths = train(args.game, args.rules, players=args.players, generations=args.generations,
                       positions=args.positions, teacher=args.teacher, seed=args.seed, jobs=args.jobs, out=args.out,
                       name=args.name, every=args.every, hidden=args.hidden, gate=args.gate, attempts=args.attempts,
-                      progress=not args.quiet)
+                      aggregate=args.aggregate, progress=not args.quiet)
     except Stalled as stalled:
         for path in stalled.paths:
             print(f"wrote {path}")
@@ -364,6 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--attempts", type=int, default=1,
                    help="with --gate: fits of a generation, each from fresh positions, before training stops "
                         "(default 1)")
+    p.add_argument("--aggregate", action="store_true",
+                   help="fit each generation to the positions of every generation kept so far, each labelled by "
+                        "its own teacher (dataset aggregation), not to its own alone")
     p.add_argument("--jobs", type=int, default=1, help="labelling processes (default 1)")
     p.add_argument("--name", help="model names NAME_g1, NAME_g2, ... (default RULES_<players>p, e.g. moska_4p)")
     p.add_argument("--out", required=True, help="folder of the model files; a run with a folder holding some "

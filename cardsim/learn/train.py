@@ -17,13 +17,19 @@ ladder of the two on ``G`` deals, its Elo interval above 0). A candidate that do
 are the ungated run's); if none passes, training stops after generation ``k - 1`` (``Stalled``). The kept
 generation's file records its verdict and the rejected attempts' (``fit.gate``); without ``--gate`` a file
 is what it was before the gate existed.
+
+``--aggregate`` fits generation ``k`` to the positions of every kept generation so far, each labelled by its
+own teacher, not to generation ``k``'s alone (dataset aggregation, as DAgger: the imitation sees the
+positions its earlier players met as well as its own). A resumed run labels the kept generations' positions
+again (the same keys, so the same positions) before it fits the next.
 """
 from __future__ import annotations
 
 import importlib
 import re
+from functools import cache, partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -95,15 +101,21 @@ def positions_of(game: str, rules: Any, players: int, seed: int, play: str, teac
                 parts.append(part)
                 bar.update(min(len(part["count"]), wanted - have))
                 have += len(part["count"])
-    count = np.concatenate([p["count"] for p in parts])[:wanted]
-    rows = int(count.sum())
-    return {"block": np.concatenate([p["block"] for p in parts])[:wanted], "count": count,
-            "x": np.concatenate([p["x"] for p in parts])[:rows], "y": np.concatenate([p["y"] for p in parts])[:rows]}
+    whole = joined(parts)
+    rows = int(whole["count"][:wanted].sum())
+    return {"block": whole["block"][:wanted], "count": whole["count"][:wanted], "x": whole["x"][:rows],
+            "y": whole["y"][:rows]}
+
+
+def joined(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Labelled positions of several parts as one set, in order."""
+    return {key: np.concatenate([p[key] for p in parts]) for key in ("block", "count", "x", "y")}
 
 
 def train(game: str, rules: str | None, *, players: int, generations: int, positions: int, teacher: str,
           seed: int, jobs: int = 1, out: str | Path, name: str | None = None, every: int = EVERY,
-          hidden: int = 0, gate: int = 0, attempts: int = 1, progress: bool = True) -> list[Path]:
+          hidden: int = 0, gate: int = 0, attempts: int = 1, aggregate: bool = False,
+          progress: bool = True) -> list[Path]:
     """Train ``generations`` generations of ``learned`` (see the module docstring); the model files.
     ``Stalled`` (with the files kept) when ``gate`` rejects every attempt at a generation."""
     features, _, policies = game_modules(game)
@@ -135,15 +147,28 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
     def load(path: Path) -> models.Model:
         return models.Models(game, features, policies.DEFAULT_MODEL, policies.parse_policy).load(str(path))
 
-    def fitted(k: int, key: int, label_teacher: str, wanted: dict[str, Any], desc: str) -> dict[str, Any]:
+    def labelled(k: int, attempt: int, play: str, label_teacher: str, desc: str) -> dict[str, np.ndarray]:
+        """Generation ``k``'s positions (attempt ``attempt``'s games, ``play`` in every seat), labelled by
+        ``label_teacher``."""
+        key = int(rng.mix(seed, k) if attempt == 0 else rng.mix(seed, k, attempt))
         with tqdm(total=positions, desc=desc, unit="pos", disable=not progress) as bar:
-            data = positions_of(game, r, players, key, play, label_teacher, positions, jobs, every, bar)
+            return positions_of(game, r, players, key, play, label_teacher, positions, jobs, every, bar)
+
+    def fitted(data: dict[str, np.ndarray], wanted: dict[str, Any]) -> dict[str, Any]:
+        """A model fitted to ``data`` (with ``aggregate``, to the kept generations' positions as well)."""
+        data = joined([*(positions() for positions in kept), data]) if aggregate else data
         weights, summary = fit(data, features.BLOCKS, hidden=hidden)
         return models.content(game, weights, wanted, fit_record(game, data, summary, hidden, every))
 
+    def keep(data: dict[str, np.ndarray]) -> None:
+        if aggregate:
+            kept.append(lambda: data)
+
     paths, play, parent = [], search.base, None
+    kept: list[Callable[[], dict[str, np.ndarray]]] = []  # with aggregate: the kept generations' positions
     for k in range(1, generations + 1):
         path = out / f"{name}_g{k}.json"
+        desc = f"{name} generation {k}"
         if k == 1:
             label_teacher, said = teacher, search_call(search, extra)
         else:
@@ -151,16 +176,23 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
             said = search_call(search, extra, base=f"learned(model={paths[-1].stem})")
         gated = gate > 0 and k > 1
         wanted = provenance(game, rules_text, players, seed, said, k, positions, parent) \
-            | ({"gate": {"games": gate, "attempts": attempts}} if gated else {})
+            | ({"gate": {"games": gate, "attempts": attempts}} if gated else {}) \
+            | ({"aggregate": True} if aggregate else {})
         if path.exists():
-            _check_resumed(path, load(path).content, wanted, hidden)
+            content = load(path).content
+            _check_resumed(path, content, wanted, hidden)
+            if aggregate:  # its positions again, labelled only if a later generation is fitted
+                attempt = content["fit"].get("gate", {}).get("attempt", 1) - 1
+                kept.append(cache(partial(labelled, k, attempt, play, label_teacher, desc + " (its positions again)")))
         elif not gated:
-            models.write(path, fitted(k, int(rng.mix(seed, k)), label_teacher, wanted, f"{name} generation {k}"))
+            data = labelled(k, 0, play, label_teacher, desc)
+            models.write(path, fitted(data, wanted))
+            keep(data)
         else:
             verdicts: list[gating.Verdict] = []
             for a in range(attempts):
-                content = fitted(k, int(rng.mix(seed, k) if a == 0 else rng.mix(seed, k, a)), label_teacher,
-                                 wanted, f"{name} generation {k}" + (f", attempt {a + 1}" if a else ""))
+                data = labelled(k, a, play, label_teacher, desc + (f", attempt {a + 1}" if a else ""))
+                content = fitted(data, wanted)
                 trial = out / f"{name}_g{k}.attempt{a + 1}.json"
                 models.write(trial, content)
                 try:
@@ -176,6 +208,7 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
                               "rejected": [v.record() for v in verdicts[:-1]]}
                     models.write(path, models.content(game, content["weights"], wanted,
                                                       content["fit"] | {"gate": record}))
+                    keep(data)
                     break
             else:
                 raise Stalled(k, paths, verdicts)
@@ -208,8 +241,8 @@ def fit_record(game: str, data: dict[str, np.ndarray], summary: dict[int, dict],
 
 def _check_resumed(path: Path, content: dict[str, Any], wanted: dict[str, Any], hidden: int) -> None:
     """A generation file found in ``--out`` must have been trained with the same arguments."""
-    found = {key: content.get(key) for key in ("rules", "players", "seed", "teacher", "generation", "positions",
-                                               "parent", "gate")} | {"hidden": content["fit"].get("hidden", 0)}
+    keys = ("rules", "players", "seed", "teacher", "generation", "positions", "parent", "gate", "aggregate")
+    found = {key: content.get(key) for key in keys} | {"hidden": content["fit"].get("hidden", 0)}
     for key, value in found.items():
         expected = hidden if key == "hidden" else wanted.get(key)
         if value != expected:
