@@ -17,6 +17,14 @@ def test_two_policies_have_the_closed_form_log_odds():
     assert rating.elo(rating.fit(wins))[1] == pytest.approx(147.1907, abs=1e-4)
 
 
+def test_two_near_equal_policies_on_many_games_are_rated_where_the_trust_region_stalls():
+    """``cardsim train --gate`` met it (two Uno generations, 20,000 deals): scipy's trust region stopped with
+    a gradient of 1.1e-8, and the fit raised; Newton's steps on the exact gradient finish it."""
+    wins = np.array([[0, 181192.0], [179729.0, 0]])
+    assert rating.fit(wins) == pytest.approx([0, np.log(179729 / 181192)], abs=1e-9)
+    assert rating.fit(wins, start=np.array([0.0, 0.01])) == pytest.approx([0, np.log(179729 / 181192)], abs=1e-9)
+
+
 def test_half_wins_from_ties_count_as_fractions():
     assert rating.fit(np.array([[0, 2.5], [7.5, 0]]))[1] == pytest.approx(np.log(3), abs=1e-9)
 

@@ -93,11 +93,28 @@ def fit(wins: np.ndarray, anchor: int = 0, start: np.ndarray | None = None) -> n
     result = optimize.minimize(lambda x: negative_log_likelihood(x)[:2], x0, jac=True,
                                hess=lambda x: negative_log_likelihood(x)[2], method="trust-ncg",
                                options={"gtol": 1e-10})
-    if not result.success and start is not None:  # a start at a neighbouring maximum can stall on rounding
-        return fit(wins, anchor)
-    if not result.success and np.abs(result.jac).max() > 1e-8:  # at the maximum, rounding may stop it short of gtol
-        raise RuntimeError(f"the Bradley–Terry fit did not converge: {result.message}")
-    return full(result.x)
+    x = result.x
+    if not result.success and np.abs(result.jac).max() > 1e-8:
+        # near the maximum the likelihood's rounding can stop the trust region short of it (two near-equal
+        # policies on many games: a gradient of 1e-8); Newton's steps on the exact gradient finish it
+        x = _newton(lambda y: negative_log_likelihood(y)[1:], x)
+        if np.abs(negative_log_likelihood(x)[1]).max() > 1e-8:
+            if start is not None:  # a start at a neighbouring maximum can stall on rounding
+                return fit(wins, anchor)
+            raise RuntimeError(f"the Bradley–Terry fit did not converge: {result.message}")
+    return full(x)
+
+
+def _newton(gradient_and_hessian, x: np.ndarray, steps: int = 20) -> np.ndarray:
+    """Newton's steps from ``x`` while they shrink the gradient (a concave likelihood near its maximum)."""
+    grad, hess = gradient_and_hessian(x)
+    for _ in range(steps):
+        y = x - np.linalg.solve(hess, grad)
+        grad_y, hess_y = gradient_and_hessian(y)
+        if np.abs(grad_y).max() >= np.abs(grad).max():
+            break
+        x, grad, hess = y, grad_y, hess_y
+    return x
 
 
 def bootstrap(deal_wins: np.ndarray, anchor: int = 0, resamples: int = RESAMPLES,
