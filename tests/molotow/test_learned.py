@@ -54,16 +54,25 @@ def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
 
 
 def test_the_committed_models_load_and_name_their_provenance():
+    """Each family (``NAME_g1``, ``_g2``, ...: the committed chain, the aggregated one) is one training run:
+    generations 1 to n, each naming the one before as its parent."""
     names = models.names("molotow")
-    assert DEFAULT_MODEL in names and len(names) >= 3
-    parent = None
-    for k, name in enumerate(sorted(names), start=1):
-        content = C.load_model(name).content
-        assert (content["game"], content["rules"], content["players"], content["generation"]) == \
-            ("molotow", "molotow", 4, k)
-        assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] == parent
-        assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
-        parent = content["digest"]
+    assert DEFAULT_MODEL in names
+    families: dict[str, list[tuple[int, str]]] = {}
+    for name in names:
+        family, generation = name.rsplit("_g", 1)
+        families.setdefault(family, []).append((int(generation), name))
+    assert set(families) == {"molotow_4p", "molotow_4p_agg"}
+    for family, members in families.items():
+        parent = None
+        for k, (generation, name) in enumerate(sorted(members), start=1):
+            content = C.load_model(name).content
+            assert generation == k and (content["game"], content["rules"], content["players"], content["generation"]) \
+                == ("molotow", "molotow", 4, k)
+            assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] == parent
+            assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
+            assert content.get("aggregate", False) == family.endswith("_agg")
+            parent = content["digest"]
 
 
 # --- decisions ---------------------------------------------------------------------------------------
