@@ -18,24 +18,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import cardsim
-from cardsim.study.folder import storage
-from cardsim.study.ladder import plot, rating
-from cardsim.study.ladder.tables import Tally, measure_of
+from cardsim.study.ladder import files as ladder_files, plot, rating
+from cardsim.study.ladder.tables import Tally
 from cardsim.study.plan import spec
 
 
 def tally_of(study_file: str, folder: Path | None = None) -> Tally:
     """The ladder's pairwise outcomes, deal by deal, from its folder's records (``results/<name>`` by default)."""
     study = spec.load(study_file)
-    folder = folder or Path("results") / study.name
-    players = study.players[0]
-    tally = Tally(tuple(study.ladder.policies), players, study.games,
-                  measure_of(c.name for c in cardsim.games.spec(study.game).columns))
-    for cell in study.cells():
-        tally.add(cell.seats, storage.read_games(folder, where={"policy": cell.policy},
-                                                 columns=tally.measure.columns(players)))
-    return tally
+    return ladder_files.tally(study, folder or Path("results") / study.name)
 
 
 def against(tally: Tally, reference: str) -> dict[str, tuple[float, float, float]]:

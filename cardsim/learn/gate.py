@@ -43,11 +43,8 @@ def judge(game: str, rules, players: int, previous: str, candidate: str, games: 
     """Play ``candidate`` against ``previous`` (policy strings) in every seating of the two, ``games`` deals
     keyed from ``seed``, and rate the candidate with the previous generation at 0."""
     policies = (previous, candidate)
-    tally = None
+    tally = Tally(policies, players, games, measure_of(c.name for c in cardsim.games.spec(game).columns))
     for seats in seatings(policies, players):
-        records = cardsim.simulate(game, rules, players=players, games=games, seed=seed, policy=list(seats))
-        if tally is None:
-            tally = Tally(policies, players, games, measure_of(records.columns))
-        tally.add(seats, records)
+        tally.add(seats, cardsim.simulate(game, rules, players=players, games=games, seed=seed, policy=list(seats)))
     row = tally.report().ratings.set_index("policy").loc[candidate]
     return Verdict(float(row.rating), float(row.lo), float(row.hi), games)

@@ -669,10 +669,10 @@ def determinize(world: np.void, seat: int, key: np.uint64, n: int, w: np.void) -
                 i = first
                 while need > 0 and i < n:
                     code = w.hidden[w.order[i]]
-                    c_lo, c_hi = card_words(code)
                     i += 1
-                    if not ((d_lo | b_lo) & c_lo or (d_hi | b_hi) & c_hi):
+                    if not is_dealt(code, d_lo | b_lo, d_hi | b_hi):
                         take_card(world, q, code)
+                        c_lo, c_hi = card_words(code)
                         d_lo, d_hi = d_lo | c_lo, d_hi | c_hi
                         need -= 1
                 while first < n and is_dealt(w.hidden[w.order[first]], d_lo, d_hi):
@@ -689,6 +689,7 @@ def determinize(world: np.void, seat: int, key: np.uint64, n: int, w: np.void) -
 
 @njit(cache=True)
 def is_dealt(code: int, d_lo: np.uint64, d_hi: np.uint64) -> bool:
+    """Whether card ``code`` is in the two-word mask ``d``."""
     c_lo, c_hi = card_words(code)
     return (d_lo & c_lo | d_hi & c_hi) != ZERO
 

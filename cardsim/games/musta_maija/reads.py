@@ -27,9 +27,9 @@ Scalar here (hands as int masks, cards.py), for the reference engine; ``compiled
 from __future__ import annotations
 
 from cardsim.games.musta_maija.cards import BLACK_MARIA, RANKS, SPADES, cards, rank, suit
+from cardsim.games.musta_maija.policies import HIGHEST_TRUMP
 
 MARIA = 1 << BLACK_MARIA
-HIGHEST_TRUMP = "highest_trump"
 
 
 def ranks_of(s: int, ranks: range) -> int:

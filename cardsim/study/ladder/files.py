@@ -34,14 +34,19 @@ FILES = (TABLE, RATINGS, TEXT, ladder_plot.FILE)
 
 
 def compute(study: Study, folder: Path) -> Report:
-    """The ladder's report from ``folder/games.parquet``, read one seating (cell) at a time."""
+    """The ladder's report from ``folder/games.parquet``."""
+    return tally(study, folder).report()
+
+
+def tally(study: Study, folder: Path) -> Tally:
+    """The ladder's outcomes, deal by deal, from ``folder/games.parquet``, read one seating (cell) at a time."""
     ladder, players = study.ladder, study.players[0]
     measure = measure_of(c.name for c in registry.spec(study.game).columns)
-    tally = Tally(ladder.policies, players, study.games, measure)
+    counts = Tally(ladder.policies, players, study.games, measure)
     for cell in study.cells():
-        tally.add(cell.seats, storage.read_games(folder, where={"policy": cell.policy},
-                                                 columns=measure.columns(players)))
-    return tally.report()
+        counts.add(cell.seats, storage.read_games(folder, where={"policy": cell.policy},
+                                                  columns=measure.columns(players)))
+    return counts
 
 
 def title(study: Study) -> str:
