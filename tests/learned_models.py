@@ -58,6 +58,28 @@ class ModelFiles:
         return d
 
 
+def check_committed_families(game: str, rules: str, families: set[str], load) -> None:
+    """The committed models of ``game``, each read by ``load`` (the game's ``load_model``, which checks its
+    features against the engine's): each family (``NAME_g1``, ``_g2``, ...) is one training run under
+    ``rules`` at 4 players, generations 1 to n each naming the one before as its parent, with its teacher,
+    positions and library versions; a family whose name ends ``_agg`` was fitted with ``--aggregate``."""
+    members: dict[str, list[tuple[int, str]]] = {}
+    for name in models.names(game):
+        family, generation = name.rsplit("_g", 1)
+        members.setdefault(family, []).append((int(generation), name))
+    assert set(members) == families
+    for family, chain in members.items():
+        parent = None
+        for k, (generation, name) in enumerate(sorted(chain), start=1):
+            content = load(name).content
+            assert generation == k and (content["game"], content["rules"], content["players"], content["generation"]) \
+                == (game, rules, 4, k)
+            assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] == parent
+            assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
+            assert content.get("aggregate", False) == family.endswith("_agg")
+            parent = content["digest"]
+
+
 def learned(path, **more) -> str:
     """The policy text that seats the model file ``path``."""
     return normal_call(format_call("learned", {"model": str(path), **more}))

@@ -22,7 +22,7 @@ from cardsim.games.molotow.policies import DEFAULT_MODEL
 from cardsim.games.molotow.rules import MolotowRules
 from cardsim.learn.train import train
 
-from learned_models import ModelFiles, learned
+from learned_models import ModelFiles, check_committed_families, learned
 
 from .states import played_to
 from .strategies import rules_and_players
@@ -54,25 +54,8 @@ def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
 
 
 def test_the_committed_models_load_and_name_their_provenance():
-    """Each family (``NAME_g1``, ``_g2``, ...: the committed chain, the aggregated one) is one training run:
-    generations 1 to n, each naming the one before as its parent."""
-    names = models.names("molotow")
-    assert DEFAULT_MODEL in names
-    families: dict[str, list[tuple[int, str]]] = {}
-    for name in names:
-        family, generation = name.rsplit("_g", 1)
-        families.setdefault(family, []).append((int(generation), name))
-    assert set(families) == {"molotow_4p", "molotow_4p_agg"}
-    for family, members in families.items():
-        parent = None
-        for k, (generation, name) in enumerate(sorted(members), start=1):
-            content = C.load_model(name).content
-            assert generation == k and (content["game"], content["rules"], content["players"], content["generation"]) \
-                == ("molotow", "molotow", 4, k)
-            assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] == parent
-            assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
-            assert content.get("aggregate", False) == family.endswith("_agg")
-            parent = content["digest"]
+    assert DEFAULT_MODEL in models.names("molotow")
+    check_committed_families("molotow", "molotow", {"molotow_4p", "molotow_4p_agg"}, C.load_model)
 
 
 # --- decisions ---------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from cardsim.games.moska.rules import MoskaRules
 from cardsim.learn import fit as fitting
 from cardsim.learn.train import train
 
-from learned_models import ModelFiles, learned
+from learned_models import ModelFiles, check_committed_families, learned
 
 from .states import Game, assert_same_decision, hidden_cards_dealt_again
 from .strategies import setups
@@ -61,13 +61,8 @@ def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
 
 
 def test_the_committed_models_load_and_name_their_provenance():
-    names = models.names("moska")
-    assert DEFAULT_MODEL in names and len(names) >= 3
-    for name in names:
-        content = load_model(name).content
-        assert (content["game"], content["rules"], content["players"]) == ("moska", "moska", 4)
-        assert content["generation"] >= 1 and content["positions"] > 0 and "mc(" in content["teacher"]
-        assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
+    assert DEFAULT_MODEL in models.names("moska")
+    check_committed_families("moska", "moska", {"moska_4p", "moska_4p_net", "moska_4p_net_agg"}, load_model)
     assert isinstance(make_policy("learned"), LearnedPolicy)
 
 

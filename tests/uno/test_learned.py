@@ -24,7 +24,7 @@ from cardsim.games.uno.policies import DEFAULT_MODEL, parse_policy
 from cardsim.games.uno.rules import UnoRules
 from cardsim.learn.train import train
 
-from learned_models import ModelFiles, learned
+from learned_models import ModelFiles, check_committed_families, learned
 
 from .test_compiled import start
 from .test_mc import view_twin
@@ -57,16 +57,8 @@ def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
 
 
 def test_the_committed_models_load_and_name_their_provenance():
-    names = models.names("uno")
-    assert DEFAULT_MODEL in names and len(names) >= 3
-    parents = {None}
-    for k, name in enumerate(sorted(names), start=1):
-        content = load_model(name).content
-        assert (content["game"], content["rules"], content["players"], content["generation"]) == \
-            ("uno", "official", 4, k)
-        assert content["positions"] > 0 and "mc(" in content["teacher"] and content["parent"] in parents
-        assert set(content["libraries"]) >= {"numpy", "scipy", "numba", "cardsim"}
-        parents.add(content["digest"])
+    assert DEFAULT_MODEL in models.names("uno")
+    check_committed_families("uno", "official", {"official_4p"}, load_model)
     assert parse_policy("learned").model == DEFAULT_MODEL
 
 
