@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from cardsim.core.rules import normal_call
 from cardsim.study.ladder import files as ladder_files, plot, rating
 from cardsim.study.ladder.tables import Tally
 from cardsim.study.plan import spec
@@ -49,12 +50,16 @@ def main() -> None:
     args = parser.parse_args()
     tally = tally_of(args.study, args.folder)
     if args.against:
-        for p, (x, lo, hi) in against(tally, args.against).items():
-            print(f"{p:45} {x:+7.1f} [{lo:+7.1f}, {hi:+7.1f}] Elo against {args.against}")
+        reference = normal_call(args.against)  # the ladder's own spelling: learned(model=x) is learned(model='x')
+        if reference not in tally.policies:
+            parser.exit(2, f"--against: {args.against!r} is not in the ladder (its policies: "
+                           f"{', '.join(tally.policies)})\n")
+        for p, (x, lo, hi) in against(tally, reference).items():
+            print(f"{p:45} {x:+7.1f} [{lo:+7.1f}, {hi:+7.1f}] Elo against {reference}")
         return
     families = plot.generations(tally.policies)
     if not families:
-        raise SystemExit(f"{args.study}: no model generations among its policies")
+        parser.exit(2, f"{args.study}: no model generations among its policies\n")
     for family, members in families.items():
         print(family)
         for (k, before), (k1, after) in zip(members, members[1:]):
