@@ -39,7 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     features = training.game_modules(args.game)[0]
     rules = cardsim.rules(args.game, None)
-    first = committed(args.game, args.model)
+    first = models.path_of(args.game, args.model)
     g1 = training.learned_call(first)
     teacher = f"mc(determinizations={args.worlds})"
     over_g1 = f'mc(determinizations={args.worlds}, base="{g1}")'
@@ -64,11 +64,6 @@ def main() -> None:
             verdict = gate.judge(args.game, rules, 4, g1, training.learned_call(path), args.games, 99)
             print(f"{name:36} {len(data['count']):>7,} positions: {verdict} over {args.model}", flush=True)
     print("load:", subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
-
-
-def committed(game: str, model: str) -> Path:
-    """The committed model's file."""
-    return Path(cardsim.__file__).parent / "models" / game / f"{model}.json"
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ preset = "moska"
 
 def _steps(study: Path, folder: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "ladder_steps.py"), str(study), "--folder",
-                           str(folder), *args], capture_output=True, text=True, cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)})
+                           str(folder), *args], capture_output=True, text=True, cwd=ROOT,
+                          env=os.environ | {"PYTHONPATH": str(ROOT)})
 
 
 def test_against_takes_the_users_spelling_and_names_what_is_not_there(tmp_path):

@@ -156,7 +156,7 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
 
     def fitted(data: dict[str, np.ndarray], wanted: dict[str, Any]) -> dict[str, Any]:
         """A model fitted to ``data`` (with ``aggregate``, to the kept generations' positions as well)."""
-        data = joined([*(positions() for positions in kept), data]) if aggregate else data
+        data = joined([*(earlier() for earlier in kept), data]) if aggregate else data
         weights, summary = fit(data, features.BLOCKS, hidden=hidden)
         return models.content(game, weights, wanted, fit_record(game, data, summary, hidden, every))
 
