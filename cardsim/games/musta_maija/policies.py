@@ -119,9 +119,10 @@ POLICIES = (*BASES, MC, ORACLE)
 DECIDED_COMPILED = (MC, ORACLE, LEARNED)
 """The policies the compiled engine decides for the reference engine too (``seating.py`` passes it
 ``compiled.decide_from``)."""
-DEFAULT_MODEL = "musta_maija_4p_g1"
-"""The model of ``learned`` without a ``model``: generation 1, which the committed studies seating ``learned`` name
-(generations 2 and 3 rate higher, docs/ladder.md; switching means running those studies again)."""
+DEFAULT_MODEL = "musta_maija_4p_agg_g2"
+"""The model of ``learned`` without a ``model``: the strongest committed generation, the aggregated chain's second
+(docs/ladder.md); the committed studies seating plain ``learned`` name its digest, so switching means running
+them again."""
 HIGHEST_TRUMP = "highest_trump"
 DECLARE = 1
 """``forbid=declare`` as a bit of the policy table's ``FORBID`` column (bit ``i``: ``rules.OPTIONS[i]``)."""
