@@ -3,9 +3,9 @@
     PYTHONPATH=. python benchmarks/bench_learned.py --games 8000 --jobs 2 --policies "learned,mc(base=learned)"
 
 Speed: games per CPU-second of ``learned`` self-play and of ``greedy`` self-play in this process (median and
-range over ``--rounds`` rounds), and their ratio. Strength: each policy in one seat among three ``greedy``
-seats, the seat rotated over the 4 seats (``--games`` in all, the same deals for every policy), its loss
-rate with a 95% Wilson interval (issue 22's targets: ``learned`` <= 15.3%, ``mc(32)``'s; ``mc(base=learned)``
+range over ``--rounds`` rounds, the two interleaved), and their ratio. Strength: each policy in one seat among
+three ``greedy`` seats, the seat rotated over the 4 seats (``--games`` in all, the same deals for every policy), its
+loss rate with a 95% Wilson interval (issue 22's targets: ``learned`` <= 15.3%, ``mc(32)``'s; ``mc(base=learned)``
 at 32 worlds <= 11%). ``--others mc`` seats ``mc`` instead of ``greedy`` in the three other seats (the
 policies rated head to head against the strongest searcher). The load (``uptime``) is printed: the machine
 is shared.
@@ -24,13 +24,17 @@ from cardsim.core.rules import split_calls
 from cardsim.study.report.stats import wilson
 
 
-def throughput(policy: str, games: int, rounds: int) -> list[float]:
-    cardsim.simulate("moska", players=4, games=20, seed=1, policy=policy)  # compile or load once
-    rates = []
+def throughput(policies: tuple[str, ...], games: int, rounds: int) -> dict[str, list[float]]:
+    """Games per CPU-second of each policy's self-play, the policies interleaved in every round (so that the
+    load hits them alike)."""
+    for policy in policies:
+        cardsim.simulate("moska", players=4, games=20, seed=1, policy=policy)  # compile or load once
+    rates: dict[str, list[float]] = {p: [] for p in policies}
     for r in range(rounds):
-        start = time.process_time()
-        cardsim.simulate("moska", players=4, games=games, seed=100 + r, policy=policy)
-        rates.append(games / (time.process_time() - start))
+        for policy in policies:
+            start = time.process_time()
+            cardsim.simulate("moska", players=4, games=games, seed=100 + r, policy=policy)
+            rates[policy].append(games / (time.process_time() - start))
     return rates
 
 
@@ -59,7 +63,7 @@ def main() -> None:
     parser.add_argument("--others", default="greedy", help="the policy of the three other seats")
     args = parser.parse_args()
     print("load:", os.popen("uptime").read().strip())
-    rates = {p: throughput(p, args.speed_games, args.rounds) for p in ("greedy", args.learned)}
+    rates = throughput(("greedy", args.learned), args.speed_games, args.rounds)
     for p, r in rates.items():
         print(f"{p:30} {statistics.median(r):10,.0f} games/CPU-s (range {min(r):,.0f} .. {max(r):,.0f})")
     ratio = statistics.median(rates[args.learned]) / statistics.median(rates["greedy"])
