@@ -8,8 +8,9 @@ of the game's search-free policies (``learned(model=X)`` among them, where the g
 candidates, the worlds and the score are the game's (its ``compiled.py``).
 
 ``oracle(...)`` is the same search whose worlds are the true state: it sees every hand (and the stock).
-It is **not a fair player**, a bound on what knowing the hidden cards is worth; every output that
-seats it says so (``UNFAIR``, ``unfair_note``).
+It is **not a fair player**: a reference for what knowing the hidden cards is worth to the search, not a
+ceiling on fair play (its one world seats every other player as its base: in Molotow it rates below ``mc``,
+docs/ladder.md); every output that seats it says so (``UNFAIR``, ``unfair_note``).
 
 A game may take more parameters (``extra``): Moska's ``search_stock`` (search only once the stock holds
 at most that many cards; ``None`` or ``"all"``: the whole game) and ``beliefs`` (``"uniform"`` worlds, or
@@ -112,7 +113,7 @@ def unfair_note(policies: Iterable[str]) -> str:
     if not unfair:
         return ""
     return (f"note: {', '.join(unfair)} sees every hand (its worlds are the true state): not a fair player, "
-            f"a bound on what the hidden cards are worth")
+            f"a reference for what the hidden cards are worth to its search")
 
 
 def _name(call: str) -> str | None:
