@@ -17,11 +17,10 @@ import os
 import statistics
 import time
 
-from joblib import Parallel, delayed
-
 import cardsim
 from cardsim.core.rules import split_calls
 from cardsim.study.report.stats import wilson
+from seat_among import loss_rate  # this folder: the script's own, first on the path
 
 
 def throughput(policies: tuple[str, ...], games: int, rounds: int) -> dict[str, list[float]]:
@@ -36,19 +35,6 @@ def throughput(policies: tuple[str, ...], games: int, rounds: int) -> dict[str, 
             cardsim.simulate("moska", players=4, games=games, seed=100 + r, policy=policy)
             rates[policy].append(games / (time.process_time() - start))
     return rates
-
-
-def seat_losses(policy: str, seat: int, games: int, seed: int, others: str = "greedy") -> int:
-    seats = [others] * 4
-    seats[seat] = policy
-    return int((cardsim.simulate("moska", players=4, games=games, seed=seed, policy=seats).loser == seat).sum())
-
-
-def loss_rate(policy: str, games: int, seed: int, jobs: int, others: str = "greedy") -> tuple[int, int]:
-    """Losses of ``policy`` in seat 0, 1, 2, 3 among ``others`` (``games // 4`` each, the same deals)."""
-    per_seat = games // 4
-    lost = Parallel(n_jobs=jobs)(delayed(seat_losses)(policy, seat, per_seat, seed, others) for seat in range(4))
-    return sum(lost), per_seat * 4
 
 
 def main() -> None:
@@ -70,7 +56,7 @@ def main() -> None:
     print(f"learned / greedy speed: {ratio:.3f}")
     for policy in split_calls(args.policies):
         start = time.perf_counter()
-        lost, n = loss_rate(policy, args.games, args.seed, args.jobs, args.others)
+        lost, n = loss_rate("moska", policy, args.others, 4, args.games, args.seed, args.jobs)
         lo, hi = wilson(lost, n)
         print(f"{policy:40} loses {lost / n:6.2%} [{lo:6.2%}, {hi:6.2%}] of {n:,} games among 3 {args.others} "
               f"({time.perf_counter() - start:.0f} s)")

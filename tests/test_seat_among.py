@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_each_policy_is_rated_in_every_seat_on_the_same_deals():
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "seat_among.py"), "moska", "--others", "random",
-                          "--policies", "greedy;random", "--games", "80", "--players", "4", "--seed", "5"],
+                          "--policies", "greedy,random", "--games", "80", "--players", "4", "--seed", "5"],
                          capture_output=True, text=True, cwd=ROOT, env=os.environ | {"PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
     rates = dict(re.findall(r"^(\w+)\s+loses\s+([\d.]+)% .* of 80 among random", out.stdout, re.M))
