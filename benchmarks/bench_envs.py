@@ -174,7 +174,7 @@ def strength(games: int, budgets: list[int]) -> None:
     from cardsim.envs.ismcts import openspiel_ismcts
 
     measures = {"uno": ("win rate", lambda d: d.winner == 0), "moska": ("loss rate", lambda d: d.loser == 0)}
-    print(f"seat 0 among three greedy seats, 4 players, seed 11 (Wilson 95% intervals)")
+    print("seat 0 among three greedy seats, 4 players, seed 11 (Wilson 95% intervals)")
     for game, (label, measure) in measures.items():
         seats = [("greedy", "greedy", games), ("mc", "mc", games)]
         seats += [(f"ismcts_{b}", openspiel_ismcts(b), games if b < 100 else max(games // 4, 1)) for b in budgets]

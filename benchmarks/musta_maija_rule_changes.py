@@ -16,7 +16,6 @@ import argparse
 from collections import Counter
 
 import cardsim
-from cardsim.core import rng
 from cardsim.games.musta_maija import policies
 from cardsim.games.musta_maija import reference as ref
 

@@ -2,9 +2,6 @@
 ``cardsim.testing.check_game`` runs on each built-in game, check by check, plus what only the built-ins
 promise (job independence, rules round trips, the one-line errors of every entry point).
 """
-import random
-
-import numpy as np
 import pandas as pd
 import pytest
 

@@ -14,7 +14,7 @@ from cardsim.core.records import frame
 from cardsim.games import spec
 from cardsim.games.musta_maija import compiled as C
 from cardsim.games.musta_maija import compiled_policies as cpol
-from cardsim.games.musta_maija.rules import OPTIONS, MustaMaijaRules
+from cardsim.games.musta_maija.rules import OPTIONS
 
 from .states import redealt
 from .strategies import setups

@@ -7,7 +7,6 @@ import pytest
 import cardsim
 from cardsim.core import rng
 from cardsim.games.uno import GAME
-from cardsim.games.uno import reference as ref
 from cardsim.games.uno.cards import (CUSTOM, DECK_SIZES, K, SHUFFLE, WD4, WILD, copies, counts_of, deck_cards,
                                      name, names, parse)
 from cardsim.games.uno.reference import Fixed
