@@ -104,13 +104,13 @@ def test_untuned_names_no_table_a_model_was_trained_for():
         "players and 2 more"]
 
 
-# --- networks: the blocks of Moska and Uno have room for rectified units (core/learned.py) --------------
+# --- networks: the blocks of Molotow, Moska and Uno have room for rectified units (core/learned.py) -----
 
 NETWORKS = tuple(g for g in GAMES if _features(g).WIDTH > _features(g).N)
 
 
-def test_the_games_with_room_for_units_are_moska_and_uno():
-    assert NETWORKS == ("moska", "uno")
+def test_the_games_with_room_for_units_are_molotow_moska_and_uno():
+    assert NETWORKS == ("moska", "uno", "molotow")
     assert all(_features(g).WIDTH == _features(g).N for g in GAMES if g not in NETWORKS)
 
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 import cardsim
 from cardsim import cli
 from cardsim.core import models
+from cardsim.core.learned import score
 from cardsim.core.rules import format_call, normal_call
 from cardsim.games.molotow import compiled as C
 from cardsim.games.molotow import learned_features as features
@@ -45,7 +46,8 @@ def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
     w = np.random.default_rng(1).normal(size=(features.BLOCKS, features.N))
     path = FILES.write(tmp_path / "m.json", w)
     model = C.load_model(str(path))
-    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    blocks = model.weights.reshape(features.BLOCKS, features.WIDTH)
+    assert np.allclose(blocks[:, :features.N], w, rtol=1e-5) and not blocks[:, features.N:].any()  # no units
     row = C.policy_table((learned(path),))[0]
     assert row[C.CODE] == C.LEARNED_CODE and (row[C.WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
     mc = C.policy_table((normal_call(format_call("mc", {"determinizations": 3, "base": learned(path)})),))[0]
@@ -68,14 +70,16 @@ def test_a_model_of_zero_weights_plays_greedy(models_dir):
     pd.testing.assert_frame_equal(a, b)
 
 
-def test_a_learned_card_is_the_first_best_scored_legal_card(models_dir):
+@pytest.mark.parametrize("model", ["r1.json", "n0.json"])
+def test_a_learned_card_is_the_first_best_scored_legal_card(models_dir, model):
     """At each decision of a game: the card played is the legal card whose features (``describe``) score
-    highest under the model (candidates greedy's first, then ascending), the first such."""
-    seats = (learned(models_dir / "r1.json"),) * 4
+    highest under the model (``core.learned.score``: a linear model, a network; candidates greedy's first,
+    then ascending), the first such."""
+    seats = (learned(models_dir / model),) * 4
     rules = MolotowRules()
     st_, params, table = played_to(rules, 4, 3, 0, seats, 0)
     s, w = st_[0], C.new_work()[0]
-    weights = table[0, C.WEIGHTS:].reshape(features.BLOCKS, features.N)
+    weights = table[0, C.WEIGHTS:]
     x = np.zeros(features.N, np.int64)
     scored = 0
     while not C.game_over(s, params):
@@ -86,7 +90,7 @@ def test_a_learned_card_is_the_first_best_scored_legal_card(models_dir):
         scores = []
         for i, c in enumerate(cards):
             features.describe(x, s, seat, c, i == 0, rules.last_trick_bonus)
-            scores.append(int(weights[blk] @ x))
+            scores.append(score(weights, blk, x, features.N))
         card = C.choose(s, params, table, w)
         assert card == cards[int(np.argmax(scores))]
         scored += len(cards) > 1
@@ -116,14 +120,15 @@ def test_the_features_of_a_position_say_what_the_card_does():
     assert (f["wins"], f["win_points"], f["give_points"], f["void"], f["left_points"]) == (0, 0, 0, 1, 24)
 
 
-SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "ML2", "OL2"])
-"""Seat policies: ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``ML2``: ``mc`` with 2 worlds over
-``learned`` with r2; ``OL2``: ``oracle`` with 2 worlds over it."""
+SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "N0", "ML2", "MN0", "OL2"])
+"""Seat policies: ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``N0``: with the random network n0;
+``ML2``, ``MN0``: ``mc`` with 2 worlds over ``learned`` with r2, with n0; ``OL2``: ``oracle`` with 2 worlds over r2."""
 
 
 def with_models(seats, d) -> tuple[str, ...]:
-    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"),
+    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"), "N0": learned(d / "n0.json"),
              "ML2": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "r2.json")})),
+             "MN0": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "n0.json")})),
              "OL2": normal_call(format_call("oracle", {"determinizations": 2, "base": learned(d / "r2.json")}))}
     return tuple(names.get(s, s) for s in seats)
 
@@ -151,7 +156,7 @@ def test_the_committed_model_plays_alike_on_both_engines(rules, players):
 
 
 @pytest.mark.parametrize("rules, players", [("molotow", 4), ("swiss", 4), ("mittlere", 3)])
-@pytest.mark.parametrize("model", ["r0", "r1"])
+@pytest.mark.parametrize("model", ["r0", "r1", "n0"])
 def test_information_set_learned_decides_alike_when_only_hidden_cards_differ(models_dir, rules, players, model):
     """The same view (hand, cards played and who took them, trick, trump, hand sizes, ruled_out) with the other
     seats' hidden cards swapped between them, the deal's scratch and the policy draws to come scrambled: the

@@ -500,13 +500,15 @@ def learned_card(s, params: Params, legal: np.uint64, policies: np.ndarray, row:
     first = greedy_card(s, legal)
     seat = to_act(s)
     possible = feat.possible_cards(s, seat)
-    w = feat.weights(policies, row, WEIGHTS, feat.block(s.players, s.trick_len, s.trick_no, s.trump))
+    blk = feat.block(s.players, s.trick_len, s.trick_no, s.trump)
+    w, net = feat.weights(policies, row, WEIGHTS, blk), feat.has_units(policies, row, WEIGHTS, blk)
     if feat.trump_after(s, first) != s.trump:
-        return trump_setting_card(s, seat, first, legal, w, params.bonus, possible)
+        return trump_setting_card(s, seat, first, legal, w, params.bonus, possible, policies, row, blk, net)
     here = feat.context(s, seat, s.trump, params.bonus, possible)
     best, top, c, rest = first, LOWEST, first, legal & ~jit.bit(first)
     while True:                                                 # one call of features: LLVM inlines it
-        value = feat.score(w, feat.features(c, c == first, here))
+        f = feat.features(c, c == first, here)
+        value = feat.score(w, f) + (feat.units(policies, row, WEIGHTS, blk, f) if net else 0)
         if value > top:
             best, top = c, value
         if rest == ZERO:
@@ -516,8 +518,8 @@ def learned_card(s, params: Params, legal: np.uint64, policies: np.ndarray, row:
 
 
 @njit(cache=True)
-def trump_setting_card(s, seat: int, first: int, legal: np.uint64, w: tuple, bonus: int, possible: np.uint64
-                       ) -> int:
+def trump_setting_card(s, seat: int, first: int, legal: np.uint64, w: tuple, bonus: int, possible: np.uint64,
+                       policies: np.ndarray, row: int, blk: int, net: bool) -> int:
     """``learned_card`` when its candidates set trump (MJ-8; then all do): each is valued under its own suit, a
     context per suit; kept apart, so that ``learned_card``'s loop keeps one context (measured 5% faster)."""
     t = feat.trump_after(s, first)
@@ -527,7 +529,8 @@ def trump_setting_card(s, seat: int, first: int, legal: np.uint64, w: tuple, bon
         if feat.trump_after(s, c) != t:
             t = feat.trump_after(s, c)
             here = feat.context(s, seat, t, bonus, possible)
-        value = feat.score(w, feat.features(c, c == first, here))
+        f = feat.features(c, c == first, here)
+        value = feat.score(w, f) + (feat.units(policies, row, WEIGHTS, blk, f) if net else 0)
         if value > top:
             best, top = c, value
         if rest == ZERO:

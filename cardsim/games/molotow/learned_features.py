@@ -10,10 +10,12 @@ same for every candidate (the seat's points so far, say) enters only through pro
 ``win_if_lowest`` is the points the card wins when the seat is (so far) the lowest, for the scoring
 that rewards the highest and the lowest (MJ-13, MJ-14) and punishes 100 points (MJ-16).
 
-The weights form ``BLOCKS`` blocks of ``N``: block ``kind * STAGES + stage`` for the card's place in the
+The weights form ``BLOCKS`` blocks of ``WIDTH``: block ``kind * STAGES + stage`` for the card's place in the
 trick (lead, follow, last) and the stage of the hand (no trump yet, trump set with more than
 ``LATE_TRICKS`` tricks to play, the last ``LATE_TRICKS``). A score is the fixed-point weights
-(``SCALE``) of the block dotted with the features: exact integer arithmetic, the same in both engines.
+(``SCALE``) of the block's ``N`` linear weights dotted with the features, plus, in a network model
+(``cardsim train --hidden``), its rectified ``units`` (``core.learned.score``'s): exact integer arithmetic,
+the same in both engines.
 Changing a feature changes ``VERSION``; a model file names the version and features it was fitted on.
 
 What a decision's candidates share is computed once (``context``: the points, the trick, the cards no
@@ -27,6 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from cardsim.core import learned
 from cardsim.core.jit import ONE, U, ZERO, njit, popcount
 from cardsim.core.learned import SCALE
 from cardsim.games.molotow.cards import (BEATS, BUUR, N_CARDS, N_RANKS, N_SUITS, NO_TRUMP, PATTERN_POINTS, POINTS,
@@ -59,10 +62,10 @@ STAGES = len(STAGE_NAMES)
 LATE_TRICKS = 3
 """The hand is ``late`` in its last ``LATE_TRICKS`` tricks."""
 BLOCKS = len(KINDS) * STAGES
-WIDTH = N
-"""Numbers of a block: its ``N`` weights (a linear scorer; no room for ``core.learned.HIDDEN`` units)."""
-WEIGHTS = BLOCKS * N
-"""Weights of a model: ``BLOCKS`` blocks of ``N``."""
+WIDTH = learned.width(N)
+"""Numbers of a block: ``N`` linear weights and room for ``core.learned.HIDDEN`` rectified units."""
+WEIGHTS = BLOCKS * WIDTH
+"""Weights of a model: ``BLOCKS`` blocks of ``WIDTH``."""
 BIG = 100
 """MJ-16: a hand of 100 points or more costs its taker 3 potatoes."""
 _ALL = np.uint64((1 << N_CARDS) - 1)
@@ -195,14 +198,14 @@ def describe(out: np.ndarray, s, seat: int, card: int, greedy: bool, bonus: int)
         out[i] = f[i]
 
 
-assert N == 23, "weights and score below are written out for 23 features: write them out again for NAMES"
+assert N == 23, "weights, score and units below are written out for 23 features: write them out again for NAMES"
 
 
 @njit(cache=True)
 def weights(policies: np.ndarray, row: int, start: int, blk: int) -> tuple:
-    """Block ``blk`` of the weights of row ``row`` of the policy table (they start at column ``start``): a tuple
-    of ``N`` read once a decision, so that ``score`` takes no array (a function taking one was not inlined)."""
-    i = start + blk * N
+    """The ``N`` linear weights of block ``blk`` of row ``row`` of the policy table (they start at column ``start``):
+    a tuple read once a decision, so that ``score`` takes no array (a function taking one was not inlined)."""
+    i = start + blk * WIDTH
     return (policies[row, i], policies[row, i + 1], policies[row, i + 2], policies[row, i + 3],
             policies[row, i + 4], policies[row, i + 5], policies[row, i + 6], policies[row, i + 7],
             policies[row, i + 8], policies[row, i + 9], policies[row, i + 10], policies[row, i + 11],
@@ -219,3 +222,68 @@ def score(w: tuple, f: tuple) -> int:
             + w[7] * f[7] + w[8] * f[8] + w[9] * f[9] + w[10] * f[10] + w[11] * f[11] + w[12] * f[12]
             + w[13] * f[13] + w[14] * f[14] + w[15] * f[15] + w[16] * f[16] + w[17] * f[17] + w[18] * f[18]
             + w[19] * f[19] + w[20] * f[20] + w[21] * f[21] + w[22] * f[22])
+
+
+@njit(cache=True)
+def has_units(policies: np.ndarray, row: int, start: int, blk: int) -> bool:
+    """Whether block ``blk`` of row ``row`` has a unit with an output weight (a network model's; a linear model's
+    has none, and its candidates skip ``units``): once a decision."""
+    i = start + blk * WIDTH + N
+    for u in range(learned.HIDDEN):
+        if policies[row, i + u * (N + 2) + N + 1] != 0:
+            return True
+    return False
+
+
+
+
+@njit(cache=True)
+def has_units(policies: np.ndarray, row: int, start: int, blk: int) -> bool:
+    """Whether block ``blk`` of row ``row`` has a unit with an output weight (a network model's; a linear model's
+    has none, and its candidates skip ``units``): once a decision."""
+    i = start + blk * WIDTH + N
+    for u in range(learned.HIDDEN):
+        if policies[row, i + u * (N + 2) + N + 1] != 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def units(policies: np.ndarray, row: int, start: int, blk: int, f: tuple) -> int:
+    """The rectified units of block ``blk`` of row ``row`` over a candidate's features ``f``, in fixed point: each
+    unit's output weight times its activation (bias plus weights dotted with ``f``) where that is positive, as
+    ``core.learned.score`` adds them (the same integers); the dot products written out, as in ``score`` (read
+    from the table, candidate by candidate: weights read once a decision as tuples, as ``weights``, made the
+    linear scorer half as fast)."""
+    total = 0
+    for u in range(learned.HIDDEN):
+        j = start + blk * WIDTH + N + u * (N + 2)
+        out = policies[row, j + N + 1]
+        if out == 0:
+            continue
+        active = (policies[row, j + N]
+             + policies[row, j + 0] * f[0]
+             + policies[row, j + 1] * f[1]
+             + policies[row, j + 2] * f[2]
+             + policies[row, j + 3] * f[3]
+             + policies[row, j + 4] * f[4]
+             + policies[row, j + 5] * f[5]
+             + policies[row, j + 6] * f[6]
+             + policies[row, j + 7] * f[7]
+             + policies[row, j + 8] * f[8]
+             + policies[row, j + 9] * f[9]
+             + policies[row, j + 10] * f[10]
+             + policies[row, j + 11] * f[11]
+             + policies[row, j + 12] * f[12]
+             + policies[row, j + 13] * f[13]
+             + policies[row, j + 14] * f[14]
+             + policies[row, j + 15] * f[15]
+             + policies[row, j + 16] * f[16]
+             + policies[row, j + 17] * f[17]
+             + policies[row, j + 18] * f[18]
+             + policies[row, j + 19] * f[19]
+             + policies[row, j + 20] * f[20]
+             + policies[row, j + 21] * f[21]
+             + policies[row, j + 22] * f[22])
+        total += learned.unit(out, active)
+    return total
