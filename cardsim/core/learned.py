@@ -5,11 +5,11 @@ A game's ``learned_features`` names its features (``NAMES``) and its weight bloc
 ``score`` is exact integer arithmetic, the same on every machine and in both engines. The shedding games
 (Moska, Musta-Maija) stage a game alike, by their stock (``STOCK_STAGES``, ``stock_stage``).
 
-A block of the networked games (Moska and Uno, scored here; Molotow, by its written-out ``units``) is ``width(n)``
-numbers: ``n`` linear weights, then ``HIDDEN`` rectified units, each ``n`` weights, a bias and an output weight. A linear model leaves the units at zero
-(they add nothing and cost a test each); a network model (``cardsim train --hidden H``) fills up to
-``HIDDEN`` of them, so a candidate's score can weigh one feature by another (a hand's size by the stage,
-say), which the linear scorer cannot.
+A block of the networked games (Moska and Uno, scored here; Molotow, by its written-out ``units``) is
+``width(n)`` numbers: ``n`` linear weights, then ``HIDDEN`` rectified units, each ``n`` weights, a bias and an
+output weight. A linear model leaves the units at zero (they add nothing and cost a test each); a network
+model (``cardsim train --hidden H``) fills up to ``HIDDEN`` of them, so a candidate's score can weigh one feature
+by another (a hand's size by the stage, say), which the linear scorer cannot.
 """
 from __future__ import annotations
 

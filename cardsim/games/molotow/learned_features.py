@@ -224,18 +224,6 @@ def score(w: tuple, f: tuple) -> int:
             + w[19] * f[19] + w[20] * f[20] + w[21] * f[21] + w[22] * f[22])
 
 
-@njit(cache=True)
-def has_units(policies: np.ndarray, row: int, start: int, blk: int) -> bool:
-    """Whether block ``blk`` of row ``row`` has a unit with an output weight (a network model's; a linear model's
-    has none, and its candidates skip ``units``): once a decision."""
-    i = start + blk * WIDTH + N
-    for u in range(learned.HIDDEN):
-        if policies[row, i + u * (N + 2) + N + 1] != 0:
-            return True
-    return False
-
-
-
 
 @njit(cache=True)
 def has_units(policies: np.ndarray, row: int, start: int, blk: int) -> bool:
@@ -252,38 +240,21 @@ def has_units(policies: np.ndarray, row: int, start: int, blk: int) -> bool:
 def units(policies: np.ndarray, row: int, start: int, blk: int, f: tuple) -> int:
     """The rectified units of block ``blk`` of row ``row`` over a candidate's features ``f``, in fixed point: each
     unit's output weight times its activation (bias plus weights dotted with ``f``) where that is positive, as
-    ``core.learned.score`` adds them (the same integers); the dot products written out, as in ``score`` (read
-    from the table, candidate by candidate: weights read once a decision as tuples, as ``weights``, made the
-    linear scorer half as fast)."""
+    ``core.learned.score`` adds them (the same integers); the dot products written out, as in ``score``, and read
+    from the table candidate by candidate (read once a decision as tuples, as ``weights``, they made the linear
+    scorer half as fast)."""
     total = 0
     for u in range(learned.HIDDEN):
         j = start + blk * WIDTH + N + u * (N + 2)
         out = policies[row, j + N + 1]
-        if out == 0:
-            continue
-        active = (policies[row, j + N]
-             + policies[row, j + 0] * f[0]
-             + policies[row, j + 1] * f[1]
-             + policies[row, j + 2] * f[2]
-             + policies[row, j + 3] * f[3]
-             + policies[row, j + 4] * f[4]
-             + policies[row, j + 5] * f[5]
-             + policies[row, j + 6] * f[6]
-             + policies[row, j + 7] * f[7]
-             + policies[row, j + 8] * f[8]
-             + policies[row, j + 9] * f[9]
-             + policies[row, j + 10] * f[10]
-             + policies[row, j + 11] * f[11]
-             + policies[row, j + 12] * f[12]
-             + policies[row, j + 13] * f[13]
-             + policies[row, j + 14] * f[14]
-             + policies[row, j + 15] * f[15]
-             + policies[row, j + 16] * f[16]
-             + policies[row, j + 17] * f[17]
-             + policies[row, j + 18] * f[18]
-             + policies[row, j + 19] * f[19]
-             + policies[row, j + 20] * f[20]
-             + policies[row, j + 21] * f[21]
-             + policies[row, j + 22] * f[22])
-        total += learned.unit(out, active)
+        if out != 0:
+            active = (policies[row, j + N] + policies[row, j + 0] * f[0] + policies[row, j + 1] * f[1]
+                     + policies[row, j + 2] * f[2] + policies[row, j + 3] * f[3] + policies[row, j + 4] * f[4]
+                     + policies[row, j + 5] * f[5] + policies[row, j + 6] * f[6] + policies[row, j + 7] * f[7]
+                     + policies[row, j + 8] * f[8] + policies[row, j + 9] * f[9] + policies[row, j + 10] * f[10]
+                     + policies[row, j + 11] * f[11] + policies[row, j + 12] * f[12] + policies[row, j + 13] * f[13]
+                     + policies[row, j + 14] * f[14] + policies[row, j + 15] * f[15] + policies[row, j + 16] * f[16]
+                     + policies[row, j + 17] * f[17] + policies[row, j + 18] * f[18] + policies[row, j + 19] * f[19]
+                     + policies[row, j + 20] * f[20] + policies[row, j + 21] * f[21] + policies[row, j + 22] * f[22])
+            total += learned.unit(out, active)
     return total

@@ -54,10 +54,10 @@ hand's size and what each seat's plays showed it does not hold.
     ``base`` may be ``learned(model=X)``: the play-outs are that model's in every seat.
 
 ``learned(model=NAME)``
-    A scorer (linear, or a small network: ``core.learned``) over ``mc``'s candidates (every legal card, ``greedy``'s first, then ascending
-    code), run by the compiled engine (``compiled.learned_card``; the reference engine hands it its
-    position as it does ``mc``'s). Each card is described by the integer features of
-    ``learned_features.py``, from the seat's view only (its hand, the trick, the trump state, the cards
+    A scorer (linear, or a small network: ``core.learned``) over ``mc``'s candidates (every legal card,
+    ``greedy``'s first, then ascending code), run by the compiled engine (``compiled.learned_card``; the
+    reference engine hands it its position as it does ``mc``'s). Each card is described by the integer
+    features of ``learned_features.py``, from the seat's view only (its hand, the trick, the trump state, the cards
     played this hand and who took them, what the later seats' plays ruled out); its score is the model's
     fixed-point weights of the decision's block (lead, follow or last card of the trick; no trump yet,
     trump set, the last tricks) dotted with them, plus a network's rectified units over them
