@@ -80,6 +80,26 @@ def check_committed_families(game: str, rules: str, families: set[str], load) ->
             parent = content["digest"]
 
 
+def trained_network(game: str, features: ModuleType, folder: Path) -> Path:
+    """``cardsim train GAME --hidden 2`` (one small generation under the game's default rules, 4 players, into
+    ``folder``): every block a network's width, units fitted where a block has the positions, and resuming it
+    with another ``--hidden`` refused. Returns the model file, for the caller to play."""
+    import pytest
+
+    from cardsim.learn.train import train
+
+    args = dict(players=4, generations=1, positions=1500, teacher="mc(determinizations=2)", seed=3, every=2,
+                progress=False)
+    [path] = train(game, game, out=folder, hidden=2, **args)
+    content = json.loads(path.read_text())
+    assert content["fit"]["hidden"] == 2 and "network of 2 rectified units" in content["fit"]["method"]
+    assert {len(row) for row in content["weights"]} == {features.WIDTH}
+    assert any(b.get("units") == 2 for b in content["fit"]["blocks"].values())
+    with pytest.raises(ValueError, match=f"{game}_4p_g1.json: trained with hidden=2, not 0"):
+        train(game, game, out=folder, **args)
+    return path
+
+
 def learned(path, **more) -> str:
     """The policy text that seats the model file ``path``."""
     return normal_call(format_call("learned", {"model": str(path), **more}))
