@@ -141,7 +141,7 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
         raise ValueError(f"--hidden must be an integer from 0 to {learned.HIDDEN}, not {hidden!r}")
     if hidden and features.WIDTH == features.N:
         raise ValueError(f"--hidden: {game}'s learned scorer is linear (no room for units); "
-                         "networks: moska, uno")
+                         "networks: molotow, moska, uno")
     out, name = Path(out), name or default_name(rules_text, players)
 
     def load(path: Path) -> models.Model:
