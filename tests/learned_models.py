@@ -10,9 +10,11 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+import pytest
 
 from cardsim.core import models
 from cardsim.core.rules import format_call, normal_call
+from cardsim.learn.train import train
 
 
 class ModelFiles:
@@ -84,10 +86,6 @@ def trained_network(game: str, features: ModuleType, folder: Path) -> Path:
     """``cardsim train GAME --hidden 2`` (one small generation under the game's default rules, 4 players, into
     ``folder``): every block a network's width, units fitted where a block has the positions, and resuming it
     with another ``--hidden`` refused. Returns the model file, for the caller to play."""
-    import pytest
-
-    from cardsim.learn.train import train
-
     args = dict(players=4, generations=1, positions=1500, teacher="mc(determinizations=2)", seed=3, every=2,
                 progress=False)
     [path] = train(game, game, out=folder, hidden=2, **args)

@@ -224,7 +224,6 @@ def score(w: tuple, f: tuple) -> int:
             + w[19] * f[19] + w[20] * f[20] + w[21] * f[21] + w[22] * f[22])
 
 
-
 @njit(cache=True)
 def has_units(policies: np.ndarray, row: int, start: int, blk: int) -> bool:
     """Whether block ``blk`` of row ``row`` has a unit with an output weight (a network model's; a linear model's
@@ -248,7 +247,7 @@ def units(policies: np.ndarray, row: int, start: int, blk: int, f: tuple) -> int
         j = start + blk * WIDTH + N + u * (N + 2)
         out = policies[row, j + N + 1]
         if out != 0:
-            active = (policies[row, j + N] + policies[row, j + 0] * f[0] + policies[row, j + 1] * f[1]
+            active = (policies[row, j + N] + policies[row, j] * f[0] + policies[row, j + 1] * f[1]
                      + policies[row, j + 2] * f[2] + policies[row, j + 3] * f[3] + policies[row, j + 4] * f[4]
                      + policies[row, j + 5] * f[5] + policies[row, j + 6] * f[6] + policies[row, j + 7] * f[7]
                      + policies[row, j + 8] * f[8] + policies[row, j + 9] * f[9] + policies[row, j + 10] * f[10]
