@@ -357,7 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="the training seed (default 0)")
     p.add_argument("--every", type=int, default=8, help="one decision in EVERY becomes a position (default 8)")
     p.add_argument("--hidden", type=int, default=0,
-                   help="rectified units per block, a small network (Moska, Uno, Molotow: 1 to 4); default 0, linear")
+                   help="rectified units per block, a small network (1 to 4); default 0, linear")
     p.add_argument("--gate", type=int, default=0, metavar="GAMES",
                    help="keep a generation only if it beats the previous one in a paired ladder of GAMES deals "
                         "(its Elo interval above 0); default 0, no gate")

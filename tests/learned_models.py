@@ -43,20 +43,19 @@ class ModelFiles:
 
     def network(self, path: Path, seed: int) -> Path:
         """A random network (``core.learned.HIDDEN`` units per block; the last unit's output weight 0, so the
-        engine skips it), in a game whose blocks have room for units."""
+        engine skips it)."""
         weights = np.random.default_rng(seed).normal(size=(self.features.BLOCKS, self.features.WIDTH))
         weights[:, -1] = 0.0
         return self.write(path, weights)
 
     def folder(self, tmp_path_factory) -> Path:
-        """Three random models (``r0.json`` .. ``r2.json``), a zero one (``zero.json``) and, in a game with
-        networks, a random network (``n0.json``)."""
+        """Three random models (``r0.json`` .. ``r2.json``), a zero one (``zero.json``) and a random network
+        (``n0.json``)."""
         d = tmp_path_factory.mktemp("models")
         for k in range(3):
             self.random(d / f"r{k}.json", k)
         self.write(d / "zero.json", np.zeros(self.shape))
-        if self.features.WIDTH > self.features.N:
-            self.network(d / "n0.json", 0)
+        self.network(d / "n0.json", 0)
         return d
 
 

@@ -5,7 +5,7 @@ A game's ``learned_features`` names its features (``NAMES``) and its weight bloc
 ``score`` is exact integer arithmetic, the same on every machine and in both engines. The shedding games
 (Moska, Musta-Maija) stage a game alike, by their stock (``STOCK_STAGES``, ``stock_stage``).
 
-A block of the networked games (Moska and Uno, scored here; Molotow, by its written-out ``units``) is
+A block of every game's model (Moska, Musta-Maija and Uno scored here; Molotow by its written-out ``units``) is
 ``width(n)`` numbers: ``n`` linear weights, then ``HIDDEN`` rectified units, each ``n`` weights, a bias and an
 output weight. A linear model leaves the units at zero (they add nothing and cost a test each); a network
 model (``cardsim train --hidden H``) fills up to ``HIDDEN`` of them, so a candidate's score can weigh one feature
@@ -63,11 +63,10 @@ def score(weights: np.ndarray, block: int, features: np.ndarray, n: int) -> int:
     total = 0
     for i in range(n):
         total += weights[base + i] * features[i]
+    if not has_units(weights, block, n):
+        return total
     u0 = base + n
     u1, u2, u3 = u0 + n + 2, u0 + 2 * (n + 2), u0 + 3 * (n + 2)
-    if weights[u0 + n + 1] == 0 and weights[u1 + n + 1] == 0 and weights[u2 + n + 1] == 0 \
-            and weights[u3 + n + 1] == 0:
-        return total
     a0, a1, a2, a3 = weights[u0 + n], weights[u1 + n], weights[u2 + n], weights[u3 + n]
     for i in range(n):
         x = features[i]
@@ -78,6 +77,15 @@ def score(weights: np.ndarray, block: int, features: np.ndarray, n: int) -> int:
             a3 += weights[u3 + i] * x
     return total + unit(weights[u0 + n + 1], a0) + unit(weights[u1 + n + 1], a1) + unit(weights[u2 + n + 1], a2) \
         + unit(weights[u3 + n + 1], a3)
+
+
+@njit(cache=True, inline="always")
+def has_units(weights: np.ndarray, block: int, n: int) -> bool:
+    """Whether block ``block`` of ``weights`` (blocks of ``width(n)``) has a unit with an output weight: a network
+    model's block; a linear model's has none."""
+    u0 = block * (n + HIDDEN * (n + 2)) + n
+    return weights[u0 + n + 1] != 0 or weights[u0 + 2 * n + 3] != 0 or weights[u0 + 3 * n + 5] != 0 \
+        or weights[u0 + 4 * n + 7] != 0
 
 
 @njit(cache=True, inline="always")

@@ -8,8 +8,8 @@ the ``--teacher`` string itself for ``k = 1``), fits the next model (``fit.py``)
 ``rng.mix(seed, k)``, taken in order until ``--positions`` are labelled: the same arguments give the
 same models whatever ``--jobs``. A generation whose file exists (with the same arguments) is loaded,
 not trained again, so an interrupted run resumes at its first missing generation. ``--hidden H`` fits a
-network of ``H`` rectified units per block instead of the linear scorer (``fit.py``), in the games whose
-blocks have room for them (``learned_features.WIDTH`` > ``N``).
+network of ``H`` rectified units per block instead of the linear scorer (``fit.py``); every game's blocks have
+room for them (``learned_features.WIDTH``).
 
 ``--gate G`` keeps a generation ``k >= 2`` only if it beats generation ``k - 1`` (``gate.judge``: a paired
 ladder of the two on ``G`` deals, its Elo interval above 0). A candidate that does not is fitted again, up to
@@ -139,9 +139,6 @@ def train(game: str, rules: str | None, *, players: int, generations: int, posit
         raise ValueError("--attempts: a generation is fitted again only when --gate rejects it; give --gate GAMES")
     if isinstance(hidden, bool) or not isinstance(hidden, int) or not 0 <= hidden <= learned.HIDDEN:
         raise ValueError(f"--hidden must be an integer from 0 to {learned.HIDDEN}, not {hidden!r}")
-    if hidden and features.WIDTH == features.N:
-        raise ValueError(f"--hidden: {game}'s learned scorer is linear (no room for units); "
-                         "networks: molotow, moska, uno")
     out, name = Path(out), name or default_name(rules_text, players)
 
     def load(path: Path) -> models.Model:

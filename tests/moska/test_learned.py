@@ -284,8 +284,6 @@ def test_train_is_deterministic_resumable_and_checks_its_arguments(tmp_path):
     (["train", "moska", "--teacher", "greedy", "--out", "x"], "--teacher: expected an mc(...) policy string"),
     (["train", "moska", "--positions", "0", "--out", "x"], "--positions must be an integer >= 1, not 0"),
     (["train", "moska", "--hidden", "5", "--out", "x"], "--hidden must be an integer from 0 to 4, not 5"),
-    (["train", "musta_maija", "--hidden", "1", "--out", "x"],
-     "--hidden: musta_maija's learned scorer is linear (no room for units); networks: molotow, moska, uno"),
 ])
 def test_train_rejects_bad_arguments_with_one_line(tmp_path, capsys, monkeypatch, argv, match):
     monkeypatch.chdir(tmp_path)

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from cardsim.core import learned as core
 from cardsim.core import models
 from cardsim.core.records import frame
 from cardsim.core.rules import format_call, normal_call
@@ -23,7 +24,7 @@ from cardsim.games.musta_maija.policies import DECLARE, DEFAULT_MODEL
 from cardsim.games.musta_maija.rules import MustaMaijaRules
 from cardsim.learn.train import train
 
-from learned_models import ModelFiles, check_committed_families, learned
+from learned_models import ModelFiles, check_committed_families, learned, trained_network
 
 from .states import redealt
 from .strategies import setups
@@ -53,7 +54,8 @@ def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
     path = FILES.write(tmp_path / "m.json", w)
     model = cpol.load_model(str(path))
     assert model.digest == models.digest(json.loads(path.read_text()))
-    assert np.allclose(model.weights, w.reshape(-1), rtol=1e-5)
+    blocks = model.weights.reshape(features.BLOCKS, features.WIDTH)
+    assert np.allclose(blocks[:, :features.N], w, rtol=1e-5) and not blocks[:, features.N:].any()  # no units
     row = cpol.table((learned(path),))[0]
     assert row[cpol.CODE] == cpol.LEARNED and (row[cpol.WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
 
@@ -80,13 +82,14 @@ def test_a_model_of_zero_weights_plays_greedy(models_dir):
                                           ("greedy", "greedy", "random", "greedy")))
 
 
-@given(setups(), st.integers(0, 80))
-@settings(max_examples=30)
-def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop):
-    """The move is the first candidate whose score no other candidate beats, and it is legal."""
+@given(setups(), st.integers(0, 80), st.sampled_from(["r1", "n0"]))
+@settings(max_examples=40)
+def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop, model):
+    """The move is the first candidate whose score no other candidate beats, and it is legal: a linear model's
+    score its block's weights dotted with the features, a network's ``core.learned.score``."""
     state, p = position(setup, stop)
     assume(C.to_act(state[0]) >= 0)
-    text = learned(models_dir / "r1.json")
+    text = learned(models_dir / f"{model}.json")
     weights, w = cpol.table((text,))[0][cpol.WEIGHTS:], C.new_work()[0]
     x = np.zeros(features.N, np.int64)
     n = C.decision_candidates(state[0], p, w["play"], 0)
@@ -94,7 +97,8 @@ def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop
     scores = []
     for i in range(n):
         C.candidate_features(state[0], p, w["play"][i], i == 0, w, x)
-        scores.append(int(weights[block * features.N:][:features.N] @ x))
+        linear = int(weights[block * features.WIDTH:][:features.N] @ x)
+        scores.append(core.score(weights, block, x, features.N) if model == "n0" else linear)
     m = decide(state, p, text)
     assert m.tobytes() == w["play"][int(np.argmax(scores))].tobytes() and C.is_legal(state[0], p, m[0])
 
@@ -106,13 +110,13 @@ def test_the_engine_s_decision_is_the_first_best_of_the_candidates_written_out(s
     (``compiled_policies.best_attack``; the kept hand weighed only across declarations), weighs a defence's played
     cards only and takes a hand that beats nothing for one candidate: its decision is still the first of
     ``decision_candidates`` whose features dotted with the weights no other candidate beats, for random weights
-    of either sign, small ones (ties, a copy of greedy's decision among them) and large, with and without
-    ``forbid=declare``."""
+    of either sign, small ones (ties, a copy of greedy's decision among them) and large (a linear model's: no
+    units), with and without ``forbid=declare``."""
     state, p = position(setup, stop)
     assume(C.to_act(state[0]) >= 0)
     s, w = state[0], C.new_work()[0]
-    weights = np.random.default_rng(seed).integers(-size, size + 1, features.WEIGHTS)
-    base = C.block_of(s, p) * features.N
+    weights = linear(np.random.default_rng(seed).integers(-size, size + 1, features.WEIGHTS))
+    base = C.block_of(s, p) * features.WIDTH
     x = np.zeros(features.N, np.int64)
     scores = []
     for i in range(C.decision_candidates(s, p, w["play"], forbid)):
@@ -132,8 +136,8 @@ def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights
     state, p = position(setup, stop)
     assume(C.to_act(state[0]) >= 0)
     s, w = state[0], C.new_work()[0]
-    weights = np.random.default_rng(seed).integers(-2**20, 2**20, features.WEIGHTS)
-    base = C.block_of(s, p) * features.N
+    weights = linear(np.random.default_rng(seed).integers(-2**20, 2**20, features.WEIGHTS))
+    base = C.block_of(s, p) * features.WIDTH
     lo, hi, t_lo, t_hi = s["hands"][s["seat"], 0], s["hands"][s["seat"], 1], s["table"][0], s["table"][1]
     x = np.zeros(features.N, np.int64)
     for i in range(C.decision_candidates(s, p, w["play"], 0)):
@@ -143,6 +147,13 @@ def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights
         got = features.score(weights, base, w["gain"], kept, i == 0, c["declare"] >= 0, c["cards"][0],
                              c["cards"][1], t_lo & ~c["beaten"][0], t_hi & ~c["beaten"][1], lo, hi)
         assert got == int(weights[base:base + features.N] @ x)
+
+
+def linear(weights: np.ndarray) -> np.ndarray:
+    """``weights`` (``features.WEIGHTS``) with every block's units zeroed: a linear model's policy-table row."""
+    blocks = weights.reshape(features.BLOCKS, features.WIDTH).copy()
+    blocks[:, features.N:] = 0
+    return blocks.reshape(-1)
 
 
 def scalar_beaters(card: int, others: int, trump: int) -> int:
@@ -178,15 +189,16 @@ def test_the_features_of_an_attack_read_the_view(seed):
         assert f["left_suits"] == len({suit(c) for c in cards(left)})
 
 
-SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "ML2", "OL2"])
-"""Seat policies, ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``ML2``: ``mc`` with 2 worlds over
-``learned`` with r2; ``OL2``: the same as ``oracle``."""
+SEATS = st.sampled_from(["random", "greedy", "L0", "L1", "N0", "ML2", "MN0", "OL2"])
+"""Seat policies, ``L0``, ``L1``: ``learned`` with the random models r0, r1; ``N0``: with the random network n0;
+``ML2``, ``MN0``: ``mc`` with 2 worlds over ``learned`` with r2, with n0; ``OL2``: ``oracle`` with 2 worlds over r2."""
 
 
 def with_models(seats, d) -> tuple[str, ...]:
     base = learned(d / "r2.json")
-    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"),
+    names = {"L0": learned(d / "r0.json"), "L1": learned(d / "r1.json"), "N0": learned(d / "n0.json"),
              "ML2": normal_call(format_call("mc", {"determinizations": 2, "base": base})),
+             "MN0": normal_call(format_call("mc", {"determinizations": 2, "base": learned(d / "n0.json")})),
              "OL2": normal_call(format_call("oracle", {"determinizations": 2, "base": base}))}
     return tuple(names.get(s, s) for s in seats)
 
@@ -212,7 +224,7 @@ def test_learned_games_are_the_same_on_both_engines(models_dir, cell):
 
 
 @settings(max_examples=40, deadline=None)
-@given(setups(), st.integers(0, 60), st.integers(0, 2**64 - 1), st.sampled_from(["L0", "L1", "ML2"]))
+@given(setups(), st.integers(0, 60), st.integers(0, 2**64 - 1), st.sampled_from(["L0", "L1", "N0", "ML2", "MN0"]))
 def test_a_learned_decision_depends_only_on_the_deciding_seats_view(models_dir, setup, stop, shuffle_key, name):
     """The cards the seat cannot see (the other hands' unknown cards, the stock's order, the deck's history)
     dealt again: the same decision."""
@@ -238,6 +250,15 @@ def test_the_committed_model_plays_alike_on_both_engines_and_warns_under_other_r
 
 
 # --- training ------------------------------------------------------------------------------------
+
+def test_train_fits_a_network_with_hidden_units(tmp_path):
+    """``--hidden 2`` (``trained_network``: the file's width and units, another ``--hidden`` refused): the file
+    plays alike on both engines."""
+    path = trained_network("musta_maija", features, tmp_path)
+    seats = (learned(path), "greedy", learned(path), "random")
+    pd.testing.assert_frame_equal(records("reference", MustaMaijaRules(), 4, 9, np.arange(4), seats),
+                                  records("compiled", MustaMaijaRules(), 4, 9, np.arange(4), seats))
+
 
 @pytest.mark.long
 def test_train_writes_generations_with_provenance_and_resumes(tmp_path):

@@ -140,13 +140,13 @@ WORK = np.dtype([
     ("count", np.int64, (jit.BUCKETS + 1,)), ("hidden", np.int64, (MAX_CARDS,)),
     ("candidates", MOVE, (MAX_CANDIDATES,)), ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)),
     ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)), ("gain", np.int64, (MAX_CARDS,)),
-    ("beats", np.int64, (MAX_CARDS,)),
+    ("beats", np.int64, (MAX_CARDS,)), ("features", np.int64, (feat.N,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and orders (``u``, ``order``, ``tmp``); for
 ``mc`` (``search``) the hidden cards and their bucket counts, the candidates and their scores, a play-out's
 move, a world and a play-out state; for ``learned`` (``learned_move``, also inside ``mc``'s play-outs) its
 candidates and each card's gain (``card_gains``); for a candidate's features (``candidate_features``) the
-beaters of each card (``learned_features.prepare``)."""
+beaters of each card (``learned_features.prepare``) and the features (a network's, ``network_candidate``)."""
 
 
 def new_work() -> np.ndarray:
@@ -756,7 +756,7 @@ def copy_move(m: np.void, c: np.void) -> None:
                                                                   c.beaten[1])
 
 
-# --- learned: a linear scorer over the candidates (policies.py specifies it) ----------------------
+# --- learned: a scorer over the candidates, linear or a small network (policies.py specifies it) ---
 
 @njit(cache=True)
 def others_of(s: np.void) -> tuple[np.uint64, np.uint64]:
@@ -823,28 +823,56 @@ def card_gains(s: np.void, p: np.void, weights: np.ndarray, base: int, trump: in
 def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
     """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``learned_features.WEIGHTS``):
     the candidate of ``decision_candidates`` (under ``forbid``) with the highest score, ties to the first
-    (greedy's). The scores are ``candidate_features`` dotted with the weights of the decision's block, summed
-    card by card (``card_gains``); an attack's without writing them out (``learned_attack``). A defender whose
-    whole hand beats no card (``compiled_policies.beats_any``), nor then any part of it, and who may declare no
-    trump has one candidate, greedy's: nothing beaten. Inlined into its callers (``choose``, ``roll_out``), as are
-    the scorers under it: a call that passes ``weights``, a view of the policy table, on costs its refcounting."""
-    if s.phase == ATTACK:
-        learned_attack(s, p, weights, forbid, m, w)
-    elif not (pol.beats_any(s.table[0], s.table[1], s.hands[s.seat, 0], s.hands[s.seat, 1], s.trump, p.maria_trump)
-              or may_declare_now(s, p, s.seat, forbid)):
+    (greedy's). A linear block's scores are ``candidate_features`` dotted with its weights, summed card by card
+    (``card_gains``); an attack's without writing them out (``learned_attack``). A network's block scores each
+    candidate's features written out (``network_candidate``). A defender whose whole hand beats no card
+    (``compiled_policies.beats_any``), nor then any part of it, and who may declare no trump has one candidate,
+    greedy's: nothing beaten. Inlined into its callers (``choose``, ``roll_out``), as are the scorers under it: a
+    call that passes ``weights``, a view of the policy table, on costs its refcounting."""
+    block = block_of(s, p)
+    if s.phase == DEFENCE and not (pol.beats_any(s.table[0], s.table[1], s.hands[s.seat, 0], s.hands[s.seat, 1],
+                                                 s.trump, p.maria_trump) or may_declare_now(s, p, s.seat, forbid)):
         m.declare, m.cards[0], m.cards[1], m.beaten[0], m.beaten[1] = -1, ZERO, ZERO, ZERO, ZERO
+    elif learned.has_units(weights, block, feat.N):
+        network_candidate(s, p, weights, block, forbid, m, w)
+    elif s.phase == ATTACK:
+        learned_attack(s, p, weights, block * feat.WIDTH, forbid, m, w)
     else:
-        best_candidate(s, p, weights, forbid, m, w)
+        best_candidate(s, p, weights, block * feat.WIDTH, forbid, m, w)
 
 
-@njit(cache=True, inline="always")
-def best_candidate(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
-    """``learned_move`` over the candidates of ``decision_candidates``, written out and scored one by one. Under
-    one declaration the cards no candidate plays add the same to every score: only the played ones are weighed."""
+@njit(cache=True)
+def network_candidate(s: np.void, p: np.void, weights: np.ndarray, block: int, forbid: int, m: np.void,
+                      w: np.void) -> None:
+    """``learned_move`` under a network's block ``block``: each candidate of ``decision_candidates`` described
+    (``describe_candidate``, prepared once per trump: they come grouped by declaration) and scored by
+    ``core.learned.score``, its linear weights and rectified units."""
     n = decision_candidates(s, p, w.play, forbid)
     best = 0
     if n > 1:
-        base = block_of(s, p) * feat.N
+        top, under = 0, trump_of(s, w.play[0])
+        prepared = prepare_features(s, p, under, w)
+        for i in range(n):
+            c = w.play[i]
+            trump = trump_of(s, c)
+            if trump != under:
+                prepared, under = prepare_features(s, p, trump, w), trump
+            describe_candidate(s, c, i == 0, trump, w, prepared, w.features)
+            value = learned.score(weights, block, w.features, feat.N)
+            if i == 0 or value > top:
+                best, top = i, value
+    copy_move(m, w.play[best])
+
+
+@njit(cache=True, inline="always")
+def best_candidate(s: np.void, p: np.void, weights: np.ndarray, base: int, forbid: int, m: np.void, w: np.void
+                   ) -> None:
+    """``learned_move``'s defence under a linear block (its weights from ``base``): the candidates of
+    ``decision_candidates``, written out and scored one by one. Under one declaration the cards no candidate plays
+    add the same to every score: only the played ones are weighed."""
+    n = decision_candidates(s, p, w.play, forbid)
+    best = 0
+    if n > 1:
         lo, hi, t_lo, t_hi = s.hands[s.seat, 0], s.hands[s.seat, 1], s.table[0], s.table[1]
         played_lo, played_hi = lo, hi
         if w.play[n - 1].declare == w.play[0].declare:  # they come grouped by declaration: one group
@@ -866,15 +894,16 @@ def best_candidate(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: 
 
 
 @njit(cache=True, inline="always")
-def learned_attack(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np.void, w: np.void) -> None:
-    """``learned_move``'s attack: greedy's decision, then group by group the best of the attacks of
+def learned_attack(s: np.void, p: np.void, weights: np.ndarray, base: int, forbid: int, m: np.void, w: np.void
+                   ) -> None:
+    """``learned_move``'s attack under a linear block (its weights from ``base``): greedy's decision, then group by group the best of the attacks of
     ``decision_candidates`` (``compiled_policies.best_attack``); the first of the highest scores wins. The
     hand's score as kept is the same in every score of a group: it is weighed only where other declarations'
     groups are compared (MM-5)."""
     seat = s.seat
     lo, hi = s.hands[seat, 0], s.hands[seat, 1]
     respond(s, p, pol.GREEDY, forbid, m)
-    first, options, base = m.declare, may_declare_now(s, p, seat, forbid), block_of(s, p) * feat.N
+    first, options = m.declare, may_declare_now(s, p, seat, forbid)
     greedy, (o_lo, o_hi) = (first, m.cards[0], m.cards[1]), others_of(s)
     held, top, kept = weights[base + feat.LEFT_SUITS] * pol.suits_held(lo, hi), 0, 0
     for k in range(GROUPS):

@@ -8,15 +8,19 @@ or a defence's beaters); ``picked``, the attack cards a defence leaves unbeaten 
 (cards.py). Every feature is an integer, so a score (``score``: the fixed-point weights of the block of the
 decision's kind and stage, times the features) is exact integer arithmetic, alike in both engines.
 
-The weights form ``BLOCKS`` blocks of ``N``: block ``kind * STAGES + stage`` for the decision kind (attack,
+The weights form ``BLOCKS`` blocks of ``WIDTH``: block ``kind * STAGES + stage`` for the decision kind (attack,
 defence: ``compiled.ATTACK``, ``DEFENCE``) and the stage of the game (``stage``, the shedding games'
-``core.learned.stock_stage``: MM-13's endgame draws near from ``LATE_STOCK`` cards). Changing a feature changes
+``core.learned.stock_stage``: MM-13's endgame draws near from ``LATE_STOCK`` cards). A linear model's score is
+summed card by card (``card_gains``, ``score``: every feature but four is a sum over cards); a network model's
+(``cardsim train --hidden``) adds rectified units over the whole feature vector, so the engine writes out a
+network's candidates' features (``describe``) and scores them with ``core.learned.score``. Changing a feature changes
 ``VERSION``: a model file names the version and features it was fitted on, and loads only where they match.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from cardsim.core import learned
 from cardsim.core.jit import ONE, U, ZERO, lowest, njit, popcount
 from cardsim.core.learned import SCALE
 from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
@@ -48,10 +52,10 @@ KINDS = ("attack", "defence")
 """Decision kinds in the order of the engine's phases (``compiled.ATTACK``, ``DEFENCE``)."""
 STAGES = len(STAGE_NAMES)
 BLOCKS = len(KINDS) * STAGES
-WIDTH = N
-"""Numbers of a block: its ``N`` weights (a linear scorer; no room for ``core.learned.HIDDEN`` units)."""
-WEIGHTS = BLOCKS * N
-"""Weights of a model: ``BLOCKS`` blocks of ``N``."""
+WIDTH = learned.width(N)
+"""Numbers of a block: ``N`` linear weights and room for ``core.learned.HIDDEN`` rectified units."""
+WEIGHTS = BLOCKS * WIDTH
+"""Weights of a model: ``BLOCKS`` blocks of ``WIDTH``."""
 HIGH = JACK + 1
 """Ranks from here (Q, K, A) are high."""
 

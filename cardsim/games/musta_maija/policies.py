@@ -88,12 +88,12 @@ asks it on ``compiled.state_from`` of its table). At each decision:
 - the candidate with the highest total is chosen, ties to the first (greedy's).
 - ``base`` may be ``learned(model=NAME)``: the play-outs are the learned policy's.
 
-``learned`` — ``learned(model=NAME)`` (docs/design.md#learned-players): a linear scorer over ``mc``'s
-candidates (``compiled.decision_candidates``, greedy's first), each described by the integer features of
-``learned_features.py``, computed from the deciding seat's view only (its hand, the table, the discard,
-the trump after the candidate's declaration; the cards it cannot place are one pool); its score is the
-model's fixed-point weights of the block of the decision's kind and stage dotted with them; the highest
-score wins, ties to the first (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed
+``learned`` — ``learned(model=NAME)`` (docs/design.md#learned-players): a scorer (linear, or a small network:
+``core.learned``) over ``mc``'s candidates (``compiled.decision_candidates``, greedy's first), each described by
+the integer features of ``learned_features.py``, computed from the deciding seat's view only (its hand, the
+table, the discard, the trump after the candidate's declaration; the cards it cannot place are one pool); its
+score is the model's fixed-point weights of the block of the decision's kind and stage dotted with them, plus a
+network's rectified units over them (``core.learned.score``); the highest score wins, ties to the first (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed
 model (``cardsim/models/musta_maija/``) or a model file's path; without it, ``DEFAULT_MODEL``. One
 implementation, in numba: the reference engine asks it on ``compiled.state_from`` of its table, as for ``mc``.
 
