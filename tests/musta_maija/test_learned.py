@@ -62,7 +62,7 @@ def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
 
 def test_the_committed_models_load_and_name_their_provenance():
     assert DEFAULT_MODEL in models.names("musta_maija")
-    check_committed_families("musta_maija", "musta_maija", {"musta_maija_4p", "musta_maija_4p_agg"}, cpol.load_model)
+    check_committed_families("musta_maija", "musta_maija", {"musta_maija_4p", "musta_maija_4p_agg", "musta_maija_4p_net_agg"}, cpol.load_model)
 
 
 def test_mc_over_a_learned_base_carries_the_weights(models_dir):
