@@ -93,9 +93,10 @@ asks it on ``compiled.state_from`` of its table). At each decision:
 the integer features of ``learned_features.py``, computed from the deciding seat's view only (its hand, the
 table, the discard, the trump after the candidate's declaration; the cards it cannot place are one pool); its
 score is the model's fixed-point weights of the block of the decision's kind and stage dotted with them, plus a
-network's rectified units over them (``core.learned.score``); the highest score wins, ties to the first (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed
-model (``cardsim/models/musta_maija/``) or a model file's path; without it, ``DEFAULT_MODEL``. One
-implementation, in numba: the reference engine asks it on ``compiled.state_from`` of its table, as for ``mc``.
+network's rectified units over them (``core.learned.score``); the highest score wins, ties to the first (so a
+model of zero weights is ``greedy``). No draws. ``NAME`` is a committed model (``cardsim/models/musta_maija/``)
+or a model file's path; without it, ``DEFAULT_MODEL``. One implementation, in numba: the reference engine asks
+it on ``compiled.state_from`` of its table, as for ``mc``.
 
 ``forbid=OPTION`` (every policy; ``rules.OPTIONS``; issue 27's restricted play): the seat never takes that
 optional action. ``declare``: it never declares a marriage (MM-5) — ``random`` and ``greedy`` decide as if
