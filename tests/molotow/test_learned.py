@@ -57,7 +57,8 @@ def test_a_model_round_trips_into_the_policy_table_in_fixed_point(tmp_path):
 
 def test_the_committed_models_load_and_name_their_provenance():
     assert DEFAULT_MODEL in models.names("molotow")
-    check_committed_families("molotow", "molotow", {"molotow_4p", "molotow_4p_agg", "molotow_4p_net_agg"}, C.load_model)
+    check_committed_families("molotow", "molotow", {"molotow_4p", "molotow_4p_agg", "molotow_4p_net_agg"},
+                             C.load_model)
 
 
 # --- decisions ---------------------------------------------------------------------------------------

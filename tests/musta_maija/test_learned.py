@@ -62,7 +62,8 @@ def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
 
 def test_the_committed_models_load_and_name_their_provenance():
     assert DEFAULT_MODEL in models.names("musta_maija")
-    check_committed_families("musta_maija", "musta_maija", {"musta_maija_4p", "musta_maija_4p_agg", "musta_maija_4p_net_agg"}, cpol.load_model)
+    families = {"musta_maija_4p", "musta_maija_4p_agg", "musta_maija_4p_net_agg"}
+    check_committed_families("musta_maija", "musta_maija", families, cpol.load_model)
 
 
 def test_mc_over_a_learned_base_carries_the_weights(models_dir):
@@ -85,8 +86,8 @@ def test_a_model_of_zero_weights_plays_greedy(models_dir):
 @given(setups(), st.integers(0, 80), st.sampled_from(["r1", "n0"]))
 @settings(max_examples=40)
 def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop, model):
-    """The move is the first candidate whose score no other candidate beats, and it is legal: a linear model's
-    score its block's weights dotted with the features, a network's ``core.learned.score``."""
+    """The move is the first candidate whose score (``core.learned.score``: a linear model, a network) no other
+    candidate beats, and it is legal."""
     state, p = position(setup, stop)
     assume(C.to_act(state[0]) >= 0)
     text = learned(models_dir / f"{model}.json")
@@ -97,8 +98,7 @@ def test_a_learned_decision_is_the_best_scored_candidate(models_dir, setup, stop
     scores = []
     for i in range(n):
         C.candidate_features(state[0], p, w["play"][i], i == 0, w, x)
-        linear = int(weights[block * features.WIDTH:][:features.N] @ x)
-        scores.append(core.score(weights, block, x, features.N) if model == "n0" else linear)
+        scores.append(core.score(weights, block, x, features.N))
     m = decide(state, p, text)
     assert m.tobytes() == w["play"][int(np.argmax(scores))].tobytes() and C.is_legal(state[0], p, m[0])
 
