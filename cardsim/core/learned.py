@@ -80,6 +80,28 @@ def score(weights: np.ndarray, block: int, features: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def head(block: int, n: int, j: int) -> int:
+    """Where head ``j`` of block ``block`` starts in the weights (blocks of ``width(n)``): head 0 is the linear
+    weights, head ``j`` (1 to ``HIDDEN``) unit ``j``'s ``n`` weights, followed by its bias and its output weight. Each
+    head is laid out as the linear weights are, so a game's scorer of a linear block also computes any head's dot
+    product with the features (Musta-Maija's card-by-card ``card_gains``)."""
+    base = block * (n + HIDDEN * (n + 2))
+    return base if j == 0 else base + n + (j - 1) * (n + 2)
+
+
+@njit(cache=True, inline="always")
+def from_heads(weights: np.ndarray, block: int, n: int, dots: np.ndarray) -> int:
+    """``score`` of a candidate from its features' dot product with each head (``head``) of block ``block``:
+    ``dots[0]`` the linear weights', ``dots[j]`` unit ``j``'s. The same integer as ``score`` of the features; a
+    unit with output weight 0 adds 0 whatever its ``dots[j]`` (the caller may leave it unset)."""
+    total = dots[0]
+    for j in range(1, HIDDEN + 1):
+        u = head(block, n, j)
+        total += unit(weights[u + n + 1], weights[u + n] + dots[j])
+    return total
+
+
+@njit(cache=True, inline="always")
 def has_units(weights: np.ndarray, block: int, n: int) -> bool:
     """Whether block ``block`` of ``weights`` (blocks of ``width(n)``) has a unit with an output weight: a network
     model's block; a linear model's has none."""

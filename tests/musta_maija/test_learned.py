@@ -143,10 +143,44 @@ def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights
     for i in range(C.decision_candidates(s, p, w["play"], 0)):
         c = w["play"][i]
         C.candidate_features(s, p, c, i == 0, w, x)
-        kept = C.card_gains(s, p, weights, base, C.trump_of(s, c), w, lo, hi)
-        got = features.score(weights, base, w["gain"], kept, i == 0, c["declare"] >= 0, c["cards"][0],
+        C.card_gains(s, p, weights, base // features.WIDTH, 1, C.trump_of(s, c), w, lo, hi)
+        got = features.score(weights, base, w["heads"][0], w["kept"][0], i == 0, c["declare"] >= 0, c["cards"][0],
                              c["cards"][1], t_lo & ~c["beaten"][0], t_hi & ~c["beaten"][1], lo, hi)
         assert got == int(weights[base:base + features.N] @ x)
+
+
+@given(setups(), st.integers(0, 80), st.integers(0, 2**32 - 1), st.integers(0, 2**core.HIDDEN - 1))
+@settings(max_examples=60)
+def test_a_network_s_score_by_heads_is_its_score_of_the_features(setup, stop, seed, dead):
+    """A network's block scores a candidate from each head's card-by-card gains (``card_gains`` of every head, ``head_scores``,
+    ``core.learned.from_heads``) without writing its features out: the same integer as ``core.learned.score`` of
+    ``candidate_features``, for random weights of either sign, the units in ``dead`` given output weight 0; and
+    the decision is the first best of them."""
+    state, p = position(setup, stop)
+    assume(C.to_act(state[0]) >= 0)
+    s, w = state[0], C.new_work()[0]
+    weights = np.random.default_rng(seed).integers(-2**20, 2**20, features.WEIGHTS)
+    block = C.block_of(s, p)
+    for j in range(core.HIDDEN):
+        if dead >> j & 1:
+            weights[core.head(block, features.N, j + 1) + features.N + 1] = 0
+    assume(core.has_units(weights, block, features.N))
+    lo, hi, t_lo, t_hi = s["hands"][s["seat"], 0], s["hands"][s["seat"], 1], s["table"][0], s["table"][1]
+    x = np.zeros(features.N, np.int64)
+    scores = []
+    n = C.decision_candidates(s, p, w["play"], 0)
+    for i in range(n):
+        c = w["play"][i]
+        C.candidate_features(s, p, c, i == 0, w, x)
+        C.card_gains(s, p, weights, block, features.HEADS, C.trump_of(s, c), w, lo, hi)
+        features.head_scores(w["dots"], weights, block, w["heads"], w["kept"], i == 0, c["declare"] >= 0,
+                             c["cards"][0], c["cards"][1], t_lo & ~c["beaten"][0], t_hi & ~c["beaten"][1], lo, hi)
+        scores.append(core.score(weights, block, x, features.N))
+        assert core.from_heads(weights, block, features.N, w["dots"]) == scores[-1]
+    m = np.zeros(1, C.MOVE)
+    C.learned_move(s, p, weights, 0, m[0], C.new_work()[0])
+    if n > 1:
+        assert m.tobytes() == w["play"][int(np.argmax(scores))].tobytes()
 
 
 def linear(weights: np.ndarray) -> np.ndarray:

@@ -140,13 +140,15 @@ WORK = np.dtype([
     ("count", np.int64, (jit.BUCKETS + 1,)), ("hidden", np.int64, (MAX_CARDS,)),
     ("candidates", MOVE, (MAX_CANDIDATES,)), ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)),
     ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)), ("gain", np.int64, (MAX_CARDS,)),
-    ("beats", np.int64, (MAX_CARDS,)), ("features", np.int64, (feat.N,)),
+    ("beats", np.int64, (MAX_CARDS,)), ("heads", np.int64, (feat.HEADS, MAX_CARDS)),
+    ("kept", np.int64, (feat.HEADS,)), ("dots", np.int64, (feat.HEADS,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and orders (``u``, ``order``, ``tmp``); for
 ``mc`` (``search``) the hidden cards and their bucket counts, the candidates and their scores, a play-out's
 move, a world and a play-out state; for ``learned`` (``learned_move``, also inside ``mc``'s play-outs) its
-candidates and each card's gain (``card_gains``); for a candidate's features (``candidate_features``) the
-beaters of each card (``learned_features.prepare``) and the features (a network's, ``network_candidate``)."""
+candidates and each card's gain (``card_gains``), under a network's block per head (``heads``, with each head's
+score of the kept hand and of a candidate: ``network_candidate``); for a candidate's features
+(``candidate_features``) the beaters of each card (``learned_features.prepare``)."""
 
 
 def new_work() -> np.ndarray:
@@ -809,14 +811,15 @@ def block_of(s: np.void, p: np.void) -> int:
     return s.phase * feat.STAGES + learned.stock_stage(stock_size(s), players_in(s))
 
 
-@njit(cache=True)
-def card_gains(s: np.void, p: np.void, weights: np.ndarray, base: int, trump: int, w: np.void,
-               lo: np.uint64, hi: np.uint64) -> int:
-    """Once per decision and trump: ``learned_features.card_gains`` of the cards ``(lo, hi)`` of the seat to act's
-    hand and of the table under ``trump`` (into ``w.gain``); the score of keeping those cards."""
+@njit(cache=True, inline="always")
+def card_gains(s: np.void, p: np.void, weights: np.ndarray, block: int, heads: int, trump: int, w: np.void,
+               lo: np.uint64, hi: np.uint64) -> None:
+    """Once per decision and trump: ``learned_features.card_gains`` of the first ``heads`` heads of block ``block``
+    for the cards ``(lo, hi)`` of the seat to act's hand and of the table under ``trump`` (into ``w.heads``,
+    ``w.kept``)."""
     o_lo, o_hi = others_of(s)
-    return feat.card_gains(w.gain, weights, base, lo, hi, s.table[0], s.table[1], o_lo, o_hi, trump,
-                           p.maria_trump != 0, s.phase == ATTACK)
+    feat.card_gains(w.heads, w.kept, weights, block, heads, lo, hi, s.table[0], s.table[1], o_lo, o_hi, trump,
+                    p.maria_trump != 0, s.phase == ATTACK)
 
 
 @njit(cache=True, inline="always")
@@ -836,39 +839,44 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np
     elif learned.has_units(weights, block, feat.N):
         network_candidate(s, p, weights, block, forbid, m, w)
     elif s.phase == ATTACK:
-        learned_attack(s, p, weights, block * feat.WIDTH, forbid, m, w)
+        learned_attack(s, p, weights, block, forbid, m, w)
     else:
-        best_candidate(s, p, weights, block * feat.WIDTH, forbid, m, w)
+        best_candidate(s, p, weights, block, forbid, m, w)
 
 
 @njit(cache=True)
 def network_candidate(s: np.void, p: np.void, weights: np.ndarray, block: int, forbid: int, m: np.void,
                       w: np.void) -> None:
-    """``learned_move`` under a network's block ``block``: each candidate of ``decision_candidates`` described
-    (``describe_candidate``, prepared once per trump: they come grouped by declaration) and scored by
-    ``core.learned.score``, its linear weights and rectified units. Not inlined into ``learned_move``: inlined, it
-    slowed the linear path by 5–10% (measured under load)."""
+    """``learned_move`` under a network's block ``block``: each candidate of ``decision_candidates`` scored as
+    ``core.learned.score`` scores its features, from its dot product with each head of the block (the linear
+    weights and each unit's, ``core.learned.head``), every one summed card by card as a linear block's score is
+    (``card_gains`` of the whole hand per head and trump, ``learned_features.score``; a unit's output weight of 0
+    skips its head). The same integers as describing each candidate and scoring its features, without writing
+    them out. Not inlined into ``learned_move``: inlined, the network path slowed the linear one by 5–10%
+    (measured under load)."""
     n = decision_candidates(s, p, w.play, forbid)
     best = 0
     if n > 1:
-        top, under = 0, trump_of(s, w.play[0])
-        prepared = prepare_features(s, p, under, w)
+        lo, hi, t_lo, t_hi = s.hands[s.seat, 0], s.hands[s.seat, 1], s.table[0], s.table[1]
+        top, under = 0, -2
         for i in range(n):
             c = w.play[i]
             trump = trump_of(s, c)
             if trump != under:
-                prepared, under = prepare_features(s, p, trump, w), trump
-            describe_candidate(s, c, i == 0, trump, w, prepared, w.features)
-            value = learned.score(weights, block, w.features, feat.N)
+                card_gains(s, p, weights, block, feat.HEADS, trump, w, lo, hi)
+                under = trump
+            feat.head_scores(w.dots, weights, block, w.heads, w.kept, i == 0, c.declare >= 0, c.cards[0], c.cards[1],
+                             t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
+            value = learned.from_heads(weights, block, feat.N, w.dots)
             if i == 0 or value > top:
                 best, top = i, value
     copy_move(m, w.play[best])
 
 
 @njit(cache=True, inline="always")
-def best_candidate(s: np.void, p: np.void, weights: np.ndarray, base: int, forbid: int, m: np.void, w: np.void
+def best_candidate(s: np.void, p: np.void, weights: np.ndarray, block: int, forbid: int, m: np.void, w: np.void
                    ) -> None:
-    """``learned_move``'s defence under a linear block (its weights from ``base``): the candidates of
+    """``learned_move``'s defence under a linear block ``block``: the candidates of
     ``decision_candidates``, written out and scored one by one. Under one declaration the cards no candidate plays
     add the same to every score: only the played ones are weighed."""
     n = decision_candidates(s, p, w.play, forbid)
@@ -880,14 +888,14 @@ def best_candidate(s: np.void, p: np.void, weights: np.ndarray, base: int, forbi
             played_lo, played_hi = ZERO, ZERO
             for i in range(n):
                 played_lo, played_hi = played_lo | w.play[i].cards[0], played_hi | w.play[i].cards[1]
-        top, under = 0, trump_of(s, w.play[0])
-        kept = card_gains(s, p, weights, base, under, w, played_lo, played_hi)
+        top, under, base = 0, -2, block * feat.WIDTH
         for i in range(n):
             c = w.play[i]
             trump = trump_of(s, c)
             if trump != under:
-                kept, under = card_gains(s, p, weights, base, trump, w, played_lo, played_hi), trump
-            value = feat.score(weights, base, w.gain, kept, i == 0, c.declare >= 0, c.cards[0], c.cards[1],
+                card_gains(s, p, weights, block, 1, trump, w, played_lo, played_hi)
+                under = trump
+            value = feat.score(weights, base, w.heads[0], w.kept[0], i == 0, c.declare >= 0, c.cards[0], c.cards[1],
                                t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
             if i == 0 or value > top:
                 best, top = i, value
@@ -895,14 +903,14 @@ def best_candidate(s: np.void, p: np.void, weights: np.ndarray, base: int, forbi
 
 
 @njit(cache=True, inline="always")
-def learned_attack(s: np.void, p: np.void, weights: np.ndarray, base: int, forbid: int, m: np.void, w: np.void
+def learned_attack(s: np.void, p: np.void, weights: np.ndarray, block: int, forbid: int, m: np.void, w: np.void
                    ) -> None:
-    """``learned_move``'s attack under a linear block (its weights from ``base``): greedy's decision, then group
+    """``learned_move``'s attack under a linear block ``block``: greedy's decision, then group
     by group the best of the attacks of ``decision_candidates`` (``compiled_policies.best_attack``); the first of
     the highest scores wins. The
     hand's score as kept is the same in every score of a group: it is weighed only where other declarations'
     groups are compared (MM-5)."""
-    seat = s.seat
+    seat, base = s.seat, block * feat.WIDTH
     lo, hi = s.hands[seat, 0], s.hands[seat, 1]
     respond(s, p, pol.GREEDY, forbid, m)
     first, options = m.declare, may_declare_now(s, p, seat, forbid)
@@ -914,8 +922,9 @@ def learned_attack(s: np.void, p: np.void, weights: np.ndarray, base: int, forbi
             continue
         trump = d if d >= 0 else s.trump
         if options:  # a group per declaration (MM-5): the kept hand's score differs by trump
-            kept = feat.card_gains(w.gain, weights, base, lo, hi, ZERO, ZERO, o_lo, o_hi, trump, p.maria_trump != 0,
-                                   True)
+            feat.card_gains(w.heads, w.kept, weights, block, 1, lo, hi, ZERO, ZERO, o_lo, o_hi, trump,
+                            p.maria_trump != 0, True)
+            kept = w.kept[0]
         a_lo, a_hi, value = pol.best_attack(w.gain, weights, base, lo, hi, o_lo, o_hi, trump, p.maria_trump != 0,
                                             attack_cap(s), d, greedy)
         if k == 0:  # greedy's decision, first, under its own declaration

@@ -56,6 +56,8 @@ WIDTH = learned.width(N)
 """Numbers of a block: ``N`` linear weights and room for ``core.learned.HIDDEN`` rectified units."""
 WEIGHTS = BLOCKS * WIDTH
 """Weights of a model: ``BLOCKS`` blocks of ``WIDTH``."""
+HEADS = learned.HIDDEN + 1
+"""A network block's heads (``core.learned.head``): its linear weights and each unit's."""
 HIGH = JACK + 1
 """Ranks from here (Q, K, A) are high."""
 
@@ -209,27 +211,25 @@ def beaters_above(o0: np.uint64, o1: np.uint64, b: np.uint64, by_others: int) ->
     return popcount(o0 & above) + popcount(o1 & above) + by_others
 
 
-@njit(cache=True)
-def card_gains(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, hi: np.uint64, t_lo: np.uint64,
-               t_hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int, maria_trump: bool,
-               attacking: bool) -> int:
-    """Once per decision and trump, the score (``weights[base:base + N]``) card by card: every feature but
-    ``greedy``, ``declare``, ``left_suits`` and ``out`` is a sum over cards (``left`` is the hand ``(lo, hi)``
-    less ``spent``, which it holds, with ``picked``, from the table ``t``), so a candidate's score is those four
-    (``score``) plus the hand's score as ``left`` (returned) plus ``gain[code]`` of each card it spends or
-    picks up. Integer arithmetic: the same score as ``describe``'s features dotted with the weights, with a
-    hand's loop per decision instead of the features of each candidate. A card's terms by suit and rank are
+@njit(cache=True, inline="always")
+def card_gains(gain: np.ndarray, kept: np.ndarray, weights: np.ndarray, block: int, heads: int, lo: np.uint64,
+               hi: np.uint64, t_lo: np.uint64, t_hi: np.uint64, o_lo: np.uint64, o_hi: np.uint64, trump: int,
+               maria_trump: bool, attacking: bool) -> None:
+    """Once per decision and trump, the score of block ``block`` card by card, for its first ``heads`` heads
+    (``core.learned.head``: 1, a linear block's weights; ``HEADS``, a network's linear weights and units), head
+    ``j`` into ``gain[j]`` and ``kept[j]``: every feature but ``greedy``, ``declare``, ``left_suits`` and ``out``
+    is a sum over cards (``left`` is the hand ``(lo, hi)`` less ``spent``, which it holds, with ``picked``, from
+    the table ``t``), so a candidate's score under a head is those four (``score``) plus the hand's score as
+    ``left`` (``kept[j]``) plus ``gain[j, code]`` of each card it spends or picks up. Integer arithmetic: the same
+    score as ``describe``'s features dotted with the head's weights, with a hand's loop per decision instead of
+    the features of each candidate, and one loop for every head. A card's terms by suit and rank are
     ``rank_terms``'s; ``others`` (``o``) as in ``prepare``, a card's beaters counted as ``beaters_in`` counts
     them (higher cards of its suit, ``by_suit``'s), the Black Maria's terms (nothing beats it, MM-2) last."""
     o_lo, by_trump, by_plain = by_suit(o_lo, o_hi, trump, maria_trump)
-    unbeatable = weights[base + LEFT_UNBEATABLE]
-    free = (weights[base + UNBEATABLE] if attacking else 0) - unbeatable  # a spent card no other card beats
-    beaten = weights[base + BEATERS] if attacking else 0
-    kept = 0
+    kept[:heads] = 0
     for s in range(SUITS):
         is_trump = s == trump
-        (left_terms, gain_terms), by_others = rank_terms(weights, base, is_trump), by_trump if is_trump else by_plain
-        picked = weights[base + PICKED] + weights[base + PICKED_TRUMPS] * is_trump
+        by_others = by_trump if is_trump else by_plain
         o0, o1 = (o_lo >> U(s * RANKS)) & M13, (o_hi >> U(s * RANKS)) & M13
         for copy in range(2):
             held = ((lo & ~MARIA if copy == 0 else hi) >> U(s * RANKS)) & M13
@@ -238,23 +238,33 @@ def card_gains(gain: np.ndarray, weights: np.ndarray, base: int, lo: np.uint64, 
                 b = rest & (~rest + ONE)
                 rest ^= b
                 k, r = beaters_above(o0, o1, b, by_others), lowest(b)
-                left = at_rank(left_terms, r) + unbeatable * (k == 0)
-                if held & b:
-                    kept += left
-                    gain[s * RANKS + r + 52 * copy] = at_rank(gain_terms, r) + free * (k == 0) + beaten * k
-                else:
-                    gain[s * RANKS + r + 52 * copy] = picked + left
+                code = s * RANKS + r + 52 * copy
+                for j in range(heads):
+                    base = learned.head(block, N, j)
+                    left_terms, gain_terms = rank_terms(weights, base, is_trump)
+                    unbeatable = weights[base + LEFT_UNBEATABLE]
+                    left = at_rank(left_terms, r) + unbeatable * (k == 0)
+                    if held & b:
+                        free = (weights[base + UNBEATABLE] if attacking else 0) - unbeatable
+                        beaten = weights[base + BEATERS] if attacking else 0
+                        kept[j] += left
+                        gain[j, code] = at_rank(gain_terms, r) + free * (k == 0) + beaten * k
+                    else:
+                        gain[j, code] = weights[base + PICKED] + weights[base + PICKED_TRUMPS] * is_trump + left
     if (lo | t_lo) & MARIA:
-        left_terms, gain_terms = rank_terms(weights, base, SPADES == trump)
-        left = at_rank(left_terms, QUEEN) + unbeatable + weights[base + LEFT_MARIA]
-        if lo & MARIA:
-            kept += left
-            gain[BLACK_MARIA] = (at_rank(gain_terms, QUEEN) + free + weights[base + SPENT_MARIA]
-                                 - weights[base + LEFT_MARIA])
-        else:
-            gain[BLACK_MARIA] = (weights[base + PICKED] + weights[base + PICKED_TRUMPS] * (SPADES == trump)
-                                 + weights[base + PICKED_MARIA] + left)
-    return kept
+        for j in range(heads):
+            base = learned.head(block, N, j)
+            left_terms, gain_terms = rank_terms(weights, base, SPADES == trump)
+            unbeatable = weights[base + LEFT_UNBEATABLE]
+            free = (weights[base + UNBEATABLE] if attacking else 0) - unbeatable
+            left = at_rank(left_terms, QUEEN) + unbeatable + weights[base + LEFT_MARIA]
+            if lo & MARIA:
+                kept[j] += left
+                gain[j, BLACK_MARIA] = (at_rank(gain_terms, QUEEN) + free + weights[base + SPENT_MARIA]
+                                        - weights[base + LEFT_MARIA])
+            else:
+                gain[j, BLACK_MARIA] = (weights[base + PICKED] + weights[base + PICKED_TRUMPS] * (SPADES == trump)
+                                        + weights[base + PICKED_MARIA] + left)
 
 
 @njit(cache=True)
@@ -269,6 +279,31 @@ def score(weights: np.ndarray, base: int, gain: np.ndarray, kept: int, greedy: b
     for s in range(SUITS):
         total += weights[base + LEFT_SUITS] * ((suits >> U(s * RANKS)) & M13 != ZERO)
     return total + weights[base + OUT] * (l_lo | l_hi == ZERO)
+
+
+@njit(cache=True)
+def head_scores(dots: np.ndarray, weights: np.ndarray, block: int, heads: np.ndarray, kept: np.ndarray,
+                greedy: bool, declares: bool, s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64, p_hi: np.uint64,
+                lo: np.uint64, hi: np.uint64) -> None:
+    """``score`` under each head of a network's block ``block`` (``core.learned.head``) into ``dots``, from each
+    head's ``card_gains`` (``heads[j]``, ``kept[j]``): the candidate's cards and suits counted once for them all."""
+    l_lo, l_hi = (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi
+    suits = l_lo | l_hi
+    held = 0
+    for s in range(SUITS):
+        held += (suits >> U(s * RANKS)) & M13 != ZERO
+    out = l_lo | l_hi == ZERO
+    for j in range(HEADS):
+        base = learned.head(block, N, j)
+        dots[j] = (kept[j] + weights[base + GREEDY] * greedy + weights[base + DECLARE] * declares
+                   + weights[base + LEFT_SUITS] * held + weights[base + OUT] * out)
+    for copy in range(2):
+        rest = (s_lo | p_lo) if copy == 0 else (s_hi | p_hi)
+        while rest != ZERO:
+            code = lowest(rest) + 52 * copy
+            rest &= rest - ONE
+            for j in range(HEADS):
+                dots[j] += heads[j, code]
 
 
 @njit(cache=True)
