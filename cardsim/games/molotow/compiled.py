@@ -505,6 +505,16 @@ def learned_card(s, params: Params, legal: np.uint64, policies: np.ndarray, row:
     if feat.trump_after(s, first) != s.trump:
         return trump_setting_card(s, seat, first, legal, w, params.bonus, possible, policies, row, blk, net)
     here = feat.context(s, seat, s.trump, params.bonus, possible)
+    if net:  # a loop of its own for a network's block: the linear one stays as it was (with units in it, 3% slower)
+        return top_card(first, legal, here, w, policies, row, blk, True)
+    return top_card(first, legal, here, w, policies, row, blk, False)
+
+
+@njit(cache=True, inline="always")
+def top_card(first: int, legal: np.uint64, here: tuple, w: tuple, policies: np.ndarray, row: int, blk: int,
+              net: bool) -> int:
+    """``learned_card``'s loop over the ``legal`` cards (``first``, then ascending code) under one context: the
+    first best scored. Inlined with ``net`` a constant, so that each caller's loop has the units or none."""
     best, top, c, rest = first, LOWEST, first, legal & ~jit.bit(first)
     while True:                                                 # one call of features: LLVM inlines it
         f = feat.features(c, c == first, here)
