@@ -146,9 +146,9 @@ WORK = np.dtype([
 """Scratch of one game loop (``new_work``): the deal's draws and orders (``u``, ``order``, ``tmp``); for
 ``mc`` (``search``) the hidden cards and their bucket counts, the candidates and their scores, a play-out's
 move, a world and a play-out state; for ``learned`` (``learned_move``, also inside ``mc``'s play-outs) its
-candidates and each card's gain (``card_gains``), under a network's block per head (``heads``, with each head's
-score of the kept hand and of a candidate: ``network_candidate``); for a candidate's features
-(``candidate_features``) the beaters of each card (``learned_features.prepare``)."""
+candidates and each card's gain by head (``card_gains``: ``heads``, with each head's score of the kept hand and
+of a candidate, ``kept`` and ``dots``); for a candidate's features (``candidate_features``) the beaters of each
+card (``learned_features.prepare``)."""
 
 
 def new_work() -> np.ndarray:
@@ -722,7 +722,8 @@ def play_worlds(s: np.void, p: np.void, row: np.ndarray, worlds: int, n: int, w:
     for j in range(worlds):
         w.worlds[0] = s
         world.reads = False  # the play-outs need no reads
-        repetition.forget(world)  # MM-18 holds in a play-out from its world on: the game's positions are not the world's
+        # MM-18 holds in a play-out from its world on: the game's positions are not the world's
+        repetition.forget(world)
         if uniform:
             world.barred[:, :] = ZERO
         if row[pol.SEES]:
@@ -770,30 +771,6 @@ def others_of(s: np.void) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True)
-def prepare_features(s: np.void, p: np.void, trump: int, w: np.void):
-    """Once per decision and trump: ``learned_features.prepare`` of the seat to act's hand and the table under
-    ``trump`` (into ``w.beats``; the unbeatable masks), and the ``tally`` of its hand under it."""
-    o_lo, o_hi = others_of(s)
-    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
-    u_lo, u_hi = feat.prepare(w.beats, lo | s.table[0], hi | s.table[1], o_lo, o_hi, trump, p.maria_trump != 0)
-    return u_lo, u_hi, feat.tally(lo, hi, trump)
-
-
-@njit(cache=True)
-def describe_candidate(s: np.void, c: np.void, greedy: bool, trump: int, w: np.void, prepared,
-                       out: np.ndarray) -> None:
-    """``learned_features.describe`` of candidate ``c`` of the seat to act, from its view (its hand, the table)
-    and what ``prepare_features`` made under the candidate's ``trump``."""
-    u_lo, u_hi, held = prepared
-    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
-    s_lo, s_hi = c.cards[0], c.cards[1]
-    attacking = s.phase == ATTACK
-    p_lo, p_hi = (ZERO, ZERO) if attacking else (s.table[0] & ~c.beaten[0], s.table[1] & ~c.beaten[1])
-    feat.describe(out, greedy, c.declare >= 0, s_lo, s_hi, p_lo, p_hi, (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi,
-                  trump, attacking, w.beats, u_lo, u_hi, held)
-
-
-@njit(cache=True)
 def trump_of(s: np.void, c: np.void) -> int:
     """The trump after candidate ``c``'s declaration (MM-5)."""
     return c.declare if c.declare >= 0 else s.trump
@@ -801,8 +778,18 @@ def trump_of(s: np.void, c: np.void) -> int:
 
 @njit(cache=True)
 def candidate_features(s: np.void, p: np.void, c: np.void, greedy: bool, w: np.void, out: np.ndarray) -> None:
-    """The features of candidate ``c`` of the seat to act into ``out`` (``w``: a ``WORK`` record's ``beats``)."""
-    describe_candidate(s, c, greedy, trump_of(s, c), w, prepare_features(s, p, trump_of(s, c), w), out)
+    """``learned_features.describe`` of candidate ``c`` of the seat to act into ``out``, from its view (its hand,
+    the table, ``others_of``), under the trump after its declaration; ``w``: a ``WORK`` record, whose ``beats``
+    take ``learned_features.prepare``'s counts. For training and tests: the engine sums the same features' scores
+    card by card (``card_gains``)."""
+    trump, (o_lo, o_hi) = trump_of(s, c), others_of(s)
+    lo, hi = s.hands[s.seat, 0], s.hands[s.seat, 1]
+    u_lo, u_hi = feat.prepare(w.beats, lo | s.table[0], hi | s.table[1], o_lo, o_hi, trump, p.maria_trump != 0)
+    s_lo, s_hi = c.cards[0], c.cards[1]
+    attacking = s.phase == ATTACK
+    p_lo, p_hi = (ZERO, ZERO) if attacking else (s.table[0] & ~c.beaten[0], s.table[1] & ~c.beaten[1])
+    feat.describe(out, greedy, c.declare >= 0, s_lo, s_hi, p_lo, p_hi, (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi,
+                  trump, attacking, w.beats, u_lo, u_hi, feat.tally(lo, hi, trump))
 
 
 @njit(cache=True)
@@ -827,8 +814,8 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, forbid: int, m: np
     """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``learned_features.WEIGHTS``):
     the candidate of ``decision_candidates`` (under ``forbid``) with the highest score, ties to the first
     (greedy's). A linear block's scores are ``candidate_features`` dotted with its weights, summed card by card
-    (``card_gains``); an attack's without writing them out (``learned_attack``). A network's block scores each
-    candidate's features written out (``network_candidate``). A defender whose whole hand beats no card
+    (``card_gains``); an attack's without writing them out (``learned_attack``). A network's block sums each of its
+    heads so (``network_candidate``). A defender whose whole hand beats no card
     (``compiled_policies.beats_any``), nor then any part of it, and who may declare no trump has one candidate,
     greedy's: nothing beaten. Inlined into its callers (``choose``, ``roll_out``), as are the scorers under it: a
     call that passes ``weights``, a view of the policy table, on costs its refcounting."""
