@@ -153,9 +153,9 @@ def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights
 @settings(max_examples=60)
 def test_a_network_s_score_by_heads_is_its_score_of_the_features(setup, stop, seed, dead):
     """A network's block scores a candidate from each head's card-by-card gains (``card_gains`` of every head,
-    ``head_scores``, ``core.learned.from_heads``) without writing its features out: the same integer as ``core.learned.score`` of
-    ``candidate_features``, for random weights of either sign, the units in ``dead`` given output weight 0; and
-    the decision is the first best of them."""
+    ``head_scores``, ``core.learned.from_heads``) without writing its features out: the same integer as
+    ``core.learned.score`` of ``candidate_features``, for random weights of either sign, the units in ``dead``
+    given output weight 0; and the decision is the first best of them."""
     state, p = position(setup, stop)
     assume(C.to_act(state[0]) >= 0)
     s, w = state[0], C.new_work()[0]

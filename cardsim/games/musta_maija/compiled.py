@@ -839,8 +839,8 @@ def network_candidate(s: np.void, p: np.void, weights: np.ndarray, block: int, f
     weights and each unit's, ``core.learned.head``), every one summed card by card as a linear block's score is:
     ``card_gains`` of the whole hand for all heads in one pass per trump, ``learned_features.head_scores`` per
     candidate. The same integers as describing each candidate and scoring its features, without writing them
-    out (1.3 times the games per CPU-second of that, 2026-12-06). Not inlined into ``learned_move``: inlined, the network path slowed the linear one by 5–10%
-    (measured under load)."""
+    out (1.3 times the games per CPU-second of that, 2026-12-06). Not inlined into ``learned_move``: inlined, the
+    network path slowed the linear one by 5–10% (measured under load)."""
     n = decision_candidates(s, p, w.play, forbid)
     best = 0
     if n > 1:
