@@ -1043,7 +1043,7 @@ def search(s: np.void, p: np.void, row: np.ndarray, m: np.void, w: np.void) -> N
 
 # --- learned: a scorer over the candidates (seating.LearnedPolicy specifies it) ---------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def candidate_masks(s: np.void, p: np.void, m: np.void) -> tuple[np.uint64, np.uint64, np.uint64]:
     """The masks ``learned_features.describe`` reads of candidate ``m`` of the seat to act (``spent``, ``left``,
     ``picked``), from its view: its hand, the table, the addition step."""
@@ -1082,7 +1082,7 @@ def decision_masks(s: np.void, p: np.void) -> tuple[np.uint64, np.uint64]:
     return others, feat.unkillable(cards, others, s.trump, KILL)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def candidate_features(s: np.void, p: np.void, m: np.void, greedy: bool, others: np.uint64, safe: np.uint64,
                        out: np.ndarray) -> None:
     """``learned_features.describe`` of candidate ``m`` of the seat to act into ``out`` (``others``, ``safe``:

@@ -281,12 +281,13 @@ def score(weights: np.ndarray, base: int, gain: np.ndarray, kept: int, greedy: b
     return total + weights[base + OUT] * (l_lo | l_hi == ZERO)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def head_scores(dots: np.ndarray, weights: np.ndarray, block: int, heads: np.ndarray, kept: np.ndarray,
                 greedy: bool, declares: bool, s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64, p_hi: np.uint64,
                 lo: np.uint64, hi: np.uint64) -> None:
     """``score`` under each head of a network's block ``block`` (``core.learned.head``) into ``dots``, from each
-    head's ``card_gains`` (``heads[j]``, ``kept[j]``): the candidate's cards and suits counted once for them all."""
+    head's ``card_gains`` (``heads[j]``, ``kept[j]``): the candidate's cards and suits counted once for them all.
+    Inlined: called per candidate, it left a network's self-play about 9% slower (2026-12-06)."""
     l_lo, l_hi = (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi
     suits = l_lo | l_hi
     held = 0

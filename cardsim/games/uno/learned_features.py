@@ -111,7 +111,7 @@ def most_held(s, p: int) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def describe_card(s, p: int, kind: int, unseen: np.ndarray, out: np.ndarray) -> None:
     """The card features of playing ``kind`` (held by ``p``) into ``out``."""
     hand = s.hands[p]
@@ -141,10 +141,11 @@ def describe_card(s, p: int, kind: int, unseen: np.ndarray, out: np.ndarray) -> 
     out[15] = POINTS[kind]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def describe(s, option: int, greedy: bool, unseen: np.ndarray, out: np.ndarray) -> None:
     """The features (``NAMES``) of ``option`` of the waiting choice of seat ``current`` into ``out[:N]``
-    (int64); ``greedy``: it is greedy's choice; ``unseen``: ``unseen_colours`` of this decision."""
+    (int64); ``greedy``: it is greedy's choice; ``unseen``: ``unseen_colours`` of this decision. Inlined, as is
+    ``describe_card``: called per candidate, they left ``learned`` self-play about 6% slower (2026-12-06)."""
     p, phase = s.current, s.phase
     out[:] = 0
     out[0] = greedy
