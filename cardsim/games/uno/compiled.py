@@ -1069,12 +1069,13 @@ def as_world(world, key: np.uint64) -> None:
     world.hand_only = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def learned_choice(s, policy, w) -> int:
     """The ``learned`` choice of seat ``current`` (``policies.py``): of ``mc``'s candidates (``candidates``, the
     row's ``forbid`` honoured), the one of highest score (``learned_features``: the row's fixed-point weights
     of the choice's block times the candidate's features, from the seat's view), ties to the first (greedy's
-    choice). One candidate is taken without a score."""
+    choice). One candidate is taken without a score. Inlined into its one caller: called, it left ``learned``
+    self-play about 4% slower (2026-12-06)."""
     p = s.current
     m = candidates(s, policy[p, FORBID], w, w.loptions)
     if m == 1:
