@@ -92,8 +92,7 @@ def head(block: int, n: int, j: int) -> int:
 @njit(cache=True, inline="always")
 def from_heads(weights: np.ndarray, block: int, n: int, dots: np.ndarray) -> int:
     """``score`` of a candidate from its features' dot product with each head (``head``) of block ``block``:
-    ``dots[0]`` the linear weights', ``dots[j]`` unit ``j``'s. The same integer as ``score`` of the features; a
-    unit with output weight 0 adds 0 whatever its ``dots[j]`` (the caller may leave it unset)."""
+    ``dots[0]`` the linear weights', ``dots[j]`` unit ``j``'s. The same integer as ``score`` of the features."""
     total = dots[0]
     for j in range(1, HIDDEN + 1):
         u = head(block, n, j)

@@ -130,7 +130,7 @@ def test_the_engine_s_decision_is_the_first_best_of_the_candidates_written_out(s
 @given(setups(), st.integers(0, 80), st.integers(0, 2**32 - 1))
 @settings(max_examples=40)
 def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights(setup, stop, seed):
-    """``learned_move`` scores a candidate from per-card gains (``card_gains``, ``score``) without writing its
+    """``learned_move`` scores a candidate from per-card gains (``card_gains``, ``head_scores``) without writing its
     features out: every candidate's score equals ``candidate_features`` times the weights, exactly, for
     random weights of either sign."""
     state, p = position(setup, stop)
@@ -144,8 +144,10 @@ def test_the_engine_s_score_card_by_card_is_the_features_dotted_with_the_weights
         c = w["play"][i]
         C.candidate_features(s, p, c, i == 0, w, x)
         C.card_gains(s, p, weights, base // features.WIDTH, 1, C.trump_of(s, c), w, lo, hi)
-        got = features.score(weights, base, w["heads"][0], w["kept"][0], i == 0, c["declare"] >= 0, c["cards"][0],
-                             c["cards"][1], t_lo & ~c["beaten"][0], t_hi & ~c["beaten"][1], lo, hi)
+        features.head_scores(w["dots"], weights, base // features.WIDTH, 1, w["heads"], w["kept"], i == 0,
+                             c["declare"] >= 0, c["cards"][0], c["cards"][1], t_lo & ~c["beaten"][0],
+                             t_hi & ~c["beaten"][1], lo, hi)
+        got = w["dots"][0]
         assert got == int(weights[base:base + features.N] @ x)
 
 
@@ -173,8 +175,9 @@ def test_a_network_s_score_by_heads_is_its_score_of_the_features(setup, stop, se
         c = w["play"][i]
         C.candidate_features(s, p, c, i == 0, w, x)
         C.card_gains(s, p, weights, block, features.HEADS, C.trump_of(s, c), w, lo, hi)
-        features.head_scores(w["dots"], weights, block, w["heads"], w["kept"], i == 0, c["declare"] >= 0,
-                             c["cards"][0], c["cards"][1], t_lo & ~c["beaten"][0], t_hi & ~c["beaten"][1], lo, hi)
+        features.head_scores(w["dots"], weights, block, features.HEADS, w["heads"], w["kept"], i == 0,
+                             c["declare"] >= 0, c["cards"][0], c["cards"][1], t_lo & ~c["beaten"][0],
+                             t_hi & ~c["beaten"][1], lo, hi)
         scores.append(core.score(weights, block, x, features.N))
         assert core.from_heads(weights, block, features.N, w["dots"]) == scores[-1]
     m = np.zeros(1, C.MOVE)

@@ -139,7 +139,7 @@ WORK = np.dtype([
     ("u", np.uint64, (MAX_CARDS,)), ("order", np.int64, (MAX_CARDS,)), ("tmp", np.int64, (MAX_CARDS,)),
     ("count", np.int64, (jit.BUCKETS + 1,)), ("hidden", np.int64, (MAX_CARDS,)),
     ("candidates", MOVE, (MAX_CANDIDATES,)), ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)),
-    ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)), ("gain", np.int64, (MAX_CARDS,)),
+    ("worlds", STATE, (2,)), ("play", MOVE, (MAX_CANDIDATES,)),
     ("beats", np.int64, (MAX_CARDS,)), ("heads", np.int64, (feat.HEADS, MAX_CARDS)),
     ("kept", np.int64, (feat.HEADS,)), ("dots", np.int64, (feat.HEADS,)),
 ], align=True)
@@ -852,8 +852,8 @@ def network_candidate(s: np.void, p: np.void, weights: np.ndarray, block: int, f
             if trump != under:
                 card_gains(s, p, weights, block, feat.HEADS, trump, w, lo, hi)
                 under = trump
-            feat.head_scores(w.dots, weights, block, w.heads, w.kept, i == 0, c.declare >= 0, c.cards[0], c.cards[1],
-                             t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
+            feat.head_scores(w.dots, weights, block, feat.HEADS, w.heads, w.kept, i == 0, c.declare >= 0, c.cards[0],
+                             c.cards[1], t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
             value = learned.from_heads(weights, block, feat.N, w.dots)
             if i == 0 or value > top:
                 best, top = i, value
@@ -875,15 +875,16 @@ def best_candidate(s: np.void, p: np.void, weights: np.ndarray, block: int, forb
             played_lo, played_hi = ZERO, ZERO
             for i in range(n):
                 played_lo, played_hi = played_lo | w.play[i].cards[0], played_hi | w.play[i].cards[1]
-        top, under, base = 0, -2, block * feat.WIDTH
+        top, under = 0, -2
         for i in range(n):
             c = w.play[i]
             trump = trump_of(s, c)
             if trump != under:
                 card_gains(s, p, weights, block, 1, trump, w, played_lo, played_hi)
                 under = trump
-            value = feat.score(weights, base, w.heads[0], w.kept[0], i == 0, c.declare >= 0, c.cards[0], c.cards[1],
-                               t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
+            feat.head_scores(w.dots, weights, block, 1, w.heads, w.kept, i == 0, c.declare >= 0, c.cards[0],
+                             c.cards[1], t_lo & ~c.beaten[0], t_hi & ~c.beaten[1], lo, hi)
+            value = w.dots[0]
             if i == 0 or value > top:
                 best, top = i, value
     copy_move(m, w.play[best])
@@ -902,7 +903,8 @@ def learned_attack(s: np.void, p: np.void, weights: np.ndarray, block: int, forb
     respond(s, p, pol.GREEDY, forbid, m)
     first, options = m.declare, may_declare_now(s, p, seat, forbid)
     greedy, (o_lo, o_hi) = (first, m.cards[0], m.cards[1]), others_of(s)
-    held, top, kept = weights[base + feat.LEFT_SUITS] * pol.suits_held(lo, hi), 0, 0
+    held, top = weights[base + feat.LEFT_SUITS] * pol.suits_held(lo, hi), 0
+    w.kept[0] = 0
     for k in range(GROUPS):
         there, d = group_declaration(k, first, options)
         if not there:
@@ -911,12 +913,13 @@ def learned_attack(s: np.void, p: np.void, weights: np.ndarray, block: int, forb
         if options:  # a group per declaration (MM-5): the kept hand's score differs by trump
             feat.card_gains(w.heads, w.kept, weights, block, 1, lo, hi, ZERO, ZERO, o_lo, o_hi, trump,
                             p.maria_trump != 0, True)
-            kept = w.kept[0]
-        a_lo, a_hi, value = pol.best_attack(w.gain, weights, base, lo, hi, o_lo, o_hi, trump, p.maria_trump != 0,
+        a_lo, a_hi, value = pol.best_attack(w.heads[0], weights, base, lo, hi, o_lo, o_hi, trump, p.maria_trump != 0,
                                             attack_cap(s), d, greedy)
         if k == 0:  # greedy's decision, first, under its own declaration
-            top = feat.score(weights, base, w.gain, kept, True, first >= 0, greedy[1], greedy[2], ZERO, ZERO, lo, hi)
-        value += kept + weights[base + feat.DECLARE] * (d >= 0) + held
+            feat.head_scores(w.dots, weights, block, 1, w.heads, w.kept, True, first >= 0, greedy[1], greedy[2], ZERO,
+                             ZERO, lo, hi)
+            top = w.dots[0]
+        value += w.kept[0] + weights[base + feat.DECLARE] * (d >= 0) + held
         if a_lo | a_hi and value > top:
             top, m.declare, m.cards[0], m.cards[1] = value, d, a_lo, a_hi
 

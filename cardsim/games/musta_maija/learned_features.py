@@ -5,16 +5,17 @@ masks the deciding seat computes from its **view**: ``spent``, the cards that le
 or a defence's beaters); ``picked``, the attack cards a defence leaves unbeaten (MM-12: picked up);
 ``left``, its hand after the decision (before any refill); ``others``, the cards it cannot place itself
 (not in its hand, the discard or on the table: the other hands and the stock). Hands are two uint64 words
-(cards.py). Every feature is an integer, so a score (``score``: the fixed-point weights of the block of the
-decision's kind and stage, times the features) is exact integer arithmetic, alike in both engines.
+(cards.py). Every feature is an integer, so a score (the fixed-point weights of the block of the decision's
+kind and stage, times the features) is exact integer arithmetic, alike in both engines.
 
 The weights form ``BLOCKS`` blocks of ``WIDTH``: block ``kind * STAGES + stage`` for the decision kind (attack,
 defence: ``compiled.ATTACK``, ``DEFENCE``) and the stage of the game (``stage``, the shedding games'
-``core.learned.stock_stage``: MM-13's endgame draws near from ``LATE_STOCK`` cards). A linear model's score is
-summed card by card (``card_gains``, ``score``: every feature but four is a sum over cards); a network model's
-(``cardsim train --hidden``) adds rectified units over the whole feature vector, so the engine writes out a
-network's candidates' features (``describe``) and scores them with ``core.learned.score``. Changing a feature changes
-``VERSION``: a model file names the version and features it was fitted on, and loads only where they match.
+``core.learned.stock_stage``: MM-13's endgame draws near from ``LATE_STOCK`` cards). The engine sums a score
+card by card (``card_gains``, ``head_scores``: every feature but four is a sum over cards) and writes no
+features out (``describe`` does, for training and tests): a linear model's block has one head, its weights; a
+network model's (``cardsim train --hidden``) has ``HEADS``, its linear weights and each rectified unit's, each
+summed so and then rectified (``core.learned.from_heads``). Changing a feature changes ``VERSION``: a model file
+names the version and features it was fitted on, and loads only where they match.
 """
 from __future__ import annotations
 
@@ -219,7 +220,7 @@ def card_gains(gain: np.ndarray, kept: np.ndarray, weights: np.ndarray, block: i
     (``core.learned.head``: 1, a linear block's weights; ``HEADS``, a network's linear weights and units), head
     ``j`` into ``gain[j]`` and ``kept[j]``: every feature but ``greedy``, ``declare``, ``left_suits`` and ``out``
     is a sum over cards (``left`` is the hand ``(lo, hi)`` less ``spent``, which it holds, with ``picked``, from
-    the table ``t``), so a candidate's score under a head is those four (``score``) plus the hand's score as
+    the table ``t``), so a candidate's score under a head is those four (``head_scores``) plus the hand's score as
     ``left`` (``kept[j]``) plus ``gain[j, code]`` of each card it spends or picks up. Integer arithmetic: the same
     score as ``describe``'s features dotted with the head's weights, with a hand's loop per decision instead of
     the features of each candidate, and one loop for every head. A card's terms by suit and rank are
@@ -267,34 +268,22 @@ def card_gains(gain: np.ndarray, kept: np.ndarray, weights: np.ndarray, block: i
                                         + weights[base + PICKED_MARIA] + left)
 
 
-@njit(cache=True)
-def score(weights: np.ndarray, base: int, gain: np.ndarray, kept: int, greedy: bool, declares: bool,
-          s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64, p_hi: np.uint64, lo: np.uint64, hi: np.uint64) -> int:
-    """The score of a candidate (``describe``'s ``s`` spent, ``p`` picked; the hand ``(lo, hi)``) from
-    ``card_gains``'s ``gain`` and ``kept``."""
-    total = kept + weights[base + GREEDY] * greedy + weights[base + DECLARE] * declares
-    total += gain_of(gain, s_lo | p_lo, s_hi | p_hi)
-    l_lo, l_hi = (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi
-    suits = l_lo | l_hi
-    for s in range(SUITS):
-        total += weights[base + LEFT_SUITS] * ((suits >> U(s * RANKS)) & M13 != ZERO)
-    return total + weights[base + OUT] * (l_lo | l_hi == ZERO)
-
-
 @njit(cache=True, inline="always")
-def head_scores(dots: np.ndarray, weights: np.ndarray, block: int, heads: np.ndarray, kept: np.ndarray,
+def head_scores(dots: np.ndarray, weights: np.ndarray, block: int, heads: int, gain: np.ndarray, kept: np.ndarray,
                 greedy: bool, declares: bool, s_lo: np.uint64, s_hi: np.uint64, p_lo: np.uint64, p_hi: np.uint64,
                 lo: np.uint64, hi: np.uint64) -> None:
-    """``score`` under each head of a network's block ``block`` (``core.learned.head``) into ``dots``, from each
-    head's ``card_gains`` (``heads[j]``, ``kept[j]``): the candidate's cards and suits counted once for them all.
-    Inlined: called per candidate, it left a network's self-play about 9% slower (2026-12-06)."""
+    """The score of a candidate (``describe``'s ``s`` spent, ``p`` picked; the hand ``(lo, hi)``) under each of the
+    first ``heads`` heads of block ``block`` (as ``card_gains``: 1 for a linear block) into ``dots``, from their
+    ``card_gains`` (``gain[j]``, ``kept[j]``): the four features that are no sum over cards (``greedy``,
+    ``declare``, ``left_suits``, ``out``) and the gains of the cards it spends or picks up, counted once for all
+    heads. Inlined: called per candidate, it left a network's self-play about 9% slower (2026-12-06)."""
     l_lo, l_hi = (lo & ~s_lo) | p_lo, (hi & ~s_hi) | p_hi
     suits = l_lo | l_hi
     held = 0
     for s in range(SUITS):
         held += (suits >> U(s * RANKS)) & M13 != ZERO
     out = l_lo | l_hi == ZERO
-    for j in range(HEADS):
+    for j in range(heads):
         base = learned.head(block, N, j)
         dots[j] = (kept[j] + weights[base + GREEDY] * greedy + weights[base + DECLARE] * declares
                    + weights[base + LEFT_SUITS] * held + weights[base + OUT] * out)
@@ -303,8 +292,8 @@ def head_scores(dots: np.ndarray, weights: np.ndarray, block: int, heads: np.nda
         while rest != ZERO:
             code = lowest(rest) + 52 * copy
             rest &= rest - ONE
-            for j in range(HEADS):
-                dots[j] += heads[j, code]
+            for j in range(heads):
+                dots[j] += gain[j, code]
 
 
 @njit(cache=True)
