@@ -121,7 +121,9 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
     manifest = storage.read_manifest(folder)
     study = claims.study_of(manifest, folder / storage.MANIFEST)
     if study.ladder is not None:
-        raise StudyError(str(folder), None, "a ladder has no effects to replicate; rerun it with another --seed")
+        raise StudyError(str(folder), None, "a ladder has no effects to replicate; play it again on fresh deals "
+                         "(`cardsim ladder ... --seed S`, or its study file with another `seed`) and compare the "
+                         "ratings (benchmarks/ladder_steps.py)")
     seed = fresh_seed(study) if seed is None else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"--seed: expected an integer 0 .. 2**64 - 1, not {seed!r}")

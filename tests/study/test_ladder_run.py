@@ -152,6 +152,15 @@ def test_report_writes_the_same_ladder_files(moska_copy, capsys):
     assert read(moska_copy).text == (moska_copy / "ladder.txt").read_text()
 
 
+def test_a_ladder_is_not_replicated_by_replicate_and_the_line_says_how_instead(moska_copy, capsys):
+    assert main(["replicate", str(moska_copy), "--quiet"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"cardsim: error: {moska_copy}: a ladder has no effects to replicate; play it again on fresh deals "
+        "(`cardsim ladder ... --seed S`, or its study file with another `seed`) and compare the ratings "
+        "(benchmarks/ladder_steps.py)")
+    assert not (moska_copy.parent / "copy_replication").exists()
+
+
 def test_another_ladder_into_the_folder_needs_force(moska_copy, capsys):
     argv = ["ladder", "moska", "--policies", "greedy,random", "--games", "20", "--quiet", "--out", str(moska_copy)]
     assert main(argv) == 2
