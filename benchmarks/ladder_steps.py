@@ -2,12 +2,12 @@
 
 A ladder's ``ratings.csv`` gives every rating against its first policy (``greedy``), each with its own
 interval; two of those intervals may overlap while the difference of the two ratings is still clear of 0,
-because both move together from resample to resample. This script reads a ladder's records
-(``games.parquet`` of its folder: run the study first, the file is not committed) and, for each family of
-model generations in it (``learned(model=NAME_g1)``, ``_g2``, ...: ``ladder.plot.generations``), prints
-generation k + 1's rating less generation k's on the Elo scale with the 95% interval of that difference
-from the ladder's own bootstrap over deals (the same resamples, re-anchored at generation k). A step whose
-interval lies above 0 is a climb; one across 0 is no difference detected; one below 0 a fall.
+because both move together from resample to resample. A ladder run since manifest format 5 writes each
+generation's step with its interval itself (``steps.csv``, and in ``ladder.txt``: ``ladder.tables.Report.steps``);
+this script prints the same steps for any ladder whose records are at hand, an earlier one's included, from its
+folder's ``games.parquet`` (not committed: run the study first), and with ``--against`` every rating less one
+policy's, from the same bootstrap re-anchored. A step whose interval lies above 0 is a climb; one across 0 is
+no difference detected; one below 0 a fall.
 
     cardsim run experiments/ladder_musta_maija_generations.toml --jobs 2
     PYTHONPATH=. python benchmarks/ladder_steps.py experiments/ladder_musta_maija_generations.toml
@@ -19,7 +19,7 @@ import argparse
 from pathlib import Path
 
 from cardsim.core.rules import normal_call
-from cardsim.study.ladder import files as ladder_files, plot, rating
+from cardsim.study.ladder import files as ladder_files, rating
 from cardsim.study.ladder.tables import Tally
 from cardsim.study.plan import spec
 
@@ -38,10 +38,6 @@ def against(tally: Tally, reference: str) -> dict[str, tuple[float, float, float
     return {p: (float(x), float(a), float(b)) for p, x, a, b in zip(tally.policies, point, lo, hi)}
 
 
-def verdict(lo: float, hi: float) -> str:
-    return "climbs" if lo > 0 else "falls" if hi < 0 else "no difference detected"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("study", help="a ladder study file (experiments/ladder_*.toml)")
@@ -57,14 +53,14 @@ def main() -> None:
         for p, (x, lo, hi) in against(tally, reference).items():
             print(f"{p:45} {x:+7.1f} [{lo:+7.1f}, {hi:+7.1f}] Elo against {reference}")
         return
-    families = plot.generations(tally.policies)
-    if not families:
-        parser.exit(2, f"{args.study}: no model generations among its policies\n")
-    for family, members in families.items():
+    steps = tally.report().steps
+    if steps.empty:
+        parser.exit(2, f"{args.study}: no two generations of one model among its policies\n")
+    for family, rows in steps.groupby("family", sort=False):
         print(family)
-        for (k, before), (k1, after) in zip(members, members[1:]):
-            x, lo, hi = against(tally, before)[after]
-            print(f"  g{k1} less g{k}: {x:+6.1f} Elo [{lo:+6.1f}, {hi:+6.1f}]  {verdict(lo, hi)}")
+        for x in rows.itertuples():
+            print(f"  g{x.generation} less g{x.previous_generation}: {x.step:+6.1f} Elo [{x.lo:+6.1f}, "
+                  f"{x.hi:+6.1f}]  {x.verdict}")
 
 
 if __name__ == "__main__":

@@ -133,8 +133,9 @@ def cmd_ladder(args: argparse.Namespace) -> None:
                         backend=args.backend, scheduler=args.scheduler, force=args.force, progress=not args.quiet,
                         resume=args.resume)
     print(result.text, end="")
-    print(f"wrote {result.folder}: ladder.csv, ratings.csv, ladder.txt, ladder.png, summary.csv, games.parquet, "
-          "sample.csv, manifest.json")
+    steps = "steps.csv, " if len(result.steps) else ""
+    print(f"wrote {result.folder}: ladder.csv, ratings.csv, {steps}ladder.txt, ladder.png, summary.csv, "
+          "games.parquet, sample.csv, manifest.json")
 
 
 def cmd_profile(args: argparse.Namespace) -> None:

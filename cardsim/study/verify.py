@@ -116,7 +116,7 @@ def _verify(folder: Path, sample: int | None, seed: int | None, redraw: bool, no
                      "byte for byte)")
     if study.ladder is not None:
         drawn_here = redraw and _drawn_here(manifest, notes)
-        problems += ladder_files.check(folder, study, records is not None, drawn_here, notes)
+        problems += ladder_files.check(folder, study, records is not None, drawn_here, notes, manifest["format"])
     elif study.profile is not None:  # a balance profile's own files (``cardsim.profile.files``)
         problems += profile_files.check(folder, study, records is not None, redraw and _drawn_here(manifest, notes),
                                         notes)

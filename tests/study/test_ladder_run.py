@@ -277,3 +277,23 @@ def test_report_without_records_names_the_ladder_command_that_re_creates_them(mo
         f"cardsim: error: {moska_copy}: no games.parquet (the full records are not committed); re-create them with "
         f"`cardsim ladder moska moska --policies random,greedy --players 4 --games {GAMES} --seed 5 --seatings pairs "
         f"--out {moska_copy}`\n")
+
+
+def test_a_ladder_of_generations_writes_its_steps_and_verify_recomputes_them(tmp_path):
+    policies = "greedy,learned(model=moska_4p_g1),learned(model=moska_4p_g2)"
+    result = run_ladder("moska", policies=policies, players=4, games=40, seed=3, out=tmp_path / "g")
+    steps = pd.read_csv(tmp_path / "g" / ladder_files.STEPS)
+    assert steps[["generation", "previous_generation", "policy", "previous"]].values.tolist() == [
+        [2, 1, "learned(model='moska_4p_g2')", "learned(model='moska_4p_g1')"]]
+    assert "generation steps" in result.text and "    g2 less g1: " in result.text
+    assert result.steps.values.tolist() == steps.values.tolist()
+    assert read(tmp_path / "g").steps.values.tolist() == steps.values.tolist()
+    manifest = json.loads((tmp_path / "g" / "manifest.json").read_text())
+    assert manifest["format"] == 5 and ladder_files.STEPS in manifest["outputs"]
+    assert ladder_files.STEPS in manifest["files"]
+    assert main(["verify", str(tmp_path / "g")]) == 0
+    edited = steps.assign(step=steps.step + 1)
+    (tmp_path / "g" / ladder_files.STEPS).write_text(edited.to_csv(index=False, lineterminator="\n"))
+    assert verify_study(tmp_path / "g").mismatches == [
+        "steps.csv: changed since the run (its sha256 is not the manifest's)",
+        "steps.csv: not the ladder its games.parquet gives"]

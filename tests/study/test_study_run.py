@@ -49,7 +49,7 @@ def test_run_writes_records_summary_plots_and_manifest(finished):
     assert manifest["seed"] == 11 and manifest["engine"] == "reference"
     assert manifest["rules"]["unlimited_short"]["knobs"] == study.variants["unlimited_short"].to_dict()
     assert manifest["records"] == {"file": "games.parquet", "rows": len(games), "digest": storage.records_digest(games)}
-    assert manifest["format"] == 4 and manifest["digest"] == storage.DIGEST and len(manifest["run"]) == 32
+    assert manifest["format"] == 5 and manifest["digest"] == storage.DIGEST and len(manifest["run"]) == 32
     assert manifest["files"] == {name: storage.file_digest(out / name) for name in [*manifest["outputs"], "sample.csv"]}
     assert manifest["execution"] == {"backend": "loky", "jobs": 1, "scheduler": None, "resumed_chunks": 0}
     assert manifest["package"]["version"] == cardsim.__version__ and manifest["package"]["git"]["revision"]
@@ -280,7 +280,7 @@ def test_verify_finds_a_folder_without_records_or_sample_different_and_refuses_a
                             "neither games.parquet nor sample.csv: no stored rows to compare re-run games with"]
     manifest = json.loads(_bytes(finished_copy, "manifest.json"))
     storage.write_manifest(manifest | {"format": 1}, finished_copy)
-    with pytest.raises(ValueError, match="format: 1; this cardsim reads formats 2, 3, 4: re-run the study"):
+    with pytest.raises(ValueError, match="format: 1; this cardsim reads formats 2, 3, 4, 5: re-run the study"):
         verify_study(finished_copy)
 
 

@@ -196,7 +196,7 @@ def test_a_corrupt_parquet_is_one_line_naming_the_file(finished_copy, capsys):
     (lambda m: m.update(study=[]), "study: expected a table, not []"),
     (lambda m: m["study"].pop("seed"), "seed: missing; a study needs name"),
     (lambda m: m.update(cells=None), "cells: expected a list, not None"),
-    (lambda m: m.update(format=7), "format: 7; this cardsim reads formats 2, 3, 4: re-run the study"),
+    (lambda m: m.update(format=7), "format: 7; this cardsim reads formats 2, 3, 4, 5: re-run the study"),
     (lambda m: m.pop("seal"), "seal: missing; not a complete cardsim manifest"),
     (lambda m: m.update(informational="all"), "informational: expected a list, not 'all'"),
 ])

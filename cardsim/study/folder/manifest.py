@@ -176,7 +176,7 @@ def study_of(manifest: dict[str, Any], path: Path, played: bool = True) -> Study
     policies parsed, not played (``Study.from_dict``), for a caller that only draws or re-writes tables."""
     where = str(path)
     fmt = manifest.get("format")
-    _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if fmt in (3, 4) else {}) | (_SHAPE_4 if fmt == 4 else {}))
+    _shape(where, None, manifest, _SHAPE | (_SHAPE_3 if fmt in (3, 4, 5) else {}) | (_SHAPE_4 if fmt in (4, 5) else {}))
     _shape(where, "records", manifest["records"], _RECORDS)
     _shape(where, "sample", manifest["sample"], _SAMPLE)
     names = [*manifest["outputs"], *manifest.get("files", {}), *manifest.get("files", {}).values()]
@@ -208,10 +208,10 @@ def check(manifest: dict[str, Any], study: Study, outputs: Callable[[Study, int]
                             ("outputs", manifest["outputs"], outputs(study, manifest["format"]))):
         if have != want:
             problems.append(f"manifest.json: {key} is not the study's ({_short(have)}; the study gives {_short(want)})")
-    if manifest.get("format") in (3, 4) and sorted(manifest["files"]) != sorted([*outputs(study, storage.MANIFEST_FORMAT),
-                                                                                 storage.SAMPLE]):
+    if manifest.get("format") in (3, 4, 5) and sorted(manifest["files"]) != sorted([*outputs(study, manifest["format"]),
+                                                                                    storage.SAMPLE]):
         problems.append("manifest.json: files does not list the sample, the summary and every plot")
-    if manifest.get("format") == 4:
+    if manifest.get("format") in (4, 5):
         if manifest["seal"] != seal(manifest):
             problems.append("manifest.json: edited after the run (its seal is not the sha256 of its fields; "
                             "informational ones included)")

@@ -33,11 +33,12 @@ GAMES = "games.parquet"
 SAMPLE = "sample.csv"
 SUMMARY = "summary.csv"
 MANIFEST = "manifest.json"
-MANIFEST_FORMAT = 4
-"""4: adds the seal (the sha256 of every other field) and the list of informational fields; 3: adds the run
-id, the sha256 of every file, the matplotlib version (2: records and sample checked by ``records_digest``;
-1: the sha256 of the parquet file's bytes)."""
-READS = (2, 3, 4)
+MANIFEST_FORMAT = 5
+"""5: a ladder that seats generations of a learned model writes its generation steps (``steps.csv``, and in
+``ladder.txt``); 4: adds the seal (the sha256 of every other field) and the list of informational fields; 3: adds
+the run id, the sha256 of every file, the matplotlib version (2: records and sample checked by
+``records_digest``; 1: the sha256 of the parquet file's bytes)."""
+READS = (2, 3, 4, 5)
 """Manifest formats this version reads (a format 2 folder is verified without its file digests, a format 2
 or 3 folder without a seal)."""
 SAMPLE_GAMES = 25

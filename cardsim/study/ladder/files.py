@@ -1,13 +1,16 @@
-"""A ladder's own files in its study folder: ``ladder.csv``, ``ratings.csv``, ``ladder.txt``, ``ladder.png``.
+"""A ladder's own files in its study folder: ``ladder.csv``, ``ratings.csv``, ``ladder.txt``, ``ladder.png``, and
+``steps.csv`` where it seats two or more generations of a learned model.
 
 ``compute`` reads the folder's ``games.parquet`` one seating at a time into a
-``ladder.Report``; ``write`` writes the four files (each under a temporary name, then
+``ladder.Report``; ``write`` writes the files (each under a temporary name, then
 renamed; a run writes them into the new folder before it is swapped in, so they are
 all or nothing with the rest of the study); ``check`` is ``verify``'s part for a ladder:
 the files recomputed from ``games.parquet`` and compared byte for byte (the figure only
 where this matplotlib drew it), or, without the records, ``ladder.csv`` checked in itself.
-The manifest lists the four files with their sha256, like every output of a study, and
-``command``, the ``cardsim ladder`` command line that re-creates the folder.
+The manifest lists the files with their sha256, like every output of a study, and
+``command``, the ``cardsim ladder`` command line that re-creates the folder. A folder of manifest format 4 or
+earlier was written before the generation steps (``outputs``): it has no ``steps.csv``, and its ``ladder.txt``
+ends with the ratings.
 """
 from __future__ import annotations
 
@@ -22,15 +25,26 @@ from cardsim import games as registry
 from cardsim.core.search import unfair_note
 from cardsim.study.ladder import plot as ladder_plot
 from cardsim.study.folder import storage
-from cardsim.study.ladder.tables import ALL, Report, Tally, format_report, measure_of
+from cardsim.study.ladder.tables import ALL, Report, Tally, format_report, generations, measure_of
 from cardsim.study.plan.spec import Study
 from cardsim.study.report.stats import wilson
 
 TABLE = "ladder.csv"
 RATINGS = "ratings.csv"
 TEXT = "ladder.txt"
+STEPS = "steps.csv"
 FILES = (TABLE, RATINGS, TEXT, ladder_plot.FILE)
-"""What a ladder writes beside its study's ``summary.csv`` (a ladder draws no per-seating plots)."""
+"""What every ladder writes beside its study's ``summary.csv`` (a ladder draws no per-seating plots)."""
+STEPS_FORMAT = 5
+"""The first manifest format whose ladders write their generation steps (``steps.csv``, ``ladder.txt``)."""
+
+
+def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> list[str]:
+    """The ladder's files, as a folder of ``manifest_format`` holds them: ``FILES``, then ``STEPS`` from
+    ``STEPS_FORMAT`` on where two policies are generations of one model family."""
+    families = generations(study.ladder.policies).values()
+    stepped = manifest_format >= STEPS_FORMAT and any(len(members) > 1 for members in families)
+    return [*FILES, *([STEPS] if stepped else [])]
 
 
 def compute(study: Study, folder: Path) -> Report:
@@ -67,28 +81,39 @@ def command(study: Study, out: str | Path | None) -> list[str]:
     return words
 
 
-def texts(report: Report, study: Study) -> dict[str, str]:
-    """The text files, by name: what ``write`` writes and ``check`` compares."""
-    return {TABLE: _csv(report.table), RATINGS: _csv(report.ratings), TEXT: format_report(report, title(study)) + "\n"}
+def texts(report: Report, study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> dict[str, str]:
+    """The text files, by name, as a folder of ``manifest_format`` holds them: what ``write`` writes and
+    ``check`` compares."""
+    steps = manifest_format >= STEPS_FORMAT
+    out = {TABLE: _csv(report.table), RATINGS: _csv(report.ratings),
+           TEXT: format_report(report, title(study), steps=steps) + "\n"}
+    if STEPS in outputs(study, manifest_format):
+        out[STEPS] = _csv(report.steps)
+    return out
 
 
 def write(report: Report, study: Study, folder: Path) -> list[str]:
-    """Write the ladder's files into ``folder``; return their names (``FILES``)."""
+    """Write the ladder's files into ``folder``; return their names (``outputs``)."""
     for name, text in texts(report, study).items():
         storage.atomic_write(folder / name, lambda p: p.write_text(text, encoding="utf-8", newline=""))
     ladder_plot.render(report, title(study), folder)
-    return list(FILES)
+    return outputs(study)
 
 
-def check(folder: Path, study: Study, records: bool, redraw: bool, notes: list[str]) -> list[str]:
-    """``verify``'s lines for a ladder's files (see the module docstring); ``redraw``: this matplotlib drew them."""
-    present = [name for name in FILES if (folder / name).is_file()]  # a missing file is reported by verify
+def check(folder: Path, study: Study, records: bool, redraw: bool, notes: list[str],
+          manifest_format: int = storage.MANIFEST_FORMAT) -> list[str]:
+    """``verify``'s lines for a ladder's files (see the module docstring), as a folder of ``manifest_format``
+    holds them; ``redraw``: this matplotlib drew them."""
+    names = outputs(study, manifest_format)
+    present = [name for name in names if (folder / name).is_file()]  # a missing file is reported by verify
     if not records:
-        notes.append(f"{', '.join(FILES[:3])} and {ladder_plot.FILE} not recomputed: they need {storage.GAMES} "
+        recomputed = [name for name in names if name != ladder_plot.FILE]
+        notes.append(f"{', '.join(recomputed)} and {ladder_plot.FILE} not recomputed: they need {storage.GAMES} "
                      f"(their sha256 is checked, {TABLE}'s intervals in themselves)")
         return _table_in_itself(folder) if TABLE in present else []
     report = compute(study, folder)
-    problems = [f"{name}: not the ladder its {storage.GAMES} gives" for name, text in texts(report, study).items()
+    problems = [f"{name}: not the ladder its {storage.GAMES} gives"
+                for name, text in texts(report, study, manifest_format).items()
                 if name in present and (folder / name).read_text(encoding="utf-8") != text]
     if redraw and ladder_plot.FILE in present:
         with tempfile.TemporaryDirectory() as tmp:

@@ -11,7 +11,6 @@ Matplotlib with the Agg backend; nothing here computes a statistic the report do
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import matplotlib
@@ -20,24 +19,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from cardsim.study.ladder.tables import ALL, Report  # noqa: E402
+from cardsim.study.ladder.tables import ALL, Report, generations  # noqa: E402
 from cardsim.study.folder.storage import atomic_write  # noqa: E402
 
 FILE = "ladder.png"
-GENERATION = re.compile(r"(model=['\"]?[^'\"(),]*?_g)(\d+)\b")
-"""A learned model's generation in a policy string: ``learned(model='moska_4p_g3')`` is generation 3."""
-
-
-def generations(policies) -> dict[str, list[tuple[int, str]]]:
-    """The policies that name a model generation, by family (the string with ``g*`` for the generation):
-    ``{family: [(generation, policy), ...]}`` in generation order; empty when none does."""
-    families: dict[str, list[tuple[int, str]]] = {}
-    for policy in policies:
-        match = GENERATION.search(policy)
-        if match:
-            family = GENERATION.sub(lambda m: m.group(1) + "*", policy)
-            families.setdefault(family, []).append((int(match.group(2)), policy))
-    return {family: sorted(members) for family, members in families.items()}
 
 
 def render(report: Report, title: str, folder: Path) -> list[str]:

@@ -17,6 +17,7 @@ from cardsim import api
 from cardsim.core.game import GAME_LIMIT, SEED_LIMIT, integer_expected
 from cardsim.core.rules import Rules, split_calls
 from cardsim.study.ladder import files as ladder_files
+from cardsim.study.ladder.tables import STEP_COLUMNS
 from cardsim.study.plan.seatings import SEATINGS
 from cardsim.study.plan.spec import Study
 
@@ -26,12 +27,15 @@ GAMES = 10_000
 
 @dataclass(frozen=True)
 class LadderResult:
-    """A finished ladder: its folder, ``ladder.csv`` and ``ratings.csv`` as tables, and ``ladder.txt``."""
+    """A finished ladder: its folder, ``ladder.csv``, ``ratings.csv`` and ``steps.csv`` as tables (``steps``
+    empty where the ladder has no two generations of a model, or was written before it had them), and
+    ``ladder.txt``."""
 
     folder: Path
     table: pd.DataFrame
     ratings: pd.DataFrame
     text: str
+    steps: pd.DataFrame
 
 
 def ladder_study(game: str, rules: str | Rules | None = None, *, policies: str | Sequence[str], players: int = 4,
@@ -59,6 +63,8 @@ def ladder_study(game: str, rules: str | Rules | None = None, *, policies: str |
 def read(folder: str | Path) -> LadderResult:
     """The tables of a ladder's folder."""
     folder = Path(folder)
-    return LadderResult(folder, pd.read_csv(folder / ladder_files.TABLE, keep_default_na=False, na_values=[""]),
-                        pd.read_csv(folder / ladder_files.RATINGS, keep_default_na=False, na_values=[""]),
-                        (folder / ladder_files.TEXT).read_text(encoding="utf-8"))
+    table, ratings = (pd.read_csv(folder / name, keep_default_na=False, na_values=[""])
+                      for name in (ladder_files.TABLE, ladder_files.RATINGS))
+    steps = (pd.read_csv(folder / ladder_files.STEPS, keep_default_na=False, na_values=[""])
+             if (folder / ladder_files.STEPS).is_file() else pd.DataFrame(columns=list(STEP_COLUMNS)))
+    return LadderResult(folder, table, ratings, (folder / ladder_files.TEXT).read_text(encoding="utf-8"), steps)

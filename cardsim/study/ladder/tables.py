@@ -30,10 +30,17 @@ plays and writes nothing; ``pipeline.run_ladder`` runs a ladder and writes its f
   two seats that did not lose), the winner beats every other seat, and in Molotow the
   higher score beats the lower, a tie counting half a win to each. 95% intervals by a
   bootstrap over deals (all the seatings of a deal resampled together; fixed seed).
+
+  ``steps`` (``steps.csv``), where the ladder seats two or more generations of a learned model
+  (``generations``): each generation's rating less the one before it in its family, with the 95% interval
+  of that difference from the same resamples (two ratings' intervals may overlap while their difference is
+  clear of 0, as both move together from resample to resample), and whether it ``climbs`` (interval above
+  0), ``falls`` (below) or shows ``no difference detected``.
 """
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -48,6 +55,26 @@ ALL = "(all)"
 TABLE_COLUMNS = ("policy", "among", "measure", "seat_games", "value", "lo", "hi", "among_value", "among_lo",
                  "among_hi")
 RATING_COLUMNS = ("policy", "rating", "lo", "hi", "wins", "losses")
+STEP_COLUMNS = ("family", "generation", "previous_generation", "policy", "previous", "step", "lo", "hi", "verdict")
+GENERATION = re.compile(r"(model=['\"]?[^'\"(),]*?_g)(\d+)\b")
+"""A learned model's generation in a policy string: ``learned(model='moska_4p_g3')`` is generation 3."""
+
+
+def generations(policies) -> dict[str, list[tuple[int, str]]]:
+    """The policies that name a model generation, by family (the string with ``g*`` for the generation):
+    ``{family: [(generation, policy), ...]}`` in generation order; empty when none does."""
+    families: dict[str, list[tuple[int, str]]] = {}
+    for policy in policies:
+        match = GENERATION.search(policy)
+        if match:
+            family = GENERATION.sub(lambda m: m.group(1) + "*", policy)
+            families.setdefault(family, []).append((int(match.group(2)), policy))
+    return {family: sorted(members) for family, members in families.items()}
+
+
+def verdict(lo: float, hi: float) -> str:
+    """What a step's 95% interval says: ``climbs`` (above 0), ``falls`` (below), else no difference detected."""
+    return "climbs" if lo > 0 else "falls" if hi < 0 else "no difference detected"
 
 
 @dataclass(frozen=True)
@@ -140,6 +167,8 @@ class Report:
     resamples: int
     undefined: int
     """Bootstrap resamples in which the ratings did not exist (then the intervals are NaN)."""
+    steps: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(STEP_COLUMNS)))
+    """Each model generation less the one before it (``STEP_COLUMNS``; no rows without two generations)."""
 
 
 @dataclass
@@ -197,12 +226,14 @@ class Tally:
         for p in self.policies:
             rows.append((p, ALL, self.measure.name, *self._overall[p].estimate(self.measure), np.nan, np.nan, np.nan))
         table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
-        ratings, undefined = self._ratings(resamples, seed)
+        ratings, samples = self._ratings(resamples, seed)
         every = sum(s.total.sum() for s in self._overall.values()) / sum(s.count.sum() for s in self._overall.values())
         return Report(table, ratings, self.measure, self.players, self.deals, self._seatings, float(every),
-                      resamples, undefined)
+                      resamples, int(np.isnan(samples).any(axis=1).sum()), self._steps(ratings.rating.to_numpy(),
+                                                                                       samples))
 
-    def _ratings(self, resamples: int, seed: int) -> tuple[pd.DataFrame, int]:
+    def _ratings(self, resamples: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+        """The ratings table and the bootstrap's ratings (resamples x policies, Elo)."""
         total = self.wins.sum(0)
         try:
             point = rating.elo(rating.fit(total))
@@ -213,11 +244,23 @@ class Tally:
         np.fill_diagonal(total, 0)
         table = pd.DataFrame({"policy": self.policies, "rating": point, "lo": lo, "hi": hi,
                               "wins": total.sum(1), "losses": total.sum(0)})
-        return table, int(np.isnan(samples).any(axis=1).sum())
+        return table, samples
+
+    def _steps(self, point: np.ndarray, samples: np.ndarray) -> pd.DataFrame:
+        """``Report.steps``: each generation's rating less the one before it, its interval from the same
+        resamples (a difference of two ratings does not depend on which policy is pinned at 0)."""
+        rows = []
+        for family, members in generations(self.policies).items():
+            for (h, before), (k, after) in zip(members, members[1:]):
+                i, j = self.policies.index(after), self.policies.index(before)
+                lo, hi = rating.interval(samples[:, [i]] - samples[:, [j]])
+                rows.append((family, k, h, after, before, point[i] - point[j], lo[0], hi[0], verdict(lo[0], hi[0])))
+        return pd.DataFrame(rows, columns=list(STEP_COLUMNS))
 
 
-def format_report(report: Report, title: str) -> str:
-    """The two tables as text for a terminal: rates in %, intervals in brackets."""
+def format_report(report: Report, title: str, steps: bool = True) -> str:
+    """The tables as text for a terminal: rates in %, intervals in brackets; with ``steps`` (a folder of
+    manifest format 5 on), the generation steps after the ratings."""
     rate = report.measure.is_rate
 
     def number(x: float) -> str:
@@ -251,4 +294,11 @@ def format_report(report: Report, title: str) -> str:
     if report.undefined:
         lines.append(f"  (intervals undefined: in {report.undefined} of {report.resamples} resamples some policies "
                      "won or lost every comparison; play more games)")
+    if steps and len(report.steps):
+        lines.append("generation steps: each generation less the one before it, Elo (95% intervals of the "
+                     "difference, the same resamples)")
+        for family, rows in report.steps.groupby("family", sort=False):
+            lines.append(f"  {family}")
+            lines += [f"    g{x.generation} less g{x.previous_generation}: {x.step:+.1f} [{x.lo:+.1f}, {x.hi:+.1f}]  "
+                      f"{x.verdict}" for x in rows.itertuples()]
     return "\n".join(lines)

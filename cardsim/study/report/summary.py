@@ -148,7 +148,7 @@ def _profile_files():
 def outputs(study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> list[str]:
     """The files ``write`` writes for ``study``, in its order (as a folder of ``manifest_format`` holds them)."""
     if study.ladder is not None:
-        return [storage.SUMMARY, *ladder_files.FILES]
+        return [storage.SUMMARY, *ladder_files.outputs(study, manifest_format)]
     if study.profile is not None:
         return [storage.SUMMARY, *_profile_files().FILES]
     cells = study.cells()
