@@ -84,12 +84,10 @@ def command(study: Study, out: str | Path | None) -> list[str]:
 def texts(report: Report, study: Study, manifest_format: int = storage.MANIFEST_FORMAT) -> dict[str, str]:
     """The text files, by name, as a folder of ``manifest_format`` holds them: what ``write`` writes and
     ``check`` compares."""
-    steps = manifest_format >= STEPS_FORMAT
+    stepped = STEPS in outputs(study, manifest_format)
     out = {TABLE: _csv(report.table), RATINGS: _csv(report.ratings),
-           TEXT: format_report(report, title(study), steps=steps) + "\n"}
-    if STEPS in outputs(study, manifest_format):
-        out[STEPS] = _csv(report.steps)
-    return out
+           TEXT: format_report(report, title(study), steps=stepped) + "\n"}
+    return out | ({STEPS: _csv(report.steps)} if stepped else {})
 
 
 def write(report: Report, study: Study, folder: Path) -> list[str]:

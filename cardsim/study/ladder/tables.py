@@ -227,10 +227,11 @@ class Tally:
             rows.append((p, ALL, self.measure.name, *self._overall[p].estimate(self.measure), np.nan, np.nan, np.nan))
         table = pd.DataFrame(rows, columns=list(TABLE_COLUMNS))
         ratings, samples = self._ratings(resamples, seed)
+        undefined = int(np.isnan(samples).any(axis=1).sum())
+        steps = self._steps(ratings.rating.to_numpy(), samples)
         every = sum(s.total.sum() for s in self._overall.values()) / sum(s.count.sum() for s in self._overall.values())
         return Report(table, ratings, self.measure, self.players, self.deals, self._seatings, float(every),
-                      resamples, int(np.isnan(samples).any(axis=1).sum()), self._steps(ratings.rating.to_numpy(),
-                                                                                       samples))
+                      resamples, undefined, steps)
 
     def _ratings(self, resamples: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
         """The ratings table and the bootstrap's ratings (resamples x policies, Elo)."""
@@ -259,8 +260,8 @@ class Tally:
 
 
 def format_report(report: Report, title: str, steps: bool = True) -> str:
-    """The tables as text for a terminal: rates in %, intervals in brackets; with ``steps`` (a folder of
-    manifest format 5 on), the generation steps after the ratings."""
+    """The tables as text for a terminal: rates in %, intervals in brackets; with ``steps`` (a folder that holds
+    ``steps.csv``: ``files.outputs``), the generation steps after the ratings."""
     rate = report.measure.is_rate
 
     def number(x: float) -> str:
