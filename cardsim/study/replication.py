@@ -4,9 +4,11 @@ A study's finding is quoted only once it holds on deals it has not seen. ``repli
 re-runs the study of ``FOLDER`` with another seed, every other setting equal (its games per
 cell included, also for a run stepped to a precision), into ``DIR/fresh`` (a study folder
 like any other; ``DIR`` defaults to ``FOLDER_replication`` beside ``FOLDER``), and writes
-``DIR/replication.csv``: each contrast (``effects.csv``'s effects for a sweep or factorial,
-else ``summary.csv``'s paired shifts against the baseline) in both runs, each corrected for
-many comparisons in its own run (``multiplicity``), with a verdict (``VERDICTS``):
+``DIR/replication.csv``: each contrast (``effects.csv``'s effects for a sweep or factorial; a
+ladder's ratings against its first policy and its generation steps, their intervals read as
+normal from the bootstrap's; else ``summary.csv``'s paired shifts against the baseline) in both
+runs, each corrected for many comparisons in its own run (``multiplicity``), with a verdict
+(``VERDICTS``):
 
 - ``no finding``: the original does not survive correction: there is nothing to replicate;
 - ``replicated``: the fresh run's contrast survives too, with the same sign;
@@ -21,7 +23,8 @@ The default seed is the original's plus 1: game keys hash the seed, so its deals
 nothing with the original's.
 
 Where the full study costs too much to run again, ``--players``, ``--policies`` and
-``--games`` replicate a part of it: only those cells, at that many games. The table then
+``--games`` replicate a part of it: only those cells, at that many games (a ladder: only
+``--games``, since each rating depends on the whole company). The table then
 holds only the contrasts of those cells; each run is corrected within what it holds (the
 fresh run's families are smaller, so its correction is milder), and fewer games make
 ``underpowered`` likelier, never a false ``replicated``.
@@ -44,7 +47,9 @@ from cardsim.study.report import multiplicity
 from cardsim.study.report import summary as report
 from cardsim.study.report.stats import LEVEL
 from cardsim.study.folder import storage
-from cardsim.study.plan.spec import Study, StudyError
+from cardsim.study.ladder import run as ladders
+from cardsim.study.ladder import tables as ladder_tables
+from cardsim.study.plan.spec import Study
 
 TABLE = "replication.csv"
 FRESH = "fresh"
@@ -61,8 +66,12 @@ SHOWN = ("estimate", "lo", "hi", "p_holm", "sim_lo", "sim_hi", "survives")
 
 def contrasts(folder: Path, study: Study) -> pd.DataFrame:
     """A study folder's contrasts, corrected (``multiplicity``): its effects (a sweep or factorial;
-    a table written before the corrections is corrected here) or its paired shifts and, where games
-    end in ties, the changes of the tie rate (``multiplicity.variant_table``)."""
+    a table written before the corrections is corrected here), a ladder's ratings and generation steps
+    (``ladder.tables.contrasts``, one family), or its paired shifts and, where games end in ties, the
+    changes of the tie rate (``multiplicity.variant_table``)."""
+    if study.ladder is not None:
+        ladder = ladders.read(folder)
+        return multiplicity.adjust(ladder_tables.contrasts(ladder.ratings, ladder.steps, study.games), study.alpha)
     if study.design is not None:
         effects = report.parse_effects((folder / report.EFFECTS).read_text(encoding="utf-8"),
                                        str(folder / report.EFFECTS))
@@ -120,10 +129,9 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
     folder = Path(folder)
     manifest = storage.read_manifest(folder)
     study = claims.study_of(manifest, folder / storage.MANIFEST)
-    if study.ladder is not None:
-        raise StudyError(str(folder), None, "a ladder has no effects to replicate; play it again on fresh deals "
-                         "(`cardsim ladder ... --seed S`, or its study file with another `seed`) and compare the "
-                         "ratings (benchmarks/ladder_steps.py)")
+    if study.ladder is not None and (players or policies):
+        raise ValueError(f"--{'players' if players else 'policies'}: a ladder is replicated whole (its ratings "
+                         "depend on every policy it seats); --games plays fewer games a seating")
     seed = fresh_seed(study) if seed is None else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise ValueError(f"--seed: expected an integer 0 .. 2**64 - 1, not {seed!r}")

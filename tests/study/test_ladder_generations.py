@@ -89,3 +89,22 @@ def test_each_step_is_the_difference_of_two_ratings_with_its_interval_from_the_s
 def test_a_ladder_without_two_generations_of_one_family_has_no_steps():
     report = _tally(["greedy", G[0], "random"], {"greedy": 0, G[0]: 0.3, "random": -0.5}).report(resamples=50)
     assert report.steps.empty and "generation steps" not in ladder_tables.format_report(report, "title")
+
+
+def test_a_ladders_claims_are_its_ratings_and_steps_corrected_as_one_family():
+    """What ``cardsim replicate`` compares of a ladder: each rating against the pinned first policy and each
+    generation step, every interval the bootstrap's, corrected together (Holm over the ladder's claims)."""
+    from cardsim.study.report import multiplicity
+
+    policies = ["greedy", G[0], "random", G[1], G[2]]
+    report = _tally(policies, {"greedy": 0, G[0]: 0.3, "random": -0.5, G[1]: 0.32, G[2]: 0.9}).report(resamples=200)
+    table = ladder_tables.contrasts(report.ratings, report.steps, 400)
+    assert list(table.columns) == list(ladder_tables.CONTRAST_COLUMNS)
+    assert list(zip(table.effect, table.policy, table.reference)) == [
+        ("rating", G[0], "greedy"), ("rating", "random", "greedy"), ("rating", G[1], "greedy"),
+        ("rating", G[2], "greedy"), ("step", G[1], G[0]), ("step", G[2], G[1])]
+    assert table.estimate.tolist() == [*report.ratings.rating[1:], *report.steps.step]
+    assert table.lo.tolist() == [*report.ratings.lo[1:], *report.steps.lo] and (table.games == 400).all()
+    adjusted = multiplicity.adjust(table)
+    assert adjusted.survives.tolist() == [True, True, True, True, False, True]  # the step of 0.02 is not found
+    assert (adjusted.p_holm >= adjusted.p).all() and (adjusted.sim_hi - adjusted.sim_lo > table.hi - table.lo).all()

@@ -152,12 +152,32 @@ def test_report_writes_the_same_ladder_files(moska_copy, capsys):
     assert read(moska_copy).text == (moska_copy / "ladder.txt").read_text()
 
 
-def test_a_ladder_is_not_replicated_by_replicate_and_the_line_says_how_instead(moska_copy, capsys):
-    assert main(["replicate", str(moska_copy), "--quiet"]) == 2
+def test_replicate_plays_the_ladder_again_on_the_next_seed_and_tabulates_its_ratings(moska, moska_copy, capsys):
+    """``cardsim replicate`` on a ladder: the same ladder on the next seed in ``fresh/``, and each rating against
+    the pinned first policy corrected and compared with the original's (``replication.csv``)."""
+    from cardsim.study import replication
+
+    assert main(["replicate", str(moska_copy), "--quiet"]) == 0
+    place = moska_copy.parent / "copy_replication"
+    assert capsys.readouterr().out == (f"replicated {moska_copy} on fresh deals: 1 replicated, 0 not replicated, "
+                                       f"0 underpowered, 0 no finding; wrote {place}: replication.csv, fresh/\n")
+    fresh = read(place / replication.FRESH)
+    again = run_ladder("moska", policies="random,greedy", players=4, games=GAMES, seed=6, out=place / "again")
+    pd.testing.assert_frame_equal(fresh.ratings, again.ratings)
+    table = replication.read(place / replication.TABLE)
+    assert table[["effect", "policy", "reference", "measure", "verdict"]].values.tolist() == [
+        ["rating", "greedy", "random", "elo", "replicated"]]
+    assert table.estimate[0] == pytest.approx(moska.ratings.rating[1])
+    assert table.fresh_estimate[0] == pytest.approx(again.ratings.rating[1])
+    assert verify_study(place / replication.FRESH).ok
+
+
+@pytest.mark.parametrize("part", [["--policies", "greedy"], ["--players", "4"]])
+def test_a_ladder_is_replicated_whole_and_a_part_is_one_line(moska_copy, capsys, part):
+    assert main(["replicate", str(moska_copy), *part, "--quiet"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"cardsim: error: {moska_copy}: a ladder has no effects to replicate; play it again on fresh deals "
-        "(`cardsim ladder ... --seed S`, or its study file with another `seed`) and compare the ratings "
-        "(benchmarks/ladder_steps.py)")
+        f"cardsim: error: {part[0]}: a ladder is replicated whole (its ratings depend on every policy it seats); "
+        "--games plays fewer games a seating")
     assert not (moska_copy.parent / "copy_replication").exists()
 
 

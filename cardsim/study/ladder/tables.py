@@ -259,6 +259,20 @@ class Tally:
         return pd.DataFrame(rows, columns=list(STEP_COLUMNS))
 
 
+CONTRAST_COLUMNS = ("effect", "policy", "reference", "measure", "estimate", "lo", "hi", "games")
+"""A ladder's claims as contrasts (``contrasts``), the columns ``cardsim replicate`` corrects and compares."""
+
+
+def contrasts(ratings: pd.DataFrame, steps: pd.DataFrame, deals: int) -> pd.DataFrame:
+    """A ladder's claims, one row each (``CONTRAST_COLUMNS``): every policy's ``rating`` against the
+    pinned first policy (its ``reference``), then every generation's ``step`` over the one before it,
+    each an Elo difference with its 95% bootstrap interval over ``deals`` deals (``games``)."""
+    anchor = ratings.policy.iloc[0]
+    rows = [("rating", r.policy, anchor, "elo", r.rating, r.lo, r.hi, deals) for r in ratings.iloc[1:].itertuples()]
+    rows += [("step", s.policy, s.previous, "elo", s.step, s.lo, s.hi, deals) for s in steps.itertuples()]
+    return pd.DataFrame(rows, columns=list(CONTRAST_COLUMNS))
+
+
 def format_report(report: Report, title: str, steps: bool = True) -> str:
     """The tables as text for a terminal: rates in %, intervals in brackets; with ``steps`` (a folder that holds
     ``steps.csv``: ``files.outputs``), the generation steps after the ratings."""
