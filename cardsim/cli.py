@@ -65,10 +65,16 @@ def cmd_run(args: argparse.Namespace) -> None:
         folder = run_study(args.study, games=args.games, out=args.out, force=args.force, progress=not args.quiet,
                            resume=args.resume, precision=args.precision, max_games=args.max_games,
                            precision_of=args.precision_of, hooks=args.hooks, execution=execution)
-    print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
     from cardsim.study.plan.spec import load
 
-    if load(args.study).replicate:  # `replicate = true` in the study file
+    study = load(args.study)
+    if study.ladder is not None:  # a [ladder] table: what `cardsim ladder` prints
+        from cardsim.study.ladder.run import read
+
+        _wrote_ladder(read(folder))
+    else:
+        print(f"wrote {folder}: games.parquet, sample.csv, summary.csv, plots, manifest.json" + _reached(folder))
+    if study.replicate:  # `replicate = true` in the study file
         _replicate(folder, None, None, args)
 
 
@@ -132,6 +138,11 @@ def cmd_ladder(args: argparse.Namespace) -> None:
                         seed=args.seed, seatings=args.seatings, engine=args.engine, jobs=args.jobs, out=args.out,
                         backend=args.backend, scheduler=args.scheduler, force=args.force, progress=not args.quiet,
                         resume=args.resume)
+    _wrote_ladder(result)
+
+
+def _wrote_ladder(result) -> None:
+    """A ladder's tables and ratings (``ladder.txt``), then its folder and files."""
     print(result.text, end="")
     steps = "steps.csv, " if len(result.steps) else ""
     print(f"wrote {result.folder}: ladder.csv, ratings.csv, {steps}ladder.txt, ladder.png, summary.csv, "

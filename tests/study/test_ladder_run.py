@@ -231,13 +231,18 @@ preset = "plain"
 """
 
 
-def test_a_study_file_can_hold_a_ladder(write_study, tmp_path):
+def test_a_study_file_can_hold_a_ladder(write_study, tmp_path, capsys):
+    """... and ``cardsim run`` of it prints what ``cardsim ladder`` prints: the tables, then the files."""
     study = load(write_study(LADDER_FILE))
     assert study.ladder.policies == ("random", "greedy") and study.ladder.seatings == "pairs"
     assert [c.seats for c in study.cells()] == seatings(["random", "greedy"], 3)
     assert type(study).from_dict(json.loads(json.dumps(study.to_dict()))) == study
+    capsys.readouterr()
     assert main(["run", str(write_study(LADDER_FILE)), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     assert read(tmp_path / "out").ratings.policy.tolist() == ["random", "greedy"]
+    assert capsys.readouterr().out == read(tmp_path / "out").text + (
+        f"wrote {tmp_path / 'out'}: ladder.csv, ratings.csv, ladder.txt, ladder.png, summary.csv, games.parquet, "
+        "sample.csv, manifest.json\n")
     assert verify_study(tmp_path / "out").ok
 
 
