@@ -12,6 +12,7 @@ paired differences), a knob study's ``effects.csv`` (main effects) and a ladder'
     python experiments/findings.py --findings      # the headline findings, corrected, replicated, by skill
     python experiments/findings.py --profiles      # the balance profiles: fairest, most skilful, least decided by the deal
     python experiments/findings.py --per-count     # Moska's seat edge at 3 to 6 players, learned tuned to each cell
+    python experiments/findings.py --generations   # the learned players' generation steps, replicated on fresh deals
 
 ``--findings`` prints each headline claim (``CLAIMS``) with its correction for many comparisons
 (Holm p and BH q within its study's family, from the committed tables: ``cardsim.study.report.multiplicity``),
@@ -581,6 +582,33 @@ def _skill_replication(results: Path, name: str, players: int) -> list[str]:
                 f"{tried.get('not replicated', 0)} not replicated, {tried.get('underpowered', 0)} underpowered."]
 
 
+MODEL_GENERATION = re.compile(r"model=['\"]?([^'\"(),]*?)_g(\d+)\b")
+"""A learned model's family and generation in a policy string: ``learned(model='moska_4p_g3')`` is moska_4p, 3."""
+
+
+def generation_steps(results: Path = RESULTS) -> str:
+    """The generation ladders replicated on fresh deals (``results/ladder_*_replication``): every step of a
+    model's generations over the one before, in the original ladder and on the fresh deals, each 95% interval
+    and its verdict, corrected with the ladder's other claims (``cardsim.study.replication``); then how many of
+    the ladders' ratings replicated."""
+    rows, ratings = [], []
+    for place in sorted(results.glob("ladder_*_replication")):
+        table = replication.read(place / replication.TABLE)
+        name = place.name.removesuffix("_replication").removeprefix("ladder_")
+        ratings.append(table.loc[table.effect == "rating", "verdict"])
+        for r in table.loc[table.effect == "step"].itertuples():
+            (family, k), (_, h) = MODEL_GENERATION.search(r.policy).groups(), MODEL_GENERATION.search(r.reference).groups()
+            search = " (searched)" if r.policy.startswith(("mc(", "oracle(")) else ""
+            rows.append(f"| `{name}` | `{family}`{search} g{k} − g{h} | {_diff(r.estimate, r.lo, r.hi, 1)} | "
+                        f"{_diff(r.fresh_estimate, r.fresh_lo, r.fresh_hi, 1)} | {r.verdict} |")
+    verdicts = pd.concat(ratings)
+    return ("the generation ladders replicated on fresh deals: each step, Elo (95% bootstrap interval), the "
+            "verdict corrected for the ladder's claims:\n\n"
+            "| ladder | step | original | fresh deals | verdict |\n|---|---|---|---|---|\n" + "\n".join(rows) +
+            f"\n\nTheir ratings against each ladder's first policy: {(verdicts == 'replicated').sum()} of "
+            f"{len(verdicts)} replicated{''.join(f', {n} {v}' for v, n in verdicts.value_counts().items() if v != 'replicated')}.")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
@@ -592,6 +620,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profiles", action="store_true", help="the balance profiles' tables")
     parser.add_argument("--skill", action="store_true", help="the skill-ladder studies' effects, rung by rung")
     parser.add_argument("--per-count", action="store_true", help="Moska's seat edge at every player count")
+    parser.add_argument("--generations", action="store_true", help="the generation ladders' steps, replicated")
     parser.add_argument("studies", nargs="*", default=None)
     args = parser.parse_args(argv)
     if args.profiles:
@@ -602,6 +631,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.per_count:
         print(fairness_by_players())
+        return
+    if args.generations:
+        print(generation_steps())
         return
     if args.findings:
         print(findings())
