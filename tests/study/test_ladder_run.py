@@ -2,6 +2,7 @@
 seating; its tables against the games played one seating at a time, the same deals in
 every seating, verify on the folder (and tampering caught), report, other games' measures,
 the [ladder] table of a study file, and bad input as one line."""
+import dataclasses
 import json
 import re
 import shutil
@@ -21,6 +22,7 @@ from cardsim.study.ladder.run import ladder_study, read
 from cardsim.study.pipeline import run_ladder
 from cardsim.study.plan.seatings import seatings
 from cardsim.study.plan.spec import load
+from cardsim.study.report.html import render_ladder
 from cardsim.study.report.stats import wilson
 from fakegame import edit
 
@@ -322,3 +324,30 @@ def test_a_ladder_of_generations_writes_its_steps_and_verify_recomputes_them(tmp
     assert verify_study(tmp_path / "g").mismatches == [
         "steps.csv: changed since the run (its sha256 is not the manifest's)",
         "steps.csv: not the ladder its games.parquet gives"]
+
+
+def test_a_ladders_report_html_shows_its_ratings_pairs_and_figure_not_each_seating(moska_copy, capsys):
+    """``cardsim report FOLDER --html`` on a ladder: its own tables (ratings, A among B, each policy over all its
+    seats) and ``ladder.png``, in Chromium; not the per-seating tables of a study page (a ladder's cells are
+    seatings, not policies)."""
+    from chromium import Browser
+    from test_study_html import _facts, _png_size
+
+    assert main(["report", str(moska_copy), "--html"]) == 0
+    ladder = read(moska_copy)
+    with Browser() as page:
+        page.open(moska_copy / "report.html")
+        facts = _facts(page)
+    assert {k: v for k, v in facts["tables"].items() if k not in ("provenance", "headline")} == {
+        "ratings": 2, "among": 2, "overall": 2, "rules": 1}
+    assert [(alt, complete) for alt, complete, *_ in facts["images"]] == [("ladder.png", True)]
+    assert tuple(facts["images"][0][2:]) == _png_size((moska_copy / "ladder.png").read_bytes())
+    assert facts["outside"] == [] and facts["scripts"] == 0
+    text = (moska_copy / "report.html").read_text()
+    assert "Findings at a glance" not in text and "greedy,random,random,random" not in text
+    assert f"{ladder.ratings.rating[1]:+.1f} <span class=\"ci\">[{ladder.ratings.lo[1]:+.1f}, " in text
+    steps = pd.DataFrame([("learned(model='x_g*')", 2, 1, "learned(model='x_g2')", "learned(model='x_g1')", 3.3,
+                           1.5, 5.0, "climbs")], columns=ladder.steps.columns)
+    page = render_ladder(json.loads((moska_copy / "manifest.json").read_text()), dataclasses.replace(ladder, steps=steps),
+                         [], "cardsim ladder ...")
+    assert "<table id=\"steps\">" in page and "g2 less g1" in page and "+3.3 <span class=\"ci\">[+1.5, +5.0]" in page

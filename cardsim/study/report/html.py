@@ -7,7 +7,10 @@ intervals, paired differences against the baseline, a fairness ranking, the knob
 effects), a ``--precision`` run's convergence curve (drawn here from the manifest), every
 plot embedded as a ``data:`` URI, the manifest's provenance and the
 command that re-creates the study. No script, no stylesheet or image from elsewhere:
-the file alone is the report. Nothing here computes a statistic.
+the file alone is the report. A ladder's page (``render_ladder``) shows the ladder's own files
+instead: its ratings, generation steps, each policy alone among each other and over all its
+seats, and ``ladder.png`` (its cells are seatings, which a study's tables would list one by
+one). Nothing here computes a statistic.
 """
 from __future__ import annotations
 
@@ -63,8 +66,13 @@ def write_report(folder: str | Path) -> Path:
         if (folder / EFFECTS).exists() else None
     study = claims.study_of(manifest, folder / storage.MANIFEST, played=False)
     skipped = study.design.skipped if study.design is not None else ()
-    page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder), skipped,
-                  precision_png(manifest), profile_html.section(folder))
+    if study.ladder is not None:
+        from cardsim.study.ladder.run import read
+
+        page = render_ladder(manifest, read(folder), _plots(folder, manifest), recreate_command(manifest, folder))
+    else:
+        page = render(manifest, summary, effects, _plots(folder, manifest), recreate_command(manifest, folder),
+                      skipped, precision_png(manifest), profile_html.section(folder))
     storage.atomic_write(folder / REPORT, lambda p: p.write_text(page, encoding="utf-8"))
     return folder / REPORT
 
@@ -142,7 +150,68 @@ def render(manifest: dict[str, Any], summary: pd.DataFrame, effects: pd.DataFram
     parts.append("<h2>Plots</h2>")
     parts += [_figure(name, png) for name, png in plots]
     parts += ["<h2>Provenance</h2>", _provenance(manifest)]
-    title = f"cardsim: {study['name']}"
+    return _page(f"cardsim: {study['name']}", parts)
+
+
+def render_ladder(manifest: dict[str, Any], ladder, plots: list[tuple[str, bytes]], command: str) -> str:
+    """A ladder's page (``ladder``: its ``LadderResult``): what was run, the ratings, the generation steps, each
+    policy alone among each other and over all its seats, the figure, how to re-create it, the provenance."""
+    study, table = manifest["study"], ladder.table
+    measure = table.measure.iloc[0]
+    value = (lambda x, lo, hi: _pct(x, lo, hi)) if measure != "mean score" else \
+        (lambda x, lo, hi: _pct(x, lo, hi, signed=True, scale=1))
+    unfair = unfair_note(pd.Series(study["ladder"]["policies"]))
+    run = dict(headline(manifest))
+    run.pop("baseline")
+    run.update({"variants": " ".join(f"{v} ({r['describe']})" for v, r in manifest["rules"].items()),
+                "policies": ", ".join(study["ladder"]["policies"]), "games per cell": None, "cells": None})
+    run = {k: v for k, v in run.items() if v is not None} | {
+        "seatings": f"{len(manifest['cells']):,} ({study['ladder']['seatings']}), {study['games']:,} games each, "
+                    "the same deals in every seating"}
+    ratings = [[r.policy, "0 (pinned)" if r.Index == 0 else _pct(r.rating, r.lo, r.hi, signed=True, scale=1, digits=1),
+                f"{r.wins:,.0f}", f"{r.losses:,.0f}"] for r in ladder.ratings.itertuples()]
+    steps = [[s.family, f"g{s.generation} less g{s.previous_generation}",
+              _pct(s.step, s.lo, s.hi, signed=True, scale=1, digits=1), s.verdict] for s in ladder.steps.itertuples()]
+    pairs, alone = table.loc[table.among != "(all)"], table.loc[table.among == "(all)"]
+    parts = [f"<h1>{_e(study['name'])}: {_e(study['game'])} ladder</h1>",
+             f"<p>{_e(study.get('description', ''))} <span class=\"note\">(the study's description: "
+             "informational, as the run wrote it)</span></p>",
+             *([f"<p class=\"note\" id=\"unfair\">{_e(unfair)}</p>"] if unfair else []),
+             _table("headline", "What was run", ["", ""], [[k, v] for k, v in run.items()], names=2),
+             "<h2>Ratings</h2>",
+             "<p class=\"note\">Bradley–Terry strengths on the Elo scale, the first policy pinned at 0, fitted to "
+             "every game's outcomes between seats of different policies; 95% intervals from a bootstrap over deals "
+             "(every seating of a deal resampled together).</p>",
+             _table("ratings", "ratings.csv", ["policy", "rating [95%]", "pairwise wins", "pairwise losses"], ratings,
+                    clear=[[False, i > 0 and _clear(r.lo, r.hi), False, False]
+                           for i, r in enumerate(ladder.ratings.itertuples())])]
+    if steps:
+        parts += ["<h2>Generation steps</h2>",
+                  "<p class=\"note\">Each model generation's rating less the one before it, with the 95% interval of "
+                  "the difference from the same resamples; each verdict reads its own interval (<code>cardsim "
+                  "replicate</code> corrects a ladder's claims together and plays it again on fresh deals).</p>",
+                  _table("steps", "steps.csv", ["model", "step", "Elo [95%]", "verdict"], steps,
+                         clear=[[False, False, v != "no difference detected", False] for *_, v in steps])]
+    parts += [f"<h2>{_e(measure.capitalize())}: each policy alone among each other</h2>",
+              f"<p class=\"note\">A in one seat, B in all the others, over every seating of that shape: A's "
+              f"{_e(measure)} and the B seats'" + (", Wilson 95% intervals over the seat-games" if measure != "mean score"
+                                                   else ", Student t 95% intervals over deals") + ".</p>",
+              _table("among", "ladder.csv", ["A (one seat)", "among B", f"A's {measure} [95%]",
+                                             f"B seats' {measure} [95%]", "seat-games"],
+                     [[r.policy, r.among, value(r.value, r.lo, r.hi), value(r.among_value, r.among_lo, r.among_hi),
+                       f"{r.seat_games:,}"] for r in pairs.itertuples()], names=2),
+              _table("overall", f"each policy's {measure} over all its seats", ["policy", f"{measure} [95%]",
+                                                                                 "seat-games"],
+                     [[r.policy, value(r.value, r.lo, r.hi), f"{r.seat_games:,}"] for r in alone.itertuples()]),
+              "<h2>Figure</h2>", *(_figure(name, png) for name, png in plots),
+              "<h2>Re-create it</h2>", f"<pre id=\"command\">{_e(command)}</pre>",
+              f"<p class=\"note\">Then <code>cardsim verify {_e(_folder_of(command))}</code> re-runs sampled games and "
+              "checks every digest of the manifest.</p>",
+              "<h2>Provenance</h2>", _provenance(manifest)]
+    return _page(f"cardsim: {study['name']}", parts)
+
+
+def _page(title: str, parts: list[str]) -> str:
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{_e(title)}</title>"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>{STYLE}</style></head>\n"
             "<body>\n" + "\n".join(parts) + "\n</body></html>\n")
