@@ -51,8 +51,7 @@ from cardsim.study.ladder import run as ladders
 from cardsim.study.ladder import tables as ladder_tables
 from cardsim.study.plan.spec import Study
 
-TABLE = "replication.csv"
-FRESH = "fresh"
+TABLE, FRESH = storage.REPLICATION, storage.FRESH
 VERDICTS = ("replicated", "not replicated", "underpowered", "no finding")
 POWER = 0.8
 """A fresh run that misses a contrast counts against it only if it would have found an effect of the

@@ -88,6 +88,10 @@ def test_replicate_true_in_the_study_file_replicates_after_the_run(fake, tmp_pat
     assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     assert (tmp_path / "out_replication" / TABLE).is_file()
     assert "replicated" in capsys.readouterr().out.splitlines()[-1]
+    assert cli.main(["verify", str(tmp_path / "out_replication")]) == 2  # the replication's folder is no study
+    assert capsys.readouterr().err == (f"cardsim: error: {tmp_path / 'out_replication'}: no manifest.json: a "
+                                       f"replication (replication.csv); its fresh run is the study folder "
+                                       f"{tmp_path / 'out_replication' / FRESH}\n")
 
 
 def test_a_replication_needs_another_seed_and_a_study_with_contrasts(fake, tmp_path, capsys):

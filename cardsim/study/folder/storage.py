@@ -33,6 +33,8 @@ GAMES = "games.parquet"
 SAMPLE = "sample.csv"
 SUMMARY = "summary.csv"
 MANIFEST = "manifest.json"
+REPLICATION, FRESH = "replication.csv", "fresh"
+"""A replication's folder (``cardsim.study.replication``): its table, and its fresh run's study folder."""
 MANIFEST_FORMAT = 5
 """5: a ladder that seats generations of a learned model writes its generation steps (``steps.csv``, and in
 ``ladder.txt``); 4: adds the seal (the sha256 of every other field) and the list of informational fields; 3: adds
@@ -346,6 +348,9 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
+        if (folder / REPLICATION).is_file() and (folder / FRESH / MANIFEST).is_file():
+            raise StudyError(str(folder), None, f"no {MANIFEST}: a replication ({REPLICATION}); its fresh run is the "
+                             f"study folder {folder / FRESH}") from None
         raise StudyError(str(folder), None, f"no {MANIFEST}: not a complete study folder") from None
     except NotADirectoryError:
         raise StudyError(str(folder), None, "a file, not a study folder") from None
