@@ -139,6 +139,8 @@ def cmd_ladder(args: argparse.Namespace) -> None:
                         backend=args.backend, scheduler=args.scheduler, force=args.force, progress=not args.quiet,
                         resume=args.resume)
     _wrote_ladder(result)
+    if args.replicate:
+        _replicate(result.folder, None, None, args)
 
 
 def _wrote_ladder(result) -> None:
@@ -297,6 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seatings", choices=("pairs", "all"), default="pairs",
                    help="pairs: A in one seat, B in the others, rotated (default); all: every assignment")
     p.add_argument("--engine", choices=("compiled", "reference"), default="compiled", help="default compiled")
+    p.add_argument("--replicate", action="store_true", help="then play it again on fresh deals (the next seed) and "
+                                                            "write replication.csv: which ratings and steps hold")
     _folder_options(p, "output folder (default: results/ladder_<game>)",
                     "continue an interrupted run of the same ladder")
     p.set_defaults(func=cmd_ladder)

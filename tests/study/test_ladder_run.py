@@ -174,6 +174,15 @@ def test_replicate_plays_the_ladder_again_on_the_next_seed_and_tabulates_its_rat
     assert verify_study(place / replication.FRESH).ok
 
 
+def test_ladder_replicate_plays_it_and_then_replicates_it(tmp_path, capsys):
+    assert main([*ARGS, "--out", str(tmp_path / "l"), "--games", "60", "--replicate"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2].startswith(f"wrote {tmp_path / 'l'}: ladder.csv")
+    assert out[-1].startswith(f"replicated {tmp_path / 'l'} on fresh deals: ")
+    assert (tmp_path / "l_replication" / "replication.csv").is_file()
+    assert read(tmp_path / "l_replication" / "fresh").ratings.policy.tolist() == ["random", "greedy"]
+
+
 @pytest.mark.parametrize("part", [["--policies", "greedy"], ["--players", "4"]])
 def test_a_ladder_is_replicated_whole_and_a_part_is_one_line(moska_copy, capsys, part):
     assert main(["replicate", str(moska_copy), *part, "--quiet"]) == 2
