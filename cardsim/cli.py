@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 import cardsim
 from cardsim.core.progress import note_on_stderr
@@ -167,19 +168,30 @@ def cmd_profile(args: argparse.Namespace) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> None:
-    """Exit status 1 when a re-run row or a records digest differs from the manifest."""
+    """Exit status 1 when a re-run row or a records digest differs from the manifest; a replication's folder:
+    its fresh run verified, and its ``replication.csv`` recomputed from the original beside it and the fresh run."""
     from cardsim.study import verify_study
+    from cardsim.study.folder import storage
 
-    v = verify_study(args.folder, sample=args.sample, seed=args.sample_seed, redraw=args.redraw)
+    folder = Path(args.folder)
+    replication = (folder / storage.REPLICATION).is_file() and not (folder / storage.MANIFEST).is_file()
+    table = []
+    if replication:
+        from cardsim.study.replication import differences
+
+        table = differences(folder)  # first: a replication without its original is one line, nothing re-run
+    v = verify_study(folder / storage.FRESH if replication else folder, sample=args.sample, seed=args.sample_seed,
+                     redraw=args.redraw)
     for line in v.notes:
         print(f"note: {line}")
-    for line in v.mismatches:
+    for line in [*v.mismatches, *table]:
         print(f"MISMATCH {line}")
-    verdict = "identical" if v.ok else "DIFFERENT"
+    verdict = "identical" if v.ok and not table else "DIFFERENT"
     drawn = "" if v.seed is None else f" (--sample-seed {v.seed})"
+    recomputed = f" ({storage.FRESH}/), and {storage.REPLICATION} recomputed from both runs" if replication else ""
     print(f"{args.folder}: {len(v.games)} game indices{drawn} x {v.cells} cells re-run against {v.source}, "
-          f"manifest, files and summary checked: {verdict}")
-    if not v.ok:
+          f"manifest, files and summary checked{recomputed}: {verdict}")
+    if verdict != "identical":
         raise SystemExit(1)
 
 

@@ -49,7 +49,7 @@ from cardsim.study.report.stats import LEVEL
 from cardsim.study.folder import storage
 from cardsim.study.ladder import run as ladders
 from cardsim.study.ladder import tables as ladder_tables
-from cardsim.study.plan.spec import Study
+from cardsim.study.plan.spec import Study, StudyError
 
 TABLE, FRESH = storage.REPLICATION, storage.FRESH
 VERDICTS = ("replicated", "not replicated", "underpowered", "no finding")
@@ -182,6 +182,40 @@ def _part(study: Study, players: list[int] | None, policies: list[str] | None, g
     if not study.cells():
         raise ValueError("--players and --policies leave no cell of the study to replicate")
     return study if games is None else study.with_games(games)
+
+
+def expected(original: Path, fresh: Path) -> pd.DataFrame:
+    """The table today's verdict rule makes of the study folder ``original`` and its fresh run ``fresh``: a
+    profile's tested figures (``cardsim.profile.command.replicated``), else the study's or ladder's contrasts."""
+    from cardsim.profile import command as profiles, files as profile_files  # a profile replicates through here
+
+    if (original / profile_files.TABLE).is_file():
+        return profiles.replicated(profiles.read(original), profiles.read(fresh))
+    study_of = lambda f: claims.study_of(storage.read_manifest(f), f / storage.MANIFEST)  # noqa: E731
+    return verdicts(contrasts(original, study_of(original)), contrasts(fresh, study_of(fresh)))
+
+
+def differences(place: Path) -> list[str]:
+    """What ``cardsim verify`` finds wrong with the table of the replication folder ``place``: its rows, verdicts
+    and numbers against ``expected`` of the original beside it (``FOLDER`` of ``FOLDER_replication``, where
+    ``replicate`` puts it by default) and of ``place/FRESH``; a ``StudyError`` without that original."""
+    original = place.parent / place.name.removesuffix("_replication")
+    if original == place or not (original / storage.MANIFEST).is_file():
+        raise StudyError(str(place), None, f"its original study is not beside it ({original}): {TABLE} is checked "
+                         f"against the original and {FRESH}/; verify {place / FRESH} alone")
+    today, table = expected(original, place / FRESH), read(place / TABLE)
+    keys = [c for c in LABELS if c in today.columns]
+    labels = lambda t: t[keys].fillna("").astype(str).values.tolist()  # noqa: E731 (an empty label is NaN once read)
+    if labels(table) != labels(today):
+        return [f"{TABLE}: not the contrasts of {original} and {FRESH}/ (rows or labels differ)"]
+    found = [f"{TABLE} line {i + 3}: verdict {a!r}, today's rule gives {b!r}"  # after the command and the header
+             for i, (a, b) in enumerate(zip(table.verdict, today.verdict)) if a != b]
+    numbers = [c for c in today.columns if c not in keys and c != "verdict" and c in table.columns]
+    for c in numbers:
+        a, b = table[c].to_numpy(float), today[c].to_numpy(float)
+        off = ~(np.isclose(a, b, rtol=1e-5, atol=1e-12) | (np.isnan(a) & np.isnan(b)))
+        found += [f"{TABLE} line {i + 3}: {c} {a[i]:.6g}, its runs give {b[i]:.6g}" for i in np.flatnonzero(off)]
+    return found
 
 
 def read(path: str | Path) -> pd.DataFrame:

@@ -1,6 +1,7 @@
 """Replication on fresh deals (cardsim.study.replication, ``cardsim replicate``): verdicts on fixed
 tables, and small studies of the fake game re-run with another seed."""
 import json
+import shutil
 
 import pandas as pd
 import pytest
@@ -88,10 +89,35 @@ def test_replicate_true_in_the_study_file_replicates_after_the_run(fake, tmp_pat
     assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     assert (tmp_path / "out_replication" / TABLE).is_file()
     assert "replicated" in capsys.readouterr().out.splitlines()[-1]
-    assert cli.main(["verify", str(tmp_path / "out_replication")]) == 2  # the replication's folder is no study
-    assert capsys.readouterr().err == (f"cardsim: error: {tmp_path / 'out_replication'}: no manifest.json: a "
-                                       f"replication (replication.csv); its fresh run is the study folder "
-                                       f"{tmp_path / 'out_replication' / FRESH}\n")
+    place = tmp_path / "out_replication"
+    assert cli.main(["report", str(place)]) == 2  # the replication's folder is no study
+    assert capsys.readouterr().err == (f"cardsim: error: {place}: no manifest.json: a replication (replication.csv); "
+                                       f"its fresh run is the study folder {place / FRESH}\n")
+
+
+def test_verify_checks_a_replication_its_fresh_run_and_its_table_recomputed_from_both_runs(fake, tmp_path, capsys):
+    path = tmp_path / "study.toml"
+    path.write_text(FACTORIAL)
+    original = run_study(path, out=tmp_path / "out")
+    place, table = replicate(original, out=tmp_path / "out_replication")
+    assert cli.main(["verify", str(place), "--sample", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith(
+        "manifest, files and summary checked (fresh/), and replication.csv recomputed from both runs: identical")
+    lines = (place / TABLE).read_text().splitlines()
+    row = next(i for i, line in enumerate(lines) if line.endswith(",replicated"))
+    lines[row] = lines[row].removesuffix("replicated") + "underpowered"  # an edited verdict
+    (place / TABLE).write_text("\n".join(lines) + "\n")
+    with pytest.raises(SystemExit) as status:
+        cli.main(["verify", str(place), "--sample", "1"])
+    assert status.value.code == 1
+    out = capsys.readouterr().out
+    assert f"MISMATCH replication.csv line {row + 1}: verdict 'underpowered', today's rule gives 'replicated'" in out
+    assert out.splitlines()[-1].endswith(": DIFFERENT")
+    moved = shutil.move(place, tmp_path / "elsewhere")
+    assert cli.main(["verify", str(moved)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"cardsim: error: {moved}: its original study is not beside it ({tmp_path / 'elsewhere'}): "
+        f"replication.csv is checked against the original and fresh/; verify {moved / FRESH} alone")
 
 
 def test_a_replication_needs_another_seed_and_a_study_with_contrasts(fake, tmp_path, capsys):
