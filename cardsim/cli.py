@@ -198,9 +198,16 @@ def cmd_verify(args: argparse.Namespace) -> None:
 def cmd_report(args: argparse.Namespace) -> None:
     """Re-render from games.parquet; with ``--html``, write report.html from the folder's files instead."""
     if args.html:
+        from cardsim.study.folder import storage
         from cardsim.study.report.html import write_report
 
-        print(f"wrote {write_report(args.folder)}")
+        folder = Path(args.folder)
+        if (folder / storage.REPLICATION).is_file() and not (folder / storage.MANIFEST).is_file():
+            from cardsim.study import replication
+
+            print(f"wrote {replication.write_report(folder)}")  # a replication's page, from its table
+            return
+        print(f"wrote {write_report(folder)}")
         return
     from cardsim.study import report_study
 

@@ -52,6 +52,8 @@ from cardsim.study.ladder import tables as ladder_tables
 from cardsim.study.plan.spec import Study, StudyError
 
 TABLE, FRESH = storage.REPLICATION, storage.FRESH
+REPORT = "report.html"
+"""The replication's page, written on request (``cardsim report FOLDER_replication --html``)."""
 VERDICTS = ("replicated", "not replicated", "underpowered", "no finding")
 POWER = 0.8
 """A fresh run that misses a contrast counts against it only if it would have found an effect of the
@@ -210,12 +212,30 @@ def differences(place: Path) -> list[str]:
         return [f"{TABLE}: not the contrasts of {original} and {FRESH}/ (rows or labels differ)"]
     found = [f"{TABLE} line {i + 3}: verdict {a!r}, today's rule gives {b!r}"  # after the command and the header
              for i, (a, b) in enumerate(zip(table.verdict, today.verdict)) if a != b]
+    if (place / REPORT).is_file() and (place / REPORT).read_text(encoding="utf-8") != page(place):
+        found.append(f"{REPORT}: not the page its {TABLE} renders (`cardsim report {place} --html` writes it again)")
     numbers = [c for c in today.columns if c not in keys and c != "verdict" and c in table.columns]
     for c in numbers:
         a, b = table[c].to_numpy(float), today[c].to_numpy(float)
         off = ~(np.isclose(a, b, rtol=1e-5, atol=1e-12) | (np.isnan(a) & np.isnan(b)))
         found += [f"{TABLE} line {i + 3}: {c} {a[i]:.6g}, its runs give {b[i]:.6g}" for i in np.flatnonzero(off)]
     return found
+
+
+def write_report(place: Path) -> Path:
+    """Write ``place/REPORT``, the replication's page (``report.html.render_replication``); return its path."""
+    storage.atomic_write(place / REPORT, lambda p: p.write_text(page(place), encoding="utf-8"))
+    return place / REPORT
+
+
+def page(place: Path) -> str:
+    """The replication page of the folder ``place``, from its ``TABLE`` alone."""
+    from cardsim.study.report import html
+
+    table = read(place / TABLE)
+    command = (place / TABLE).read_text(encoding="utf-8").split("\n", 1)[0].removeprefix("# ")
+    return html.render_replication(place.name.removesuffix("_replication"), command, table,
+                                   [c for c in LABELS if c in table.columns])
 
 
 def read(path: str | Path) -> pd.DataFrame:

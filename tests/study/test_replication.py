@@ -157,3 +157,29 @@ def test_a_study_with_ties_replicates_its_tie_rates_too():
     assert len(ties) == 4 and set(ties.policy) == {"random", "greedy"}
     swiss = ties.loc[(ties.variant == "swiss") & (ties.policy == "greedy")].iloc[0]
     assert swiss.verdict == "replicated" and swiss.estimate > 0 and swiss.fresh_estimate > 0
+
+
+def test_a_replications_page_shows_every_contrast_with_its_verdict(fake, tmp_path, capsys):
+    """``cardsim report FOLDER_replication --html``: one self-contained page of ``replication.csv`` (in Chromium),
+    which ``verify`` then holds to its table."""
+    from chromium import Browser
+    from test_study_html import _facts
+
+    path = tmp_path / "study.toml"
+    path.write_text(FACTORIAL)
+    place, table = replicate(run_study(path, out=tmp_path / "out"), out=tmp_path / "out_replication")
+    assert cli.main(["report", str(place), "--html"]) == 0
+    assert capsys.readouterr().out == f"wrote {place / 'report.html'}\n"
+    with Browser() as page:
+        page.open(place / "report.html")
+        facts = _facts(page)
+        counts = page.evaluate("document.getElementById('verdicts').textContent")
+    assert facts["tables"] == {"replication": len(table)} and facts["outside"] == [] and facts["scripts"] == 0
+    assert facts["command"].startswith("cardsim replicate ")
+    assert all(f"{n} {v}" in counts for v, n in table.verdict.value_counts().items())
+    assert cli.main(["verify", str(place), "--sample", "1"]) == 0
+    capsys.readouterr()
+    (place / "report.html").write_text((place / "report.html").read_text().replace("replicated", "confirmed", 1))
+    with pytest.raises(SystemExit):
+        cli.main(["verify", str(place), "--sample", "1"])
+    assert "MISMATCH report.html: not the page its replication.csv renders" in capsys.readouterr().out

@@ -10,7 +10,8 @@ command that re-creates the study. No script, no stylesheet or image from elsewh
 the file alone is the report. A ladder's page (``render_ladder``) shows the ladder's own files
 instead: its ratings, generation steps, each policy alone among each other and over all its
 seats, and ``ladder.png`` (its cells are seatings, which a study's tables would list one by
-one). Nothing here computes a statistic.
+one). A replication's page (``render_replication``) shows its ``replication.csv``, handed over by
+``cardsim.study.replication``. Nothing here computes a statistic.
 """
 from __future__ import annotations
 
@@ -209,6 +210,32 @@ def render_ladder(manifest: dict[str, Any], ladder, plots: list[tuple[str, bytes
               "checks every digest of the manifest.</p>",
               "<h2>Provenance</h2>", _provenance(manifest)]
     return _page(f"cardsim: {study['name']}", parts)
+
+
+def render_replication(name: str, command: str, table: pd.DataFrame, labels: list[str]) -> str:
+    """A replication's page (``cardsim.study.replication``): the command that made it, how many contrasts got each
+    verdict, and every contrast in both runs with its correction, the fresh run's power and the verdict (bold:
+    replicated). ``labels``: the columns of ``table`` that name a contrast."""
+    shown = [c for c in labels if table[c].notna().any()]
+    ci = lambda x, lo, hi: "" if pd.isna(x) else f"{x:+.4g} [{lo:+.4g}, {hi:+.4g}]"  # noqa: E731
+    rows = [[*("" if pd.isna(r[c]) else r[c] for c in shown), ci(r.estimate, r.lo, r.hi), f"{r.p_holm:.3g}",
+             ci(r.fresh_estimate, r.fresh_lo, r.fresh_hi), f"{r.fresh_p_holm:.3g}", f"{r.fresh_power:.2f}", r.verdict]
+            for _, r in table.iterrows()]
+    counts = table.verdict.value_counts()
+    parts = [f"<h1>{_e(name)}: on fresh deals</h1>",
+             f"<pre id=\"command\">{_e(command)}</pre>",
+             "<ul id=\"verdicts\">" + "".join(f"<li><b>{n}</b> {_e(v)}</li>" for v, n in counts.items()) + "</ul>",
+             "<p class=\"note\">Each contrast in the original run and on the fresh deals, each run corrected for its "
+             "own many comparisons (Holm's p); <i>replicated</i>: the fresh contrast survives too, with the same "
+             "sign; <i>underpowered</i>: it does not, and the fresh run had less than an 80% chance (power) to find "
+             "an effect of the original's size; <i>no finding</i>: the original does not survive correction; "
+             "<i>not replicated</i>: otherwise. Estimates in the contrast's own unit (a rate as a fraction, a "
+             "length in decisions, a rating in Elo), with 95% intervals.</p>",
+             _table("replication", "replication.csv", [*shown, "original [95%]", "Holm p", "fresh [95%]",
+                                                       "fresh Holm p", "fresh power", "verdict"], rows,
+                    names=len(shown), clear=[[False] * (len(shown) + 5) + [v == "replicated"]
+                                             for v in table.verdict])]
+    return _page(f"cardsim: {name} replicated", parts)
 
 
 def _page(title: str, parts: list[str]) -> str:
