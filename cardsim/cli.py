@@ -174,7 +174,7 @@ def cmd_verify(args: argparse.Namespace) -> None:
     from cardsim.study.folder import storage
 
     folder = Path(args.folder)
-    replication = (folder / storage.REPLICATION).is_file() and not (folder / storage.MANIFEST).is_file()
+    replication = storage.is_replication(folder)
     table = []
     if replication:
         from cardsim.study.replication import differences
@@ -202,7 +202,7 @@ def cmd_report(args: argparse.Namespace) -> None:
         from cardsim.study.report.html import write_report
 
         folder = Path(args.folder)
-        if (folder / storage.REPLICATION).is_file() and not (folder / storage.MANIFEST).is_file():
+        if storage.is_replication(folder):
             from cardsim.study import replication
 
             print(f"wrote {replication.write_report(folder)}")  # a replication's page, from its table

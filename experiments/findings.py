@@ -35,6 +35,7 @@ import pandas as pd
 
 from cardsim.games import spec
 from cardsim.study import replication
+from cardsim.study.ladder.tables import GENERATION
 from cardsim.study.report import multiplicity
 from cardsim.study.report import skill
 
@@ -582,8 +583,11 @@ def _skill_replication(results: Path, name: str, players: int) -> list[str]:
                 f"{tried.get('not replicated', 0)} not replicated, {tried.get('underpowered', 0)} underpowered."]
 
 
-MODEL_GENERATION = re.compile(r"model=['\"]?([^'\"(),]*?)_g(\d+)\b")
-"""A learned model's family and generation in a policy string: ``learned(model='moska_4p_g3')`` is moska_4p, 3."""
+def _generation(policy: str) -> tuple[str, str]:
+    """A learned model's family and generation in a policy string (``ladder.tables.GENERATION``):
+    ``learned(model='moska_4p_g3')`` is ``("moska_4p", "3")``."""
+    match = GENERATION.search(policy)
+    return match.group(1).removeprefix("model=").strip("'\"").removesuffix("_g"), match.group(2)
 
 
 def generation_steps(results: Path = RESULTS) -> str:
@@ -597,7 +601,7 @@ def generation_steps(results: Path = RESULTS) -> str:
         name = place.name.removesuffix("_replication").removeprefix("ladder_")
         ratings.append(table.loc[table.effect == "rating", "verdict"])
         for r in table.loc[table.effect == "step"].itertuples():
-            (family, k), (_, h) = MODEL_GENERATION.search(r.policy).groups(), MODEL_GENERATION.search(r.reference).groups()
+            (family, k), (_, h) = _generation(r.policy), _generation(r.reference)
             search = " (searched)" if r.policy.startswith(("mc(", "oracle(")) else ""
             rows.append(f"| `{name}` | `{family}`{search} g{k} − g{h} | {_diff(r.estimate, r.lo, r.hi, 1)} | "
                         f"{_diff(r.fresh_estimate, r.fresh_lo, r.fresh_hi, 1)} | {r.verdict} |")

@@ -128,8 +128,7 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
     from cardsim.study.pipeline import note_on_stderr, run_loaded
 
     folder = Path(folder)
-    manifest = storage.read_manifest(folder)
-    study = claims.study_of(manifest, folder / storage.MANIFEST)
+    study = _study(folder)
     if study.ladder is not None and (players or policies):
         raise ValueError(f"--{'players' if players else 'policies'}: a ladder is replicated whole (its ratings "
                          "depend on every policy it seats); --games plays fewer games a seating")
@@ -153,10 +152,8 @@ def replicate(folder: str | Path, *, seed: int | None = None, out: str | Path | 
 def tabulate(folder: Path, place: Path, argv: list[str]) -> pd.DataFrame:
     """Write ``place/TABLE`` from the study of ``folder`` and its fresh run ``place/FRESH`` (headed by
     ``argv``, the command that made it); return the table."""
-    study = claims.study_of(storage.read_manifest(folder), folder / storage.MANIFEST)
     run = place / FRESH
-    fresh = claims.study_of(storage.read_manifest(run), run / storage.MANIFEST)
-    table = verdicts(contrasts(folder, study), contrasts(run, fresh))
+    study, fresh, table = _study(folder), _study(run), expected(folder, run)
     storage.atomic_write(place / TABLE, lambda p: p.write_text(
         f"# {shlex.join(argv)}: {study.name} (seed {study.seed}) against {run} (seed {fresh.seed}), "
         f"alpha {study.alpha}\n" + table.to_csv(index=False, float_format="%.6g", lineterminator="\n"),
@@ -193,8 +190,12 @@ def expected(original: Path, fresh: Path) -> pd.DataFrame:
 
     if (original / profile_files.TABLE).is_file():
         return profiles.replicated(profiles.read(original), profiles.read(fresh))
-    study_of = lambda f: claims.study_of(storage.read_manifest(f), f / storage.MANIFEST)  # noqa: E731
-    return verdicts(contrasts(original, study_of(original)), contrasts(fresh, study_of(fresh)))
+    return verdicts(contrasts(original, _study(original)), contrasts(fresh, _study(fresh)))
+
+
+def _study(folder: Path) -> Study:
+    """The study of a finished folder, from its manifest."""
+    return claims.study_of(storage.read_manifest(folder), folder / storage.MANIFEST)
 
 
 def differences(place: Path) -> list[str]:

@@ -341,6 +341,12 @@ def write_manifest(manifest: dict[str, Any], folder: Path) -> None:
     atomic_write(folder / MANIFEST, lambda p: p.write_text(text, encoding="utf-8"))
 
 
+def is_replication(folder: Path) -> bool:
+    """Whether ``folder`` is a replication's: its ``REPLICATION`` table and fresh run, no manifest of its own."""
+    return ((folder / REPLICATION).is_file() and (folder / FRESH / MANIFEST).is_file()
+            and not (folder / MANIFEST).is_file())
+
+
 def read_manifest(folder: Path) -> dict[str, Any]:
     """The manifest of a complete study folder; a ``StudyError`` when there is none or it is not one
     this version reads (its contents are checked by ``manifest.check``)."""
@@ -348,7 +354,7 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        if (folder / REPLICATION).is_file() and (folder / FRESH / MANIFEST).is_file():
+        if is_replication(folder):
             raise StudyError(str(folder), None, f"no {MANIFEST}: a replication ({REPLICATION}); its fresh run is the "
                              f"study folder {folder / FRESH}") from None
         raise StudyError(str(folder), None, f"no {MANIFEST}: not a complete study folder") from None

@@ -163,12 +163,12 @@ def render_ladder(manifest: dict[str, Any], ladder, plots: list[tuple[str, bytes
         (lambda x, lo, hi: _pct(x, lo, hi, signed=True, scale=1))
     unfair = unfair_note(pd.Series(study["ladder"]["policies"]))
     run = dict(headline(manifest))
-    run.pop("baseline")
-    run.update({"variants": " ".join(f"{v} ({r['describe']})" for v, r in manifest["rules"].items()),
-                "policies": ", ".join(study["ladder"]["policies"]), "games per cell": None, "cells": None})
-    run = {k: v for k, v in run.items() if v is not None} | {
-        "seatings": f"{len(manifest['cells']):,} ({study['ladder']['seatings']}), {study['games']:,} games each, "
-                    "the same deals in every seating"}
+    for key in ("baseline", "games per cell", "cells"):  # a study's words for what the seatings say below
+        del run[key]
+    run |= {"variants": " ".join(f"{v} ({r['describe']})" for v, r in manifest["rules"].items()),
+            "policies": ", ".join(study["ladder"]["policies"]),
+            "seatings": f"{len(manifest['cells']):,} ({study['ladder']['seatings']}), {study['games']:,} games each, "
+                        "the same deals in every seating"}
     ratings = [[r.policy, "0 (pinned)" if r.Index == 0 else _pct(r.rating, r.lo, r.hi, signed=True, scale=1, digits=1),
                 f"{r.wins:,.0f}", f"{r.losses:,.0f}"] for r in ladder.ratings.itertuples()]
     steps = [[s.family, f"g{s.generation} less g{s.previous_generation}",
