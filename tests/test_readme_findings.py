@@ -19,7 +19,7 @@ PER_COUNT = re.compile(r"<!-- per-count: experiments/findings.py --per-count -->
 """Moska's seat edge per player count in docs/findings.md: ``experiments/findings.py --per-count`` as printed."""
 GENERATIONS = re.compile(r"<!-- generations: experiments/findings.py --generations -->\n(.*?)\n<!-- /generations -->",
                          re.S)
-"""docs/ladder.md's table of the generation ladders' replications: ``experiments/findings.py --generations``."""
+"""docs/players.md's table of the generation ladders' replications: ``experiments/findings.py --generations``."""
 PAGES = {"README.md": HEADLINE,
          "docs/findings.md": PER_COUNT.sub("", SKILL.sub("", PROFILES.sub("", FINDINGS_PAGE)))}
 HEADER = re.compile(r"^(\w+), (\d+) players, policy `([^`]+)`, [\d,]+ games per variant", re.MULTILINE)
@@ -107,10 +107,10 @@ def test_a_ranking_is_stated_only_where_the_intervals_separate():
     assert f.superlative(rows.iloc[:2].assign(lo=[0.5, 1.4], hi=[1.5, 2.6]), "lowest").startswith("not separated")
 
 
-def test_the_generation_steps_on_the_ladder_page_are_printed_from_the_committed_replications():
+def test_the_generation_steps_on_the_players_page_are_printed_from_the_committed_replications():
     """Every committed ladder replication's steps, with both runs' intervals and the corrected verdict, as
     ``experiments/findings.py --generations`` prints them from the ``replication.csv`` files."""
-    page = (ROOT / "docs" / "ladder.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")
     printed = _findings().generation_steps()
     assert GENERATIONS.search(page).group(1) == printed
     assert printed.count("| `moska_aggregate` |") == 3 and "replicated |" in printed and "no finding |" in printed
