@@ -13,6 +13,7 @@ paired differences), a knob study's ``effects.csv`` (main effects) and a ladder'
     python experiments/findings.py --profiles      # the balance profiles: fairest, most skilful, least decided by the deal
     python experiments/findings.py --per-count     # Moska's seat edge at 3 to 6 players, learned tuned to each cell
     python experiments/findings.py --generations   # the learned players' generation steps, replicated on fresh deals
+    python experiments/findings.py --strength      # every game's players rated beside greedy, replicated (README)
 
 ``--findings`` prints each headline claim (``CLAIMS``) with its correction for many comparisons
 (Holm p and BH q within its study's family, from the committed tables: ``cardsim.study.report.multiplicity``),
@@ -591,13 +592,15 @@ def _generation(policy: str) -> tuple[str, str]:
 
 
 def generation_steps(results: Path = RESULTS) -> str:
-    """The generation ladders replicated on fresh deals (``results/ladder_*_replication``): every step of a
+    """The generation ladders replicated on fresh deals (``results/ladder_*_replication`` with steps): every step of a
     model's generations over the one before, in the original ladder and on the fresh deals, each 95% interval
     and its verdict, corrected with the ladder's other claims (``cardsim.study.replication``); then how many of
     the ladders' ratings replicated."""
     rows, ratings = [], []
     for place in sorted(results.glob("ladder_*_replication")):
         table = replication.read(place / replication.TABLE)
+        if not (table.effect == "step").any():  # a ladder of no generations (an oracle ladder): --strength's
+            continue
         name = place.name.removesuffix("_replication").removeprefix("ladder_")
         ratings.append(table.loc[table.effect == "rating", "verdict"])
         for r in table.loc[table.effect == "step"].itertuples():
@@ -613,6 +616,42 @@ def generation_steps(results: Path = RESULTS) -> str:
             f"{len(verdicts)} replicated{''.join(f', {n} {v}' for v, n in verdicts.value_counts().items() if v != 'replicated')}.")
 
 
+STRENGTH = ("learned", "mc", "mc(base='learned')", "oracle", "oracle(base='learned')")
+"""The columns of ``strength``: the policies every game's ``ladder_<game>_oracle`` seats beside ``greedy``."""
+
+
+def strength(results: Path = RESULTS) -> str:
+    """Every game's players rated in its oracle ladder (``results/ladder_<game>_oracle``: ``greedy``, the default
+    ``learned``, ``mc`` over each, ``oracle`` over each), Elo with ``greedy`` = 0 and 95% bootstrap intervals from
+    ``ratings.csv``, and each rating's verdict on fresh deals (``results/ladder_<game>_oracle_replication``,
+    corrected by Holm with the ladder's other claims); a rating not replicated says its verdict."""
+    rows, verdicts = [], []
+    for game in LADDERS:
+        folder = results / f"ladder_{game}_oracle"
+        ratings = pd.read_csv(folder / "ratings.csv").set_index("policy")
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        (rules,) = (r["describe"] for r in manifest["rules"].values())
+        again = folder.with_name(folder.name + "_replication") / replication.TABLE
+        table = replication.read(again).set_index("policy") if again.is_file() else None
+        cells = []
+        for policy in STRENGTH:
+            verdict = "not yet replicated" if table is None else table.loc[policy, "verdict"]
+            verdicts.append(verdict)
+            cells.append("{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[policy, ["rating", "lo", "hi"]])
+                         + ("" if verdict == "replicated" else f" ({verdict})"))
+        label = game if rules == spec(game).rules().describe() else f"`{rules}`"  # the default preset goes unsaid
+        rows.append(f"| {label}<br>`{', '.join(manifest['models'])}` | " + " | ".join(cells) + " |")
+    head = " | ".join(f"`{p.replace(chr(39), '')}`" for p in STRENGTH)  # mc(base=learned): no quotes to wrap at
+    return ("Each game's players at a 4-player table under its default rules unless named, `learned` its default "
+            "model, named under the game (`results/ladder_<game>_oracle`: every pair, each seat in turn), "
+            "Bradley–Terry on the Elo scale with `greedy` = 0, bootstrap 95% intervals; "
+            "`mc` searches 32 worlds; an `oracle` sees every hand and is not a fair player; a rating holds for this "
+            "company of six policies:\n\n"
+            f"| game | {head} |\n|---|" + "---|" * len(STRENGTH) + "\n" + "\n".join(rows) +
+            f"\n\n{verdicts.count('replicated')} of {len(verdicts)} ratings replicated on fresh deals "
+            "(`results/ladder_<game>_oracle_replication`, Holm over each ladder's claims).")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
@@ -625,6 +664,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skill", action="store_true", help="the skill-ladder studies' effects, rung by rung")
     parser.add_argument("--per-count", action="store_true", help="Moska's seat edge at every player count")
     parser.add_argument("--generations", action="store_true", help="the generation ladders' steps, replicated")
+    parser.add_argument("--strength", action="store_true", help="every game's players rated, replicated (README)")
     parser.add_argument("studies", nargs="*", default=None)
     args = parser.parse_args(argv)
     if args.profiles:
@@ -638,6 +678,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.generations:
         print(generation_steps())
+        return
+    if args.strength:
+        print(strength())
         return
     if args.findings:
         print(findings())

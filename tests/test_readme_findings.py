@@ -20,6 +20,8 @@ PER_COUNT = re.compile(r"<!-- per-count: experiments/findings.py --per-count -->
 GENERATIONS = re.compile(r"<!-- generations: experiments/findings.py --generations -->\n(.*?)\n<!-- /generations -->",
                          re.S)
 """docs/players.md's table of the generation ladders' replications: ``experiments/findings.py --generations``."""
+STRENGTH = re.compile(r"<!-- strength: experiments/findings.py --strength -->\n(.*?)\n<!-- /strength -->", re.S)
+"""The README's ratings of every game's players: ``experiments/findings.py --strength``."""
 PAGES = {"README.md": HEADLINE,
          "docs/findings.md": PER_COUNT.sub("", SKILL.sub("", PROFILES.sub("", FINDINGS_PAGE)))}
 HEADER = re.compile(r"^(\w+), (\d+) players, policy `([^`]+)`, [\d,]+ games per variant", re.MULTILINE)
@@ -114,3 +116,12 @@ def test_the_generation_steps_on_the_players_page_are_printed_from_the_committed
     printed = _findings().generation_steps()
     assert GENERATIONS.search(page).group(1) == printed
     assert printed.count("| `moska_aggregate` |") == 3 and "replicated |" in printed and "no finding |" in printed
+
+
+def test_the_readme_rates_every_games_players_from_the_committed_oracle_ladders_and_their_replications():
+    """The README's table of how strong each player is: every game's oracle ladder's ratings with their intervals,
+    and each rating's verdict on fresh deals, as ``experiments/findings.py --strength`` prints them."""
+    printed = _findings().strength()
+    assert STRENGTH.search(README).group(1) == printed
+    assert printed.count("\n| moska<br>`moska_4p_net_g2` | +") == 1
+    assert "not yet replicated" not in printed and "of 20 ratings replicated" in printed
