@@ -154,7 +154,9 @@ def ladder_table(results: Path = RESULTS) -> str:
             _pct(*table.loc[(a, b), ["value", "lo", "hi"]]) + f" ({b} seats {100 * table.loc[(a, b), 'among_value']:.2f})"
             if scale == 100 else "{:+.2f} [{:+.2f}, {:+.2f}]".format(*table.loc[(a, b), ["value", "lo", "hi"]])
             + f" ({b} seats {table.loc[(a, b), 'among_value']:+.2f})")
-        rating = lambda p: "{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[p, ["rating", "lo", "hi"]])  # noqa: E731
+        fresh = _rating_verdicts(results / f"ladder_{game}")
+        rating = lambda p: "{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[p, ["rating", "lo", "hi"]]) + (  # noqa: E731
+            "" if fresh.get(p) == "replicated" else f" ({fresh.get(p, 'not yet replicated')})")
         target, reached = TARGETS[game]
         for mc in [p for p in ratings.index if p.startswith("mc")]:
             worlds = re.search(r"determinizations=(\d+)", mc)
@@ -165,7 +167,18 @@ def ladder_table(results: Path = RESULTS) -> str:
     return ("ladders, 4 players, random, greedy and mc(determinizations=32, base=greedy) (and, where a row says "
             "so, mc with more worlds), every seating (rates in %, Wilson 95% intervals; Molotow: sticks minus "
             "potatoes per game; ratings: Bradley-Terry on the Elo scale, random = 0, bootstrap 95% "
-            "intervals; a target is met or missed only when the interval is clear of it):\n\n" + "\n".join(lines))
+            "intervals, each replicated on fresh deals unless it says otherwise; a target is met or missed only when the "
+            "interval is clear of it):\n\n" + "\n".join(lines))
+
+
+def _rating_verdicts(ladder: Path) -> dict[str, str]:
+    """Each rating's verdict on fresh deals, by policy, from the ladder's ``<folder>_replication/replication.csv``
+    (Holm over the ladder's claims); empty when the ladder is not replicated."""
+    again = ladder.with_name(ladder.name + "_replication") / replication.TABLE
+    if not again.is_file():
+        return {}
+    table = replication.read(again)
+    return dict(table.loc[table.effect == "rating", ["policy", "verdict"]].itertuples(index=False))
 
 
 def study_tables(name: str, groups: list[tuple[int, str]] | None = None, results: Path = RESULTS) -> list[str]:
@@ -631,11 +644,10 @@ def strength(results: Path = RESULTS) -> str:
         ratings = pd.read_csv(folder / "ratings.csv").set_index("policy")
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         (rules,) = (r["describe"] for r in manifest["rules"].values())
-        again = folder.with_name(folder.name + "_replication") / replication.TABLE
-        table = replication.read(again).set_index("policy") if again.is_file() else None
+        fresh = _rating_verdicts(folder)
         cells = []
         for policy in STRENGTH:
-            verdict = "not yet replicated" if table is None else table.loc[policy, "verdict"]
+            verdict = fresh.get(policy, "not yet replicated")
             verdicts.append(verdict)
             cells.append("{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[policy, ["rating", "lo", "hi"]])
                          + ("" if verdict == "replicated" else f" ({verdict})"))

@@ -46,6 +46,7 @@ def test_the_findings_page_shows_a_table_for_every_game():
 def test_the_readme_shows_a_headline_table_and_the_ladders():
     assert [page for page, *_ in TABLES].count("README.md") >= 1
     assert _findings().ladder_table() in HEADLINE
+    assert "not yet replicated" not in _findings().ladder_table()  # every ladder's ratings checked on fresh deals
 
 
 QUOTED = re.compile(r"^([^|\n][^\n]*:)\n\n((?:\|[^\n]*\n?)+)", re.MULTILINE)
