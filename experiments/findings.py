@@ -612,7 +612,7 @@ def generation_steps(results: Path = RESULTS) -> str:
     rows, ratings = [], []
     for place in sorted(results.glob("ladder_*_replication")):
         table = replication.read(place / replication.TABLE)
-        if not (table.effect == "step").any():  # a ladder of no generations (an oracle ladder): --strength's
+        if not (table.effect == "step").any():  # no generations (a base or an oracle ladder): --ladder's, --strength's
             continue
         name = place.name.removesuffix("_replication").removeprefix("ladder_")
         ratings.append(table.loc[table.effect == "rating", "verdict"])
