@@ -155,8 +155,7 @@ def ladder_table(results: Path = RESULTS) -> str:
             if scale == 100 else "{:+.2f} [{:+.2f}, {:+.2f}]".format(*table.loc[(a, b), ["value", "lo", "hi"]])
             + f" ({b} seats {table.loc[(a, b), 'among_value']:+.2f})")
         fresh = _rating_verdicts(results / f"ladder_{game}")
-        rating = lambda p: "{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[p, ["rating", "lo", "hi"]]) + (  # noqa: E731
-            "" if fresh.get(p) == "replicated" else f" ({fresh.get(p, 'not yet replicated')})")
+        rating = lambda p: _rated(ratings, p, fresh)  # noqa: E731
         target, reached = TARGETS[game]
         for mc in [p for p in ratings.index if p.startswith("mc")]:
             worlds = re.search(r"determinizations=(\d+)", mc)
@@ -167,8 +166,8 @@ def ladder_table(results: Path = RESULTS) -> str:
     return ("ladders, 4 players, random, greedy and mc(determinizations=32, base=greedy) (and, where a row says "
             "so, mc with more worlds), every seating (rates in %, Wilson 95% intervals; Molotow: sticks minus "
             "potatoes per game; ratings: Bradley-Terry on the Elo scale, random = 0, bootstrap 95% "
-            "intervals, each replicated on fresh deals unless it says otherwise; a target is met or missed only when the "
-            "interval is clear of it):\n\n" + "\n".join(lines))
+            "intervals, each replicated on fresh deals unless it says otherwise; a target is met or missed only "
+            "when the interval is clear of it):\n\n" + "\n".join(lines))
 
 
 def _rating_verdicts(ladder: Path) -> dict[str, str]:
@@ -179,6 +178,14 @@ def _rating_verdicts(ladder: Path) -> dict[str, str]:
         return {}
     table = replication.read(again)
     return dict(table.loc[table.effect == "rating", ["policy", "verdict"]].itertuples(index=False))
+
+
+def _rated(ratings: pd.DataFrame, policy: str, fresh: dict[str, str]) -> str:
+    """A ladder's rating of ``policy`` with its 95% interval (``ratings.csv`` by policy), and its verdict on fresh
+    deals (``_rating_verdicts``) unless it replicated."""
+    verdict = fresh.get(policy, "not yet replicated")
+    return "{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[policy, ["rating", "lo", "hi"]]) + (
+        "" if verdict == "replicated" else f" ({verdict})")
 
 
 def study_tables(name: str, groups: list[tuple[int, str]] | None = None, results: Path = RESULTS) -> list[str]:
@@ -605,8 +612,8 @@ def _generation(policy: str) -> tuple[str, str]:
 
 
 def generation_steps(results: Path = RESULTS) -> str:
-    """The generation ladders replicated on fresh deals (``results/ladder_*_replication`` with steps): every step of a
-    model's generations over the one before, in the original ladder and on the fresh deals, each 95% interval
+    """The generation ladders replicated on fresh deals (``results/ladder_*_replication`` with steps): every step
+    of a model's generations over the one before, in the original ladder and on the fresh deals, each 95% interval
     and its verdict, corrected with the ladder's other claims (``cardsim.study.replication``); then how many of
     the ladders' ratings replicated."""
     rows, ratings = [], []
@@ -645,12 +652,8 @@ def strength(results: Path = RESULTS) -> str:
         manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
         (rules,) = (r["describe"] for r in manifest["rules"].values())
         fresh = _rating_verdicts(folder)
-        cells = []
-        for policy in STRENGTH:
-            verdict = fresh.get(policy, "not yet replicated")
-            verdicts.append(verdict)
-            cells.append("{:+.0f} [{:+.0f}, {:+.0f}]".format(*ratings.loc[policy, ["rating", "lo", "hi"]])
-                         + ("" if verdict == "replicated" else f" ({verdict})"))
+        verdicts += [fresh.get(policy, "not yet replicated") for policy in STRENGTH]
+        cells = [_rated(ratings, policy, fresh) for policy in STRENGTH]
         label = game if rules == spec(game).rules().describe() else f"`{rules}`"  # the default preset goes unsaid
         rows.append(f"| {label}<br>`{', '.join(manifest['models'])}` | " + " | ".join(cells) + " |")
     head = " | ".join(f"`{p.replace(chr(39), '')}`" for p in STRENGTH)  # mc(base=learned): no quotes to wrap at

@@ -1,4 +1,5 @@
-"""Bad model files and bad ``learned`` parameters, alike in every game (docs/ladder.md#learned-players-training-models-generations): one line
+"""Bad model files and bad ``learned`` parameters, alike in every game
+(docs/ladder.md#learned-players-training-models-generations): one line
 naming the file or the parameter and what is wrong, exit 2 from the command line, nothing written. The games'
 own tests (tests/<game>/test_learned.py) check what their models decide."""
 import importlib

@@ -1,1 +1,2 @@
-"""Training ``learned`` policies: expert iteration over a game's compiled engine (docs/ladder.md#learned-players-training-models-generations)."""
+"""Training ``learned`` policies: expert iteration over a game's compiled engine
+(docs/ladder.md#learned-players-training-models-generations)."""

@@ -1,4 +1,5 @@
-"""``cardsim train``: expert iteration for a game's ``learned`` policy (docs/ladder.md#learned-players-training-models-generations).
+"""``cardsim train``: expert iteration for a game's ``learned`` policy
+(docs/ladder.md#learned-players-training-models-generations).
 
 Generation ``k`` (from 1) plays self-play positions with the previous generation in every seat (with
 the teacher's base policy for ``k = 1``), labels them with the teacher, ``mc`` searched over the whole

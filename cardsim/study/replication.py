@@ -202,7 +202,7 @@ def differences(place: Path) -> list[str]:
     """What ``cardsim verify`` finds wrong with the table of the replication folder ``place``: its rows, verdicts
     and numbers against ``expected`` of the original beside it (``FOLDER`` of ``FOLDER_replication``, where
     ``replicate`` puts it by default) and of ``place/FRESH``; a ``StudyError`` without that original."""
-    original = place.parent / place.name.removesuffix("_replication")
+    original = _original(place)
     if original == place or not (original / storage.MANIFEST).is_file():
         raise StudyError(str(place), None, f"its original study is not beside it ({original}): {TABLE} is checked "
                          f"against the original and {FRESH}/; verify {place / FRESH} alone")
@@ -235,8 +235,14 @@ def page(place: Path) -> str:
 
     table = read(place / TABLE)
     command = (place / TABLE).read_text(encoding="utf-8").split("\n", 1)[0].removeprefix("# ")
-    return html.render_replication(place.name.removesuffix("_replication"), command, table,
+    return html.render_replication(_original(place).name, command, table,
                                    [c for c in LABELS if c in table.columns])
+
+
+def _original(place: Path) -> Path:
+    """The study folder beside the replication folder ``place`` whose replication it is by ``replicate``'s default
+    name (``FOLDER`` of ``FOLDER_replication``); ``place`` itself for another name."""
+    return place.parent / place.name.removesuffix("_replication")
 
 
 def read(path: str | Path) -> pd.DataFrame:

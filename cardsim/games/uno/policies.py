@@ -110,7 +110,8 @@ DEFAULTS = {"random": {"bluff": 0.0, "challenge": 0.5}, "greedy": {"bluff": 0.1,
             LEARNED: {"bluff": 0.0, "challenge": 0.0}}
 """Each base policy's ``bluff`` and ``challenge`` (``learned`` takes neither: its candidates hold both choices)."""
 DEFAULT_MODEL = "official_4p_g3"
-"""The model of ``learned`` without a ``model``: the best committed generation (docs/players.md#uno-4-players-official-rules)."""
+"""The model of ``learned`` without a ``model``: the best committed generation
+(docs/players.md#uno-4-players-official-rules)."""
 FORBID = {name: 1 << i for i, name in enumerate(OPTIONS)}
 """``forbid=`` options (``rules.OPTIONS``) as the bits of the policy table's ``FORBID`` column."""
 STACK_BIT, CHALLENGE_BIT, BLUFF_BIT = FORBID["stack"], FORBID["challenge"], FORBID["bluff"]
