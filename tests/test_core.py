@@ -191,3 +191,11 @@ def test_the_stock_stages_of_the_shedding_games():
     late = learned.LATE_STOCK
     assert [learned.stock_stage(k, 3) for k in (20, late + 1, late, 1, 0)] == [0, 0, 1, 1, 2]
     assert learned.stock_stage(0, 2) == 3 and learned.stock_stage(5, 2) == 1
+
+
+@given(st.lists(st.integers(-2**24, 2**24), min_size=2 * learned.width(3), max_size=2 * learned.width(3)),
+       st.integers(0, 1), st.lists(st.integers(0, 60), min_size=3, max_size=3))
+def test_a_score_from_the_lanes_layout_is_the_score(weights, block, features):
+    """``lanes`` lays out the same numbers (a network's units included) and ``score_lanes`` of them is ``score``."""
+    w, f = np.array(weights, np.int64), np.array(features, np.int64)
+    assert learned.score_lanes(learned.lanes(w, 3), block, f, 3) == learned.score(w, block, f, 3)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cardsim import cli
 from cardsim.core import models
-from cardsim.core.learned import score
+from cardsim.core.learned import lanes, score
 from cardsim.core.records import frame
 from cardsim.core.rules import format_call, normal_call
 from cardsim.games.moska import GAME, compiled
@@ -57,7 +57,8 @@ def test_a_model_round_trips_with_its_digest_and_fixed_point_weights(tmp_path):
     blocks = model.weights.reshape(features.BLOCKS, features.WIDTH)
     assert np.allclose(blocks[:, :features.N], w, rtol=1e-5) and not blocks[:, features.N:].any()  # no units
     row = table((learned(path),))[0]
-    assert row[0] == 3 and (row[WEIGHTS:] == np.round(model.weights * features.SCALE)).all()
+    fixed = np.round(model.weights * features.SCALE).astype(np.int64)
+    assert row[0] == 3 and (row[WEIGHTS:] == lanes(fixed, features.N)).all()  # the table's layout
 
 
 def test_the_committed_models_load_and_name_their_provenance():
@@ -86,10 +87,11 @@ def test_a_model_of_zero_weights_plays_greedy(models_dir):
 @pytest.mark.parametrize("model", ["r1.json", "n0.json"])
 def test_a_learned_decision_is_the_best_scored_candidate(models_dir, model):
     """At every decision of a game: the move is a candidate whose score (``core.learned.score``: a linear
-    model, a network) no other candidate beats, the first such; and it is legal (``Game.step``)."""
+    model, a network, of the model file's weights: the engine's table holds them laid out for
+    ``core.learned.score_lanes``) no other candidate beats, the first such; and it is legal (``Game.step``)."""
     seats = (learned(models_dir / model),) * 4
     g = Game(MoskaRules(), 4, 3, 8, seats)
-    weights, w = g.policies[0][WEIGHTS:], compiled.new_work()[0]
+    weights, w = load_model(str(models_dir / model)).fixed_point(features.SCALE), compiled.new_work()[0]
     x = np.zeros(features.N, np.int64)
     for _ in range(300):
         if compiled.to_act(g.s) < 0:

@@ -51,7 +51,7 @@ masks = st.integers(0, 2**52 - 1)
 @given(st.booleans(), masks, masks, masks, masks, st.integers(0, 3), st.integers(0, 52), masks)
 def test_the_features_are_the_card_by_card_definitions(greedy, spent, left, picked, others, trump, hand, extra):
     out = np.zeros(feat.N, np.int64)
-    safe = feat.unkillable(np.uint64(spent | left | extra), np.uint64(others), trump, compiled.KILL)
+    safe = feat.unkillable(np.uint64(spent | left | extra), np.uint64(others), trump)
     feat.describe(out, greedy, np.uint64(spent), np.uint64(left), np.uint64(picked), np.uint64(others), trump,
                   compiled.KILL, hand, safe)
     assert out.tolist() == by_card(greedy, spent, left, picked, others, trump, hand)

@@ -1079,7 +1079,7 @@ def decision_masks(s: np.void, p: np.void) -> tuple[np.uint64, np.uint64]:
     cards = hand | s.unkilled
     if s.phase == GIVE_BACK:
         cards |= give_back_pool(s, p)
-    return others, feat.unkillable(cards, others, s.trump, KILL)
+    return others, feat.unkillable(cards, others, s.trump)
 
 
 @njit(cache=True, inline="always")
@@ -1100,7 +1100,7 @@ def block_of(s: np.void, p: np.void) -> int:
 
 @njit(cache=True)
 def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.void) -> None:
-    """``learned``'s decision for the seat to act into ``m`` (``weights``: fixed point, ``learned_features.WEIGHTS``):
+    """``learned``'s decision for the seat to act into ``m`` (``weights``: ``learned_features.LANE_WEIGHTS``):
     the candidate of ``decision_candidates`` with the highest score, ties to the first (greedy's)."""
     n = decision_candidates(s, p, w.play)
     best = 0
@@ -1110,7 +1110,7 @@ def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.
         top = 0
         for i in range(n):
             candidate_features(s, p, w.play[i], i == 0, others, safe, w.features)
-            value = learned.score(weights, block, w.features, feat.N)
+            value = learned.score_lanes(weights, block, w.features, feat.N)
             if i == 0 or value > top:
                 best, top = i, value
     m.cards = w.play[best].cards
@@ -1237,7 +1237,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
 def decide_from(game: reference.State, kind: str, seat: int, search_: MonteCarlo) -> np.void:
     """The ``MOVE`` of ``seat``'s ``mc`` decision (``search_``: its parameters) in a reference game, made on
     ``state_from``: the reference engine's ``mc`` (seating.MonteCarloPolicy)."""
-    row = np.zeros(pol.WEIGHTS + feat.WEIGHTS, dtype=np.int64)
+    row = np.zeros(pol.WEIGHTS + feat.LANE_WEIGHTS, dtype=np.int64)
     pol.search_row(row, search_)
     return decide_with(game, kind, seat, row)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardsim.core import models
+from cardsim.core import learned, models
 from cardsim.core.search import MonteCarlo
 from cardsim.core.jit import ONE, U, ZERO, below, bit, fold, ith_lowest, lowest, n_lowest, njit, popcount
 from cardsim.games.moska import learned_features as features
@@ -34,7 +34,7 @@ CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS, FORBID, WEIGHTS = range(7)
 the stock size from which it searches (``DECK_SIZE``: the whole game) and how its worlds deal the hidden cards;
 the seat's forbid mask (``policies.FORBID``, any policy; the engine copies it to ``STATE.forbid``); from
 ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of its search's ``learned``
-base (``learned_features.WEIGHTS`` of them)."""
+base (``learned_features.LANE_WEIGHTS`` of them, laid out by ``core.learned.lanes``)."""
 UNIFORM, READS, TRUE_STATE = 0, 1, 2
 """``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
 or not dealt at all (``oracle``: the world is the true state)."""
@@ -235,12 +235,15 @@ def give_back_move(code: int, head: np.uint64, cards: np.uint64, e: int, trump: 
 
 @njit(cache=True)
 def cheapest(mask: np.uint64, n: int, trump: int) -> np.uint64:
-    """The ``n`` cards of the mask with the lowest ``order`` (non-trumps by rank, then trumps; all if fewer)."""
+    """The ``n`` cards of the mask with the lowest ``order`` (non-trumps by rank, then trumps; all if fewer),
+    looking only at the ranks the mask holds."""
     out = ZERO
     for trumps in (False, True):
-        suits = SUIT_MASK[trump] if trumps else ~SUIT_MASK[trump]
-        for r in range(RANKS):
-            cards = mask & suits & RANK_MASK[r]
+        suited = mask & (SUIT_MASK[trump] if trumps else ~SUIT_MASK[trump])
+        ranks = rank_set(suited)
+        while ranks != ZERO:
+            cards = suited & RANK_MASK[lowest(ranks)]
+            ranks &= ranks - ONE
             while cards != ZERO:
                 if popcount(out) == n:
                     return out
@@ -250,9 +253,10 @@ def cheapest(mask: np.uint64, n: int, trump: int) -> np.uint64:
 
 
 @njit(cache=True)
-def add_candidate(out: np.ndarray, m: int, cards: np.uint64) -> int:
-    """Append the decision ``cards`` to ``out[:m]`` unless it is there already; the new count."""
-    for i in range(m):
+def add_candidate(out: np.ndarray, m: int, cards: np.uint64, seen: int) -> int:
+    """Append the decision ``cards`` to ``out[:m]`` unless it is among ``out[:seen]`` already (the caller knows
+    the rest differ); the new count."""
+    for i in range(seen):
         if out[i].cards == cards:
             return m
     out[m].cards = cards
@@ -262,38 +266,44 @@ def add_candidate(out: np.ndarray, m: int, cards: np.uint64) -> int:
 @njit(cache=True)
 def opening_candidates(out: np.ndarray, m: int, hand: np.uint64, trump: int, room: int) -> int:
     """Openings (M-8, M-9): each single card, each rank's group (``part(hand, r, room)``), and every
-    non-trump group together from the lowest rank (within the room)."""
+    non-trump group together from the lowest rank (within the room). Singles differ from each other, and
+    groups (two cards or more, one rank each) from singles and from each other: each is checked against
+    the candidates before ``m`` only, the groups together against all."""
+    first = m
     rest = hand
     while rest != ZERO:
-        m = add_candidate(out, m, rest & (~rest + ONE))
+        m = add_candidate(out, m, rest & (~rest + ONE), first)
         rest &= rest - ONE
     if room < 2:
         return m
     groups = pair_ranks(hand)
     plain = hand & ~SUIT_MASK[trump]
+    plain_groups = pair_ranks(plain)  # within ``groups``
     together = ZERO
-    for r in range(RANKS):
-        if groups >> U(r) & ONE:
-            m = add_candidate(out, m, part(hand, r, room))
-        if pair_ranks(plain) >> U(r) & ONE:
+    while groups != ZERO:
+        r = lowest(groups)
+        groups &= groups - ONE
+        m = add_candidate(out, m, part(hand, r, room), first)
+        if plain_groups >> U(r) & ONE:
             together |= part(plain, r, room - popcount(together))
     if together != ZERO:
-        m = add_candidate(out, m, together)
+        m = add_candidate(out, m, together, m)
     return m
 
 
 @njit(cache=True)
 def addition_candidates(out: np.ndarray, m: int, cands: np.uint64, room: int, trump: int) -> int:
     """Additions (M-11) of at most ``room`` cards: none; the cheapest low non-trumps (2..T), non-trumps, or
-    cards (``cheapest``); each single card."""
+    cards (``cheapest``); each single card (checked against those before it, as the singles differ)."""
     plain = cands & ~SUIT_MASK[trump]
-    m = add_candidate(out, m, ZERO)
-    m = add_candidate(out, m, cheapest(plain & LOW, room, trump))
-    m = add_candidate(out, m, cheapest(plain, room, trump))
-    m = add_candidate(out, m, cheapest(cands, room, trump))
+    m = add_candidate(out, m, ZERO, m)
+    m = add_candidate(out, m, cheapest(plain & LOW, room, trump), m)
+    m = add_candidate(out, m, cheapest(plain, room, trump), m)
+    m = add_candidate(out, m, cheapest(cands, room, trump), m)
+    first = m
     rest = cands
     while rest != ZERO:
-        m = add_candidate(out, m, rest & (~rest + ONE))
+        m = add_candidate(out, m, rest & (~rest + ONE), first)
         rest &= rest - ONE
     return m
 
@@ -301,7 +311,12 @@ def addition_candidates(out: np.ndarray, m: int, cands: np.uint64, room: int, tr
 @njit(cache=True)
 def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trump: int) -> int:
     """Give-backs (M-12) of ``e`` cards: greedy's mirror, the ``e`` cheapest (greedy's own is ``out[0]``)."""
-    return add_candidate(out, m, cheapest(cards, e, trump))
+    return add_candidate(out, m, cheapest(cards, e, trump), m)
+
+
+def lane_weights(model: str) -> np.ndarray:
+    """A model's fixed-point weights as the policy table holds them (``core.learned.lanes``)."""
+    return learned.lanes(load_model(model).fixed_point(features.SCALE), features.N)
 
 
 def search_row(row: np.ndarray, search: MonteCarlo) -> None:
@@ -310,7 +325,7 @@ def search_row(row: np.ndarray, search: MonteCarlo) -> None:
     name, base = parse_policy(search.base)
     row[CODE], row[DETERMINIZATIONS], row[BASE] = MC, search.determinizations, CODES[name]
     if isinstance(base, models.Learned):
-        row[WEIGHTS:] = load_model(base.model).fixed_point(features.SCALE)
+        row[WEIGHTS:] = lane_weights(base.model)
     row[SEARCH_STOCK] = 52 if search.search_stock is None else search.search_stock
     row[WORLDS] = TRUE_STATE if search.sees_all else READS if search.beliefs == "reads" else UNIFORM
 
@@ -319,7 +334,7 @@ def table(policies: tuple[str, ...]) -> np.ndarray:
     """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, ``SEARCH_STOCK``,
     ``WORLDS``, ``FORBID``, the weights) of policy strings (validated by ``policies.parse_policy``, their
     models by ``learned.load_model``)."""
-    rows = np.zeros((len(policies), WEIGHTS + features.WEIGHTS), dtype=np.int64)
+    rows = np.zeros((len(policies), WEIGHTS + features.LANE_WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(policies):
         name, param = parse_policy(text)
         if isinstance(param, MonteCarlo):
@@ -327,7 +342,7 @@ def table(policies: tuple[str, ...]) -> np.ndarray:
         else:
             rows[seat, CODE] = CODES[name]
             if isinstance(param, models.Learned):
-                rows[seat, WEIGHTS:] = load_model(param.model).fixed_point(features.SCALE)
+                rows[seat, WEIGHTS:] = lane_weights(param.model)
         rows[seat, FORBID] = forbid_of(text)
     return rows
 

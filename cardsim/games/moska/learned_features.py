@@ -21,7 +21,7 @@ import numpy as np
 
 from cardsim.core import learned
 from cardsim.core.cards import FRENCH52
-from cardsim.core.jit import ONE, ZERO, bit, lowest, njit, popcount
+from cardsim.core.jit import ONE, ZERO, bit, highest, lowest, njit, popcount
 from cardsim.core.learned import SCALE
 from cardsim.core.learned import STOCK_STAGES as STAGE_NAMES
 from cardsim.games.moska.cards import SUIT_MASK, pair_ranks, rank_set
@@ -51,6 +51,8 @@ WIDTH = learned.width(N)
 """Numbers of a block: ``N`` linear weights and room for ``core.learned.HIDDEN`` rectified units."""
 WEIGHTS = BLOCKS * WIDTH
 """Weights of a model: ``BLOCKS`` blocks of ``WIDTH``."""
+LANE_WEIGHTS = BLOCKS * learned.lane_width(N)
+"""Weights of a model in the policy table: ``WEIGHTS`` laid out by ``core.learned.lanes``."""
 RANKS = FRENCH52.n_ranks
 HIGH = LOW_RANKS + 1
 HIGH_CARDS = np.uint64(sum(FRENCH52.rank_mask(r) for r in range(HIGH, RANKS)))
@@ -65,16 +67,18 @@ def block_names() -> list[str]:
 
 
 @njit(cache=True)
-def unkillable(cards: np.uint64, others: np.uint64, trump: int, kill: np.ndarray) -> np.uint64:
+def unkillable(cards: np.uint64, others: np.uint64, trump: int) -> np.uint64:
     """The cards of ``cards`` with no killer (M-10) among ``others``: what ``describe`` reads as ``safe``
-    (computed once per decision over every card a candidate can spend or leave)."""
+    (computed once per decision over every card a candidate can spend or leave). Suit by suit: a card is
+    safe from its suit when no card of ``others`` in that suit ranks above it (at or above the highest of
+    them), and a non-trump also needs ``others`` to hold no trump."""
     safe = ZERO
-    rest = cards
-    while rest != ZERO:
-        c = lowest(rest)
-        rest &= rest - ONE
-        if kill[trump, c] & others == ZERO:
-            safe |= bit(c)
+    trumps_out = others & SUIT_MASK[trump] != ZERO
+    for suit in range(4):
+        if suit != trump and trumps_out:
+            continue
+        mine, theirs = cards & SUIT_MASK[suit], others & SUIT_MASK[suit]
+        safe |= mine if theirs == ZERO else mine & ~(bit(highest(theirs)) - ONE)
     return safe
 
 

@@ -104,7 +104,7 @@ class LearnedPolicy:
     integer features of ``learned_features.py``, computed from the deciding seat's view only (its hand, the
     table, the discard, trump, the stock's size); its score is the model's fixed-point weights of the
     block of the decision's kind and stage dotted with them, plus a network's rectified units
-    (``core.learned.score``); the highest score wins, ties to the first
+    (``core.learned.score``, computed as ``score_lanes``); the highest score wins, ties to the first
     candidate (so a model of zero weights is ``greedy``). No draws. ``NAME`` is a committed model
     (``cardsim/models/moska/``) or a model file's path; without it, ``DEFAULT_MODEL``.
 
