@@ -1,6 +1,7 @@
 """The shared core: the keyed RNG (Python ints = numpy arrays), card bitmasks, rules objects, column tables,
 the learned features' shared scorer."""
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -134,8 +135,6 @@ def test_argmax_first_takes_the_lowest_index_of_the_largest(values):
 
 
 def test_mc_parameters_defaults_and_one_line_errors():
-    import pytest
-
     from cardsim.core.rules import parse_call
     from cardsim.core.search import MonteCarlo, parse_mc
 
@@ -193,9 +192,22 @@ def test_the_stock_stages_of_the_shedding_games():
     assert learned.stock_stage(0, 2) == 3 and learned.stock_stage(5, 2) == 1
 
 
-@given(st.lists(st.integers(-2**24, 2**24), min_size=2 * learned.width(3), max_size=2 * learned.width(3)),
-       st.integers(0, 1), st.lists(st.integers(0, 60), min_size=3, max_size=3))
-def test_a_score_from_the_lanes_layout_is_the_score(weights, block, features):
-    """``lanes`` lays out the same numbers (a network's units included) and ``score_lanes`` of them is ``score``."""
+WITHIN_LANES = st.integers(-learned.LANE_LIMIT + 1, learned.LANE_LIMIT - 1)
+
+
+@given(st.lists(WITHIN_LANES, min_size=2 * learned.width(3), max_size=2 * learned.width(3)), st.integers(0, 1),
+       st.lists(st.integers(0, 400), min_size=3, max_size=3), st.booleans())
+def test_a_score_from_the_lanes_layout_is_the_score(weights, block, features, linear):
+    """``lanes`` lays out the same numbers (a network's units, or a linear model's zeros) and ``score_lanes`` of
+    them, multiplying in 32 bits, is ``score`` up to the largest weights ``lanes`` takes."""
     w, f = np.array(weights, np.int64), np.array(features, np.int64)
+    if linear:
+        w.reshape(2, -1)[:, 3:] = 0
     assert learned.score_lanes(learned.lanes(w, 3), block, f, 3) == learned.score(w, block, f, 3)
+
+
+def test_weights_beyond_32_bits_are_refused_by_the_lanes_layout():
+    w = np.zeros(learned.width(3), np.int64)
+    w[5] = -learned.LANE_LIMIT
+    with pytest.raises(ValueError, match="weights must lie within ±32,768"):
+        learned.lanes(w, 3)

@@ -306,3 +306,12 @@ def test_a_studys_manifest_names_the_digest_of_every_model_it_plays():
               for name in ("moska_4p_g1", DEFAULT_MODEL)}
     assert manifest.claims(study)["models"] == digest
     assert "models" not in manifest.claims(ladder_study("moska", policies=["greedy", "random"], games=4, seed=1))
+
+
+def test_a_model_whose_weights_do_not_fit_the_scorer_is_refused_naming_its_file(tmp_path):
+    """The table multiplies in 32 bits (``core.learned.lanes``): a weight of 40,000 is one line naming the file."""
+    w = np.zeros((features.BLOCKS, features.N))
+    w[2, 3] = 40000.0
+    path = FILES.write(tmp_path / "big.json", w)
+    with pytest.raises(ValueError, match=r"big\.json: weights must lie within ±32,768"):
+        table((learned(path),))

@@ -315,8 +315,13 @@ def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trum
 
 
 def lane_weights(model: str) -> np.ndarray:
-    """A model's fixed-point weights as the policy table holds them (``core.learned.lanes``)."""
-    return learned.lanes(load_model(model).fixed_point(features.SCALE), features.N)
+    """A model's fixed-point weights as the policy table holds them (``core.learned.lanes``; a ``ValueError``
+    naming the file where they do not fit)."""
+    loaded = load_model(model)
+    try:
+        return learned.lanes(loaded.fixed_point(features.SCALE), features.N)
+    except ValueError as err:
+        raise ValueError(f"{loaded.path}: {err}") from None
 
 
 def search_row(row: np.ndarray, search: MonteCarlo) -> None:
