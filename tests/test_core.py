@@ -209,5 +209,5 @@ def test_a_score_from_the_lanes_layout_is_the_score(weights, block, features, li
 def test_weights_beyond_32_bits_are_refused_by_the_lanes_layout():
     w = np.zeros(learned.width(3), np.int64)
     w[5] = -learned.LANE_LIMIT
-    with pytest.raises(ValueError, match="weights must lie within ±32,768"):
+    with pytest.raises(ValueError, match="weights must lie within ±16,384"):
         learned.lanes(w, 3)

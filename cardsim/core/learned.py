@@ -88,9 +88,10 @@ def lane_width(n: int) -> int:
     return (n + 2) * LANES
 
 
-LANE_LIMIT = 1 << 31
+LANE_LIMIT = 1 << 30
 """``score_lanes`` multiplies in 32 bits: the fixed-point weights of ``lanes`` lie strictly within ``±LANE_LIMIT``
-(±32,768 before the fixed point), and features are counts."""
+(±16,384 before the fixed point; a difference of two, as Moska's folded blocks hold, within 32 bits), and
+features are counts."""
 
 
 def lanes(weights: np.ndarray, n: int) -> np.ndarray:
@@ -120,29 +121,52 @@ def product(weight: int, feature: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def score_lanes(weights: np.ndarray, block: int, features: np.ndarray, n: int) -> int:
-    """``score`` of a candidate from weights in ``lanes``' layout: the same integer, every head's dot product in
-    one pass over the features; a block whose units all have output weight 0 (a linear model's) dots the
-    linear weights alone. Inlined, so that ``n`` is the caller's constant."""
-    base = block * (n + 2) * LANES
-    end = base + n * LANES
-    out = end + LANES
-    total = 0
-    if weights[out + 1] == 0 and weights[out + 2] == 0 and weights[out + 3] == 0 and weights[out + 4] == 0:
-        for i in range(n):
-            total += product(weights[base + i * LANES], features[i])
-        return total
-    a0, a1, a2, a3 = weights[end + 1], weights[end + 2], weights[end + 3], weights[end + 4]
+def lane_dots(weights: np.ndarray, start: int, features: np.ndarray, n: int) -> tuple[int, int, int, int, int]:
+    """Each head's dot product of the ``n`` rows of ``lanes``' layout from ``start`` with the features: the linear
+    weights', then each unit's (a part of the score that ``lane_score`` adds)."""
+    t, a0, a1, a2, a3 = 0, 0, 0, 0, 0
     for i in range(n):
         x = features[i]
-        o = base + i * LANES
-        total += product(weights[o], x)
+        o = start + i * LANES
+        t += product(weights[o], x)
         a0 += product(weights[o + 1], x)
         a1 += product(weights[o + 2], x)
         a2 += product(weights[o + 3], x)
         a3 += product(weights[o + 4], x)
-    return total + unit(weights[out + 1], a0) + unit(weights[out + 2], a1) + unit(weights[out + 3], a2) \
+    return t, a0, a1, a2, a3
+
+
+@njit(cache=True, inline="always")
+def lane_score(weights: np.ndarray, start: int, features: np.ndarray, n: int, t: int, a0: int, a1: int, a2: int,
+               a3: int) -> int:
+    """The score of a block of ``lanes``' layout from ``start`` (``n`` feature rows, the biases, the output
+    weights) and the features, its heads' dot products started from ``t``, ``a0`` … ``a3`` (0, or a part summed
+    once for every candidate of a decision: ``lane_dots``). A block whose units all have output weight 0 (a
+    linear model's) dots the linear weights alone. Inlined, so that ``n`` is the caller's constant."""
+    end = start + n * LANES
+    out = end + LANES
+    if weights[out + 1] == 0 and weights[out + 2] == 0 and weights[out + 3] == 0 and weights[out + 4] == 0:
+        for i in range(n):
+            t += product(weights[start + i * LANES], features[i])
+        return t
+    a0, a1, a2, a3 = a0 + weights[end + 1], a1 + weights[end + 2], a2 + weights[end + 3], a3 + weights[end + 4]
+    for i in range(n):
+        x = features[i]
+        o = start + i * LANES
+        t += product(weights[o], x)
+        a0 += product(weights[o + 1], x)
+        a1 += product(weights[o + 2], x)
+        a2 += product(weights[o + 3], x)
+        a3 += product(weights[o + 4], x)
+    return t + unit(weights[out + 1], a0) + unit(weights[out + 2], a1) + unit(weights[out + 3], a2) \
         + unit(weights[out + 4], a3)
+
+
+@njit(cache=True, inline="always")
+def score_lanes(weights: np.ndarray, block: int, features: np.ndarray, n: int) -> int:
+    """``score`` of a candidate from weights in ``lanes``' layout: the same integer, every head's dot product in
+    one pass over the features (``lane_score`` of block ``block``)."""
+    return lane_score(weights, block * (n + 2) * LANES, features, n, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True, inline="always")

@@ -135,7 +135,7 @@ WORK = np.dtype([
     ("u", np.uint64, (DECK_SIZE,)), ("perm", np.int64, (DECK_SIZE,)), ("count", np.int64, (jit.BUCKETS + 1,)),
     ("hidden", np.int64, (DECK_SIZE,)), ("candidates", MOVE, (MAX_CANDIDATES,)),
     ("score", np.int64, (MAX_CANDIDATES,)), ("move", MOVE, (1,)), ("worlds", STATE, (2,)),
-    ("play", MOVE, (MAX_CANDIDATES,)), ("features", np.int64, (feat.N,)),
+    ("play", MOVE, (MAX_CANDIDATES,)), ("features", np.int64, (feat.N,)), ("kept", np.int64, (feat.N_KEPT,)),
 ], align=True)
 """Scratch of one game loop (``new_work``): the deal's draws and permutation (``u``, ``perm``); for ``mc``
 (``search``) the bucket counts of a world's permutation, the hidden cards, the candidates and their
@@ -1100,19 +1100,35 @@ def block_of(s: np.void, p: np.void) -> int:
 
 @njit(cache=True)
 def learned_move(s: np.void, p: np.void, weights: np.ndarray, m: np.void, w: np.void) -> None:
-    """``learned``'s decision for the seat to act into ``m`` (``weights``: ``learned_features.LANE_WEIGHTS``):
-    the candidate of ``decision_candidates`` with the highest score, ties to the first (greedy's)."""
+    """``learned``'s decision for the seat to act into ``m`` (``weights``: ``learned_features.TABLE_WEIGHTS``):
+    the candidate of ``decision_candidates`` with the highest score, ties to the first (greedy's). An opening is
+    scored by its folded block (``learned_features.fold``: the hand's sums once, then each candidate's ``FOLDED``
+    features), the same integers."""
     n = decision_candidates(s, p, w.play)
     best = 0
     if n > 1:
         block = block_of(s, p)
         others, safe = decision_masks(s, p)
         top = 0
-        for i in range(n):
-            candidate_features(s, p, w.play[i], i == 0, others, safe, w.features)
-            value = learned.score_lanes(weights, block, w.features, feat.N)
-            if i == 0 or value > top:
-                best, top = i, value
+        if s.phase == OPEN:
+            hand = s.hands[s.seat]
+            start = feat.LANE_WEIGHTS + (block - OPEN * feat.STAGES) * feat.FOLD_WIDTH  # the stage's folded block
+            feat.kept_sums(w.kept, hand, s.trump, safe)
+            t, a0, a1, a2, a3 = learned.lane_dots(weights, start + feat.KEPT_ROWS, w.kept, feat.N_KEPT)
+            defender_hand = popcount(s.hands[s.defender])
+            for i in range(n):
+                spent = w.play[i].cards
+                feat.describe_folded(w.features, i == 0, spent, hand & ~spent, others, s.trump, KILL, defender_hand,
+                                     safe)
+                value = learned.lane_score(weights, start, w.features, feat.N_FOLDED, t, a0, a1, a2, a3)
+                if i == 0 or value > top:
+                    best, top = i, value
+        else:
+            for i in range(n):
+                candidate_features(s, p, w.play[i], i == 0, others, safe, w.features)
+                value = learned.score_lanes(weights, block, w.features, feat.N)
+                if i == 0 or value > top:
+                    best, top = i, value
     m.cards = w.play[best].cards
     m.killer[:] = w.play[best].killer
 
@@ -1237,7 +1253,7 @@ def state_from(game: reference.State, kind: str, seat: int) -> np.ndarray:
 def decide_from(game: reference.State, kind: str, seat: int, search_: MonteCarlo) -> np.void:
     """The ``MOVE`` of ``seat``'s ``mc`` decision (``search_``: its parameters) in a reference game, made on
     ``state_from``: the reference engine's ``mc`` (seating.MonteCarloPolicy)."""
-    row = np.zeros(pol.WEIGHTS + feat.LANE_WEIGHTS, dtype=np.int64)
+    row = np.zeros(pol.WEIGHTS + feat.TABLE_WEIGHTS, dtype=np.int64)
     pol.search_row(row, search_)
     return decide_with(game, kind, seat, row)
 

@@ -34,7 +34,7 @@ CODE, DETERMINIZATIONS, BASE, SEARCH_STOCK, WORLDS, FORBID, WEIGHTS = range(7)
 the stock size from which it searches (``DECK_SIZE``: the whole game) and how its worlds deal the hidden cards;
 the seat's forbid mask (``policies.FORBID``, any policy; the engine copies it to ``STATE.forbid``); from
 ``WEIGHTS`` on the fixed-point weights of the row's ``learned`` policy, or of its search's ``learned``
-base (``learned_features.LANE_WEIGHTS`` of them, laid out by ``core.learned.lanes``)."""
+base (``learned_features.TABLE_WEIGHTS`` of them: ``lane_weights``)."""
 UNIFORM, READS, TRUE_STATE = 0, 1, 2
 """``WORLDS``: the hidden cards dealt uniformly over the view, or also meeting the reads (``beliefs="reads"``),
 or not dealt at all (``oracle``: the world is the true state)."""
@@ -315,13 +315,14 @@ def give_back_candidates(out: np.ndarray, m: int, cards: np.uint64, e: int, trum
 
 
 def lane_weights(model: str) -> np.ndarray:
-    """A model's fixed-point weights as the policy table holds them (``core.learned.lanes``; a ``ValueError``
-    naming the file where they do not fit)."""
+    """A model's fixed-point weights as the policy table holds them (``core.learned.lanes``, then the open blocks
+    ``learned_features.fold``ed; a ``ValueError`` naming the file where they do not fit)."""
     loaded = load_model(model)
     try:
-        return learned.lanes(loaded.fixed_point(features.SCALE), features.N)
+        lanes = learned.lanes(loaded.fixed_point(features.SCALE), features.N)
     except ValueError as err:
         raise ValueError(f"{loaded.path}: {err}") from None
+    return np.concatenate([lanes, features.fold(lanes)])
 
 
 def search_row(row: np.ndarray, search: MonteCarlo) -> None:
@@ -339,7 +340,7 @@ def table(policies: tuple[str, ...]) -> np.ndarray:
     """The policy table (int64, one row per seat: ``CODE``, ``DETERMINIZATIONS``, ``BASE``, ``SEARCH_STOCK``,
     ``WORLDS``, ``FORBID``, the weights) of policy strings (validated by ``policies.parse_policy``, their
     models by ``learned.load_model``)."""
-    rows = np.zeros((len(policies), WEIGHTS + features.LANE_WEIGHTS), dtype=np.int64)
+    rows = np.zeros((len(policies), WEIGHTS + features.TABLE_WEIGHTS), dtype=np.int64)
     for seat, text in enumerate(policies):
         name, param = parse_policy(text)
         if isinstance(param, MonteCarlo):
