@@ -149,15 +149,9 @@ def lane_score(weights: np.ndarray, start: int, features: np.ndarray, n: int, t:
         for i in range(n):
             t += product(weights[start + i * LANES], features[i])
         return t
-    a0, a1, a2, a3 = a0 + weights[end + 1], a1 + weights[end + 2], a2 + weights[end + 3], a3 + weights[end + 4]
-    for i in range(n):
-        x = features[i]
-        o = start + i * LANES
-        t += product(weights[o], x)
-        a0 += product(weights[o + 1], x)
-        a1 += product(weights[o + 2], x)
-        a2 += product(weights[o + 3], x)
-        a3 += product(weights[o + 4], x)
+    dt, d0, d1, d2, d3 = lane_dots(weights, start, features, n)
+    t, a0, a1, a2, a3 = t + dt, a0 + d0 + weights[end + 1], a1 + d1 + weights[end + 2], a2 + d2 + weights[end + 3], \
+        a3 + d3 + weights[end + 4]
     return t + unit(weights[out + 1], a0) + unit(weights[out + 2], a1) + unit(weights[out + 3], a2) \
         + unit(weights[out + 4], a3)
 

@@ -111,6 +111,41 @@ def rank_sum(cards: np.uint64) -> int:
 
 
 @njit(cache=True, inline="always")
+def describe_spent(out: np.ndarray, greedy: bool, spent: np.uint64, trump: int) -> None:
+    """The first six features, the same in ``NAMES`` and ``FOLDED``, into ``out[:6]``: ``greedy``, then how many
+    cards ``spent`` holds, its trumps, their rank sum, its non-trumps' rank sum, its non-trumps J..A."""
+    trumps = SUIT_MASK[trump]
+    out[0] = greedy
+    out[1] = popcount(spent)
+    out[2] = popcount(spent & trumps)
+    out[3] = rank_sum(spent & trumps)
+    out[4] = rank_sum(spent & ~trumps)
+    out[5] = popcount(spent & ~trumps & HIGH_CARDS)
+
+
+@njit(cache=True, inline="always")
+def killers_of(spent: np.uint64, others: np.uint64, trump: int, kill: np.ndarray) -> int:
+    """``killable``: the killers (M-10) among ``others`` summed over the spent cards (``kill``: ``compiled.KILL``)."""
+    killers = 0
+    rest = spent
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        killers += popcount(kill[trump, c] & others)
+    return killers
+
+
+@njit(cache=True, inline="always")
+def kept_of(cards: np.uint64, trump: int, safe: np.uint64) -> tuple[int, int, int, int, int, int, int]:
+    """``KEPT``'s sums over ``cards``, in order: how many, trumps, trumps J..A, non-trumps 2..T, the non-trumps'
+    and the trumps' rank sums, cards in ``safe``."""
+    trumps = SUIT_MASK[trump]
+    plain = cards & ~trumps
+    return (popcount(cards), popcount(cards & trumps), popcount(cards & trumps & HIGH_CARDS),
+            popcount(plain & ~HIGH_CARDS), rank_sum(plain), rank_sum(cards & trumps), popcount(cards & safe))
+
+
+@njit(cache=True, inline="always")
 def describe(out: np.ndarray, greedy: bool, spent: np.uint64, left: np.uint64, picked: np.uint64,
              others: np.uint64, trump: int, kill: np.ndarray, defender_hand: int, safe: np.uint64) -> None:
     """The features (``NAMES``) of one candidate into ``out[:N]`` (int64); ``kill``: ``compiled.KILL``;
@@ -119,32 +154,14 @@ def describe(out: np.ndarray, greedy: bool, spent: np.uint64, left: np.uint64, p
     cards (the feature loop is most of ``learned``'s time). Inlined, as are ``compiled.candidate_features`` and
     ``candidate_masks``: called per candidate, they left ``learned`` self-play 1.15–1.25× slower (2026-12-06)."""
     trumps = SUIT_MASK[trump]
-    plain_spent, plain_left = spent & ~trumps, left & ~trumps
-    out[0] = greedy
-    out[1] = popcount(spent)
-    out[2] = popcount(spent & trumps)
-    out[3] = rank_sum(spent & trumps)
-    out[4] = rank_sum(plain_spent)
-    out[5] = popcount(plain_spent & HIGH_CARDS)
-    out[19] = popcount(plain_spent & ~HIGH_CARDS)
-    killers = 0
-    rest = spent
-    while rest != ZERO:
-        c = lowest(rest)
-        rest &= rest - ONE
-        killers += popcount(kill[trump, c] & others)
-    out[17] = killers
+    describe_spent(out, greedy, spent, trump)
+    out[19] = popcount(spent & ~trumps & ~HIGH_CARDS)
+    out[17] = killers_of(spent, others, trump, kill)
     out[18] = popcount(spent & safe)
     out[6] = left == ZERO
-    out[7] = popcount(left)
     out[8] = popcount(rank_set(left))
     out[9] = popcount(pair_ranks(left))
-    out[10] = popcount(left & trumps)
-    out[11] = popcount(left & trumps & HIGH_CARDS)
-    out[12] = popcount(plain_left & ~HIGH_CARDS)
-    out[13] = rank_sum(plain_left)
-    out[14] = rank_sum(left & trumps)
-    out[20] = popcount(left & safe)
+    out[7], out[10], out[11], out[12], out[13], out[14], out[20] = kept_of(left, trump, safe)
     out[15] = popcount(picked)
     out[16] = popcount(picked & trumps)
     out[21] = max(0, out[1] - defender_hand)
@@ -177,15 +194,7 @@ def fold(lanes: np.ndarray) -> np.ndarray:
 @njit(cache=True, inline="always")
 def kept_sums(out: np.ndarray, hand: np.uint64, trump: int, safe: np.uint64) -> None:
     """``KEPT``'s features of the whole hand, in order, into ``out`` (``safe``: as for ``describe``)."""
-    trumps = SUIT_MASK[trump]
-    plain = hand & ~trumps
-    out[0] = popcount(hand)
-    out[1] = popcount(hand & trumps)
-    out[2] = popcount(hand & trumps & HIGH_CARDS)
-    out[3] = popcount(plain & ~HIGH_CARDS)
-    out[4] = rank_sum(plain)
-    out[5] = rank_sum(hand & trumps)
-    out[6] = popcount(hand & safe)
+    out[0], out[1], out[2], out[3], out[4], out[5], out[6] = kept_of(hand, trump, safe)
 
 
 @njit(cache=True, inline="always")
@@ -194,24 +203,12 @@ def describe_folded(out: np.ndarray, greedy: bool, spent: np.uint64, left: np.ui
     """The features ``FOLDED`` of an opening (``spent`` from the hand, ``left`` the rest) into ``out``, as
     ``describe`` computes them."""
     trumps = SUIT_MASK[trump]
-    plain_spent = spent & ~trumps
-    out[0] = greedy
-    out[1] = popcount(spent)
-    out[2] = popcount(spent & trumps)
-    out[3] = rank_sum(spent & trumps)
-    out[4] = rank_sum(plain_spent)
-    out[5] = popcount(plain_spent & HIGH_CARDS)
+    describe_spent(out, greedy, spent, trump)
     out[6] = left == ZERO
     out[7] = popcount(rank_set(left))
     out[8] = popcount(pair_ranks(left))
-    killers = 0
-    rest = spent
-    while rest != ZERO:
-        c = lowest(rest)
-        rest &= rest - ONE
-        killers += popcount(kill[trump, c] & others)
-    out[9] = killers
+    out[9] = killers_of(spent, others, trump, kill)
     out[10] = popcount(spent & safe)
-    out[11] = popcount(plain_spent & ~HIGH_CARDS)
+    out[11] = popcount(spent & ~trumps & ~HIGH_CARDS)
     out[12] = max(0, out[1] - defender_hand)
     out[13] = popcount(spent & trumps & HIGH_CARDS)
