@@ -66,12 +66,11 @@ FOLDED = ("greedy", "spent", "spent_trumps", "spent_trump_ranks", "spent_plain_r
 """An opening's features as ``describe_folded`` writes them: ``NAMES`` without ``KEPT`` and ``picked``,
 ``picked_trumps`` (0 there), with ``spent_high_trumps``."""
 N_FOLDED, N_KEPT = len(FOLDED), len(KEPT)
-FOLDED_KINDS = ("open",)
 KEPT_ROWS = (N_FOLDED + 2) * learned.LANES
 FOLD_WIDTH = KEPT_ROWS + N_KEPT * learned.LANES
-"""A folded block (``fold``): ``FOLDED``'s rows, the biases, the output weights, then from ``KEPT_ROWS`` on
-``KEPT``'s rows."""
-FOLDED_WEIGHTS = len(FOLDED_KINDS) * STAGES * FOLD_WIDTH
+"""A folded block (``fold``, one a stage): ``FOLDED``'s rows, the biases, the output weights, then from
+``KEPT_ROWS`` on ``KEPT``'s rows."""
+FOLDED_WEIGHTS = STAGES * FOLD_WIDTH
 TABLE_WEIGHTS = LANE_WEIGHTS + FOLDED_WEIGHTS
 """Weights of a model in the policy table: its ``lanes`` layout, then its open blocks ``fold``ed."""
 RANKS = FRENCH52.n_ranks
@@ -168,26 +167,23 @@ def describe(out: np.ndarray, greedy: bool, spent: np.uint64, left: np.uint64, p
 
 
 def fold(lanes: np.ndarray) -> np.ndarray:
-    """The open blocks (``FOLDED_KINDS``) of a model's ``lanes`` layout folded for ``describe_folded``'s features:
+    """The open blocks of a model's ``lanes`` layout, one a stage, folded for ``describe_folded``'s features:
     a score is the rows of ``NAMES`` times the features, and each ``KEPT`` feature is the hand's sum less the
     spent cards', so its row moves to the rows of ``KEPT`` (times ``kept_sums``, once a decision) and is taken
     from the row of the spent sum (``spent_high_trumps``' row is its negative). The same integers
     (``core.learned.lane_score``), 14 products a head a candidate instead of 22. Openings have five or six
     candidates a decision: folded, ``learned`` made 1.04× the games (2026-12-06); additions, two or three,
     gained nothing measurable over the sums once a decision, and are not folded."""
-    blocks = lanes.reshape(BLOCKS, N + 2, learned.LANES)
-    out = np.zeros((len(FOLDED_KINDS), STAGES, len(FOLDED) + 2 + len(KEPT), learned.LANES), dtype=np.int64)
-    row = {name: i for i, name in enumerate(FOLDED)}
-    for f, kind in enumerate(FOLDED_KINDS):
-        for stage in range(STAGES):
-            block, folded = blocks[KINDS.index(kind) * STAGES + stage], out[f, stage]
-            for name in FOLDED:
-                if name in NAMES:
-                    folded[row[name]] = block[NAMES.index(name)]
-            for k, (kept, spent) in enumerate(KEPT.items()):
-                folded[row[spent]] -= block[NAMES.index(kept)]
-                folded[len(FOLDED) + 2 + k] = block[NAMES.index(kept)]
-            folded[len(FOLDED):len(FOLDED) + 2] = block[N:]
+    opening = lanes.reshape(BLOCKS, N + 2, learned.LANES)[KINDS.index("open") * STAGES:][:STAGES]
+    out = np.zeros((STAGES, N_FOLDED + 2 + N_KEPT, learned.LANES), dtype=np.int64)
+    for block, folded in zip(opening, out):
+        for r, name in enumerate(FOLDED):
+            if name in NAMES:
+                folded[r] = block[NAMES.index(name)]
+        for k, (kept, spent) in enumerate(KEPT.items()):
+            folded[FOLDED.index(spent)] -= block[NAMES.index(kept)]
+            folded[N_FOLDED + 2 + k] = block[NAMES.index(kept)]
+        folded[N_FOLDED:N_FOLDED + 2] = block[N:]
     return out.reshape(-1)
 
 
